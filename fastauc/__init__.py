@@ -1,0 +1,30 @@
+"""fastauc: exact, Numba-compiled ranking metrics for binary classifiers.
+
+Drop-in replacements for scikit-learn's ranking metrics: change
+``from sklearn.metrics import roc_auc_score`` to
+``from fastauc import roc_auc_score`` and nothing else.
+"""
+
+from ._validation import UndefinedMetricWarning
+from .losses import log_loss
+from .ranking import (
+    auc,
+    average_precision_score,
+    det_curve,
+    precision_recall_curve,
+    roc_auc_score,
+    roc_curve,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "UndefinedMetricWarning",
+    "auc",
+    "average_precision_score",
+    "det_curve",
+    "log_loss",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+]

@@ -1,0 +1,124 @@
+"""Log loss (cross-entropy), scikit-learn's API."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.losses import log_loss_sum
+
+__all__ = ["log_loss"]
+
+
+def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels=None,
+             y_pred="deprecated"):
+    """Log loss (logistic loss, cross-entropy) of predicted probabilities.
+
+    A drop-in for :func:`sklearn.metrics.log_loss` (1.9): probabilities are
+    clipped to ``[eps, 1 - eps]`` with ``eps`` the machine epsilon of float64,
+    rows are not renormalised (a warning says so when they do not sum to one),
+    and the loss is ``-sum_i w_i log p_i[y_i] / sum_i w_i``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities; a 1-D array is the probability of the greater
+        label of a binary problem.
+    normalize : bool, default=True
+        Mean loss per (weighted) sample if True, else the sum.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    labels : array-like, default=None
+        All class labels, in the order of the columns of ``y_proba``; needed
+        when ``y_true`` does not contain every class.
+    y_pred : array-like, deprecated
+        Old name of ``y_proba`` (scikit-learn 1.9 renamed it).
+
+    Returns
+    -------
+    loss : float
+
+    See Also
+    --------
+    roc_auc_score : A ranking metric that ignores calibration.
+
+    Notes
+    -----
+    float32 probabilities are evaluated in float64; scikit-learn evaluates them
+    in float32 (and clips with float32's eps), so the two differ by float32
+    rounding there.
+
+    Examples
+    --------
+    >>> from fastauc import log_loss
+    >>> round(log_loss(["spam", "ham", "ham", "spam"],
+    ...                [[.1, .9], [.9, .1], [.8, .2], [.35, .65]]), 6)
+    0.216162
+    """
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        if y_proba is not None:
+            raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, "
+                             "use `y_proba` instead.")
+        warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed "
+                      "in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
+        y_proba = y_pred
+    P = v.as_float_array(y_proba, "y_proba", ndim=(1, 2))
+    v.check_finite(P, "y_proba")
+    hi, lo = P.max(), P.min()
+    if hi > 1:
+        raise ValueError(f"y_proba contains values greater than 1: {hi}")
+    if lo < 0:
+        raise ValueError(f"y_proba contains values lower than 0: {lo}")
+    y = v.as_label_array(y_true)
+    if y.ndim != 1:
+        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
+    n = v.check_lengths(y_true=y, y_proba=P)
+    w = v.check_sample_weight(sample_weight, n)
+    if labels is not None:
+        labels = np.asarray(labels)
+        classes = np.unique(labels)
+        if not np.array_equal(classes, labels):
+            warnings.warn(
+                f"Labels passed were {labels}. But this function assumes labels are "
+                "ordered lexicographically. Pass the ordered "
+                f"labels={classes.tolist()} and ensure that the columns of y_prob "
+                "correspond to this ordering.", UserWarning, stacklevel=2)
+        present = v.unique_labels(y)
+        missing = np.setdiff1d(present, classes)
+        if len(missing):
+            raise ValueError(f"y_true contains values {set(missing.tolist())} not belonging "
+                             f"to the passed labels {labels}.")
+        if len(classes) == 1:
+            raise ValueError("The labels array needs to contain at least two labels for "
+                             f"log_loss, got {labels}.")
+    else:
+        classes = v.unique_labels(y)
+        if len(classes) == 1:
+            raise ValueError(
+                f"y_true contains only one label ({classes[0]}). Please provide the list of "
+                "all expected class labels explicitly through the labels argument.")
+    if P.ndim == 1:
+        P = P[:, None]
+    n_cols = 2 if P.shape[1] == 1 else P.shape[1]
+    if n_cols != len(classes):
+        if labels is None:
+            raise ValueError(
+                f"y_true and y_proba contain different number of classes: {len(classes)} vs "
+                f"{n_cols}. Please provide the true labels explicitly through the labels "
+                f"argument. Classes found in y_true: {classes}")
+        raise ValueError("The number of classes in labels is different from that in "
+                         f"y_proba. Classes found in labels: {classes}")
+    if P.shape[1] > 1 and not np.all(np.isclose(P.sum(axis=1), 1.0,
+                                                 rtol=np.sqrt(np.finfo(np.float64).eps))):
+        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                      UserWarning, stacklevel=2)
+    if len(classes) == 2:
+        cls = v.positive_mask(y, classes[1]).view(np.uint8).astype(np.int64)
+    else:
+        cls = np.searchsorted(classes, y).astype(np.int64)
+    total, total_w = log_loss_sum(P, cls, w)
+    return float(total / total_w) if normalize else float(total)

@@ -1,0 +1,696 @@
+"""ROC AUC, ROC/PR/DET curves and average precision: scikit-learn's API.
+
+Every function here sorts once (``_sorted_tallies``) and derives everything
+from one merge-sweep over the distinct scores (``_kernels.sweeps.sweep``).
+Names, signatures, defaults, return types, warnings and tie handling follow
+``sklearn.metrics`` 1.9, so replacing ``from sklearn.metrics import ...`` with
+``from fastauc import ...`` changes nothing but the speed.
+"""
+
+from __future__ import annotations
+
+import warnings
+from itertools import combinations
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
+from ._kernels.sweeps import drop_intermediate as _drop_intermediate
+from ._kernels.sweeps import sweep
+
+__all__ = [
+    "auc",
+    "average_precision_score",
+    "det_curve",
+    "precision_recall_curve",
+    "roc_auc_score",
+    "roc_curve",
+]
+
+_AVERAGES = (None, "micro", "macro", "weighted", "samples")
+_NO_POSITIVE_PR = "No positive class found in y_true, recall is set to one for all thresholds."
+
+
+class _Tallies(NamedTuple):
+    """Result of one sort and one sweep (curves only when asked for)."""
+
+    thr_keys: np.ndarray  # uint64 keys of the distinct scores, descending
+    tps: np.ndarray  # cumulative positive weight at each threshold
+    fps: np.ndarray  # cumulative negative weight at each threshold
+    total_pos: float
+    total_neg: float
+    area2: float  # 2 * ROC area in weight units
+    ap_num: float  # average precision times total_pos
+
+
+def _sorted_tallies(is_pos, score, weight, *, curve: bool, name: str = "y_score") -> _Tallies:
+    """Split by class, radix-sort each class once, sweep once."""
+    pk, pw, nk, nw, ph, nh, n_bad, first_bad = split_by_class(
+        score.view(np.uint64), is_pos, weight
+    )
+    if n_bad:
+        v.raise_non_finite(name, n_bad, first_bad)
+    pk, pw = radix_sort(pk, pw, ph)
+    nk, nw = radix_sort(nk, nw, nh)
+    m = pk.shape[0] + nk.shape[0] if curve else 0
+    thr = np.empty(m, np.uint64)
+    tps = np.empty(m, np.float64)
+    fps = np.empty(m, np.float64)
+    g, total_pos, total_neg, area2, ap_num = sweep(pk, pw, nk, nw, thr, tps, fps)
+    return _Tallies(thr[:g], tps[:g], fps[:g], total_pos, total_neg, area2, ap_num)
+
+
+# ------------------------------------------------------------------ inputs
+
+def _check_average(average, options=_AVERAGES):
+    if average not in options:
+        raise ValueError(f"average must be one of {options}, got {average!r}")
+
+
+def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: str):
+    """Validate a binary problem; return (is_pos, score, weight, classes, dtype).
+
+    ``default_rule`` says what ``pos_label=None`` means: ``"sklearn"`` is the
+    curves' rule (labels must be {0, 1} or {-1, 1}); ``"greater"`` takes the
+    greater of the two labels, as ``roc_auc_score`` does.
+    """
+    y = v.as_label_array(y_true)
+    if y.ndim != 1:
+        raise ValueError(
+            f"y_true has shape {y.shape}; a binary target of shape (n_samples,) is required "
+            "(multilabel-indicator input is not supported by this function)"
+        )
+    raw_dtype = getattr(y_score, "dtype", None)
+    s = v.as_float_array(y_score, "y_score")
+    n = v.check_lengths(y_true=y, y_score=s)
+    w = v.check_sample_weight(sample_weight, n)
+    classes = v.unique_labels(y)
+    v.require_binary(classes, pos_label is not None)
+    if pos_label is None and default_rule == "greater":
+        pos_label = classes[-1]
+    else:
+        pos_label = v.resolve_pos_label(classes, pos_label)
+    return v.positive_mask(y, pos_label), s, w, classes, raw_dtype
+
+
+# ------------------------------------------------------------------ curves
+
+def _roc_points(t: _Tallies, drop: bool):
+    tps, fps, thr = t.tps, t.fps, t.thr_keys
+    if drop and tps.shape[0] > 2:
+        m = _drop_intermediate(tps, fps, thr, True)
+        tps, fps, thr = tps[:m], fps[:m], thr[:m]
+    tps = np.concatenate(([0.0], tps))
+    fps = np.concatenate(([0.0], fps))
+    thresholds = np.concatenate(([np.inf], keys_to_floats(thr)))
+    if fps[-1] <= 0:
+        v.warn_undefined(
+            "No negative samples in y_true, false positive value should be meaningless"
+        )
+        fpr = np.full(fps.shape, np.nan)
+    else:
+        fpr = fps / fps[-1]
+    if tps[-1] <= 0:
+        v.warn_undefined(
+            "No positive samples in y_true, true positive value should be meaningless"
+        )
+        tpr = np.full(tps.shape, np.nan)
+    else:
+        tpr = tps / tps[-1]
+    return fpr, tpr, thresholds
+
+
+def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
+    """Compute the Receiver Operating Characteristic (ROC) curve.
+
+    Same inputs, outputs and point set as :func:`sklearn.metrics.roc_curve`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels. If labels are not {0, 1} or {-1, 1}, ``pos_label``
+        must be given.
+    y_score : array-like of shape (n_samples,)
+        Scores: probabilities of the positive class or decision values.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; rows of weight zero are ignored.
+    drop_intermediate : bool, default=True
+        Drop thresholds that are collinear with their neighbours (scikit-learn's
+        second-difference rule); they do not change the plotted curve or AUC.
+
+    Returns
+    -------
+    fpr : ndarray of shape (>2,)
+        Increasing false positive rates; ``fpr[i]`` is the rate of predictions
+        with ``score >= thresholds[i]``.
+    tpr : ndarray of shape (>2,)
+        Increasing true positive rates.
+    thresholds : ndarray of shape (n_thresholds,)
+        Decreasing distinct scores, float64; ``thresholds[0] == inf``.
+
+    See Also
+    --------
+    roc_auc_score : Area under the ROC curve.
+    precision_recall_curve, det_curve : Other curves from the same sweep.
+
+    Examples
+    --------
+    >>> from fastauc import roc_curve
+    >>> fpr, tpr, thresholds = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr
+    array([0. , 0. , 0.5, 0.5, 1. ])
+    >>> tpr
+    array([0. , 0.5, 0.5, 1. , 1. ])
+    >>> thresholds
+    array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
+    """
+    is_pos, s, w, _, _ = _binary_target(
+        y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
+    )
+    return _roc_points(_sorted_tallies(is_pos, s, w, curve=True), drop_intermediate)
+
+
+def precision_recall_curve(
+    y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False
+):
+    """Compute precision-recall pairs for every distinct threshold.
+
+    Same inputs, outputs and point set as
+    :func:`sklearn.metrics.precision_recall_curve`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class ({0, 1} or {-1, 1} labels need none).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    drop_intermediate : bool, default=False
+        Drop thresholds where the true positive count does not change from
+        the previous or the next threshold.
+
+    Returns
+    -------
+    precision : ndarray of shape (n_thresholds + 1,)
+        Precision at each threshold (increasing thresholds); last element 1.
+    recall : ndarray of shape (n_thresholds + 1,)
+        Decreasing recall; last element 0.
+    thresholds : ndarray of shape (n_thresholds,)
+        Increasing distinct scores, in the dtype of ``y_score`` when it is numeric.
+
+    See Also
+    --------
+    average_precision_score : The step-function area under this curve.
+
+    Examples
+    --------
+    >>> from fastauc import precision_recall_curve
+    >>> precision, recall, thresholds = precision_recall_curve(
+    ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> precision
+    array([0.5 , 0.66666667, 0.5 , 1. , 1. ])
+    >>> recall
+    array([1. , 1. , 0.5, 0.5, 0. ])
+    >>> thresholds
+    array([0.1 , 0.35, 0.4 , 0.8 ])
+    """
+    is_pos, s, w, _, raw_dtype = _binary_target(
+        y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
+    )
+    t = _sorted_tallies(is_pos, s, w, curve=True)
+    tps, fps, thr = t.tps, t.fps, t.thr_keys
+    if drop_intermediate and tps.shape[0] > 2:
+        m = _drop_intermediate(tps, fps, thr, False)
+        tps, fps, thr = tps[:m], fps[:m], thr[:m]
+    precision = tps / (tps + fps)  # tps + fps > 0: zero-weight rows were dropped
+    if tps[-1] == 0:
+        warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
+        recall = np.ones(tps.shape)
+    else:
+        recall = tps / tps[-1]
+    thresholds = keys_to_floats(thr)[::-1]
+    if raw_dtype is not None and np.dtype(raw_dtype).kind in "iuf":
+        thresholds = thresholds.astype(raw_dtype)
+    return (
+        np.concatenate((precision[::-1], [1.0])),
+        np.concatenate((recall[::-1], [0.0])),
+        thresholds,
+    )
+
+
+def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):
+    """Compute the Detection Error Tradeoff (DET) curve: FPR against FNR.
+
+    Same inputs and outputs as :func:`sklearn.metrics.det_curve`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    drop_intermediate : bool, default=False
+        Drop thresholds where the true positive count does not change.
+
+    Returns
+    -------
+    fpr : ndarray
+        Decreasing false positive rates.
+    fnr : ndarray
+        Increasing false negative rates.
+    thresholds : ndarray
+        Increasing thresholds; ``inf`` last unless ``fpr = 0`` is reached at a
+        finite threshold.
+
+    See Also
+    --------
+    roc_curve : The ROC curve from the same sweep.
+
+    Examples
+    --------
+    >>> from fastauc import det_curve
+    >>> fpr, fnr, thresholds = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr
+    array([0.5, 0.5, 0. ])
+    >>> fnr
+    array([0. , 0.5, 0.5])
+    >>> thresholds
+    array([0.35, 0.4 , 0.8 ])
+    """
+    is_pos, s, w, classes, _ = _binary_target(
+        y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
+    )
+    t = _sorted_tallies(is_pos, s, w, curve=True)
+    tps = np.concatenate(([0.0], t.tps))
+    fps = np.concatenate(([0.0], t.fps))
+    thr = np.concatenate(([np.inf], keys_to_floats(t.thr_keys)))
+    if drop_intermediate and tps.shape[0] > 2:
+        m = _drop_intermediate(tps, fps, thr, False)
+        tps, fps, thr = tps[:m], fps[:m], thr[:m]
+    if classes.shape[0] != 2:
+        raise ValueError(
+            "Only one class is present in y_true. Detection error "
+            "tradeoff curve is not defined in that case."
+        )
+    fns = tps[-1] - tps
+    first = int(np.searchsorted(fps, fps[0], side="right")) - 1
+    last = int(np.searchsorted(tps, tps[-1])) + 1
+    sl = slice(first, last)
+    return fps[sl][::-1] / fps[-1], fns[sl][::-1] / tps[-1], thr[sl][::-1]
+
+
+def auc(x, y):
+    """Area under a curve given by points, with the trapezoidal rule.
+
+    Same as :func:`sklearn.metrics.auc`: ``x`` must be monotonic (increasing
+    or decreasing).
+
+    Parameters
+    ----------
+    x : array-like of shape (n,)
+        X coordinates, monotonic.
+    y : array-like of shape (n,)
+        Y coordinates.
+
+    Returns
+    -------
+    auc : float
+
+    See Also
+    --------
+    roc_auc_score : Area under the ROC curve straight from labels and scores.
+
+    Examples
+    --------
+    >>> from fastauc import auc, roc_curve
+    >>> fpr, tpr, _ = roc_curve([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
+    >>> auc(fpr, tpr)
+    0.75
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if x.ndim == 2 and x.shape[1] == 1:
+        x = x[:, 0]
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"x and y must be 1-D, got shapes {x.shape} and {y.shape}")
+    v.check_lengths(x=x, y=y)
+    if x.shape[0] < 2:
+        raise ValueError(
+            "At least 2 points are needed to compute area under curve, "
+            f"but x.shape = {x.shape}"
+        )
+    dx = np.diff(x)
+    direction = 1.0
+    if np.any(dx < 0):
+        if np.all(dx <= 0):
+            direction = -1.0
+        else:
+            raise ValueError(f"x is neither increasing nor decreasing : {x}.")
+    return float(direction * (dx * (y[1:] + y[:-1]) / 2.0).sum())
+
+
+# --------------------------------------------------------------- scores
+
+def _binary_auc(is_pos, score, weight, max_fpr=None) -> float:
+    n_pos = int(np.count_nonzero(is_pos))
+    if n_pos == 0 or n_pos == is_pos.shape[0]:
+        v.warn_undefined(
+            "Only one class is present in y_true. ROC AUC score is not defined in that case."
+        )
+        return float("nan")
+    if max_fpr is None or max_fpr == 1:
+        t = _sorted_tallies(is_pos, score, weight, curve=False)
+        if t.total_pos <= 0 or t.total_neg <= 0:
+            v.warn_undefined(
+                "All samples of one class have zero weight. ROC AUC score is not "
+                "defined in that case."
+            )
+            return float("nan")
+        return float(t.area2 / (2.0 * t.total_pos * t.total_neg))
+    fpr, tpr, _ = _roc_points(_sorted_tallies(is_pos, score, weight, curve=True), True)
+    stop = int(np.searchsorted(fpr, max_fpr, "right"))
+    x_interp = [fpr[stop - 1], fpr[stop]]
+    y_interp = [tpr[stop - 1], tpr[stop]]
+    tpr = np.append(tpr[:stop], np.interp(max_fpr, x_interp, y_interp))
+    fpr = np.append(fpr[:stop], max_fpr)
+    partial_auc = auc(fpr, tpr)
+    min_area = 0.5 * max_fpr**2
+    max_area = max_fpr
+    return float(0.5 * (1 + (partial_auc - min_area) / (max_area - min_area)))
+
+
+def _binary_ap(is_pos, score, weight) -> float:
+    t = _sorted_tallies(is_pos, score, weight, curve=False)
+    if t.total_pos == 0:
+        warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=4)
+        return 0.0
+    return float(max(0.0, t.ap_num / t.total_pos))
+
+
+def _average_binary(metric, Y, S, average, weight):
+    """scikit-learn's ``_average_binary_score`` over the columns of ``Y``/``S``."""
+    _check_average(average)
+    n, n_cols = Y.shape
+    weighted = weight.shape[0] > 0
+    if average == "micro":
+        w = np.repeat(weight, n_cols) if weighted else weight
+        return metric(
+            np.ascontiguousarray(Y.ravel()), np.ascontiguousarray(S.ravel()), w
+        )
+    score_weight = weight
+    average_weight = None
+    if average == "weighted":
+        average_weight = (Y * weight[:, None]).sum(axis=0) if weighted else Y.sum(axis=0)
+        if np.isclose(average_weight.sum(), 0.0):
+            return 0
+    if average == "samples":
+        average_weight = weight if weighted else None
+        scores = np.array(
+            [metric(Y[i].copy(), S[i].copy(), v.EMPTY_WEIGHT) for i in range(n)]
+        )
+    else:
+        scores = np.array(
+            [
+                metric(np.ascontiguousarray(Y[:, c]), np.ascontiguousarray(S[:, c]), score_weight)
+                for c in range(n_cols)
+            ]
+        )
+    if average is None:
+        return scores
+    if average_weight is not None:
+        scores[average_weight == 0] = 0
+    return float(np.average(scores, weights=average_weight))
+
+
+def _multilabel_input(y, y_score, sample_weight):
+    Y = v.check_multilabel_indicator(y)
+    S = v.as_float_array(y_score, "y_score", ndim=(2,))
+    if S.shape != Y.shape:
+        raise ValueError(
+            f"y_true is a multilabel indicator of shape {Y.shape}, so y_score must have "
+            f"the same shape, got {S.shape}"
+        )
+    v.check_finite(S, "y_score")
+    w = v.check_sample_weight(sample_weight, Y.shape[0])
+    return Y, S, w
+
+
+def roc_auc_score(
+    y_true,
+    y_score,
+    *,
+    average="macro",
+    sample_weight=None,
+    max_fpr=None,
+    multi_class="raise",
+    labels=None,
+):
+    """Area under the ROC curve, exact, with ties counted one half.
+
+    A drop-in for :func:`sklearn.metrics.roc_auc_score` (binary, multiclass
+    one-vs-rest and one-vs-one, multilabel, partial AUC with ``max_fpr``).
+    The binary case sorts once with a radix sort and sweeps once.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels, or a multilabel indicator matrix.  For binary targets the
+        greater label is the positive class.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of the positive class (binary), class probabilities summing to
+        one (multiclass), or per-label scores (multilabel).
+    average : {'micro', 'macro', 'samples', 'weighted'} or None, default='macro'
+        Averaging over classes or labels (ignored for binary targets).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    max_fpr : float in (0, 1], default=None
+        If given, the standardised partial AUC over ``FPR <= max_fpr`` with
+        McClish's correction (binary only).
+    multi_class : {'raise', 'ovr', 'ovo'}, default='raise'
+        Multiclass strategy: one-vs-rest or one-vs-one (Hand & Till).
+    labels : array-like of shape (n_classes,), default=None
+        Multiclass only: the labels indexing the columns of ``y_score``.
+
+    Returns
+    -------
+    auc : float, or ndarray when ``average=None``
+
+    See Also
+    --------
+    roc_curve : The curve whose area this is.
+    fastauc.naive.pairwise_auc : The O(n*m) definition, for testing.
+
+    References
+    ----------
+    .. [1] Hanley, J. A. and McNeil, B. J. (1982). The meaning and use of the
+       area under a receiver operating characteristic (ROC) curve. Radiology 143.
+    .. [2] McClish, D. K. (1989). Analyzing a portion of the ROC curve. Medical
+       Decision Making 9(3).
+    .. [3] Hand, D. J. and Till, R. J. (2001). A simple generalisation of the area
+       under the ROC curve for multiple class classification problems. Machine
+       Learning 45(2).
+
+    Examples
+    --------
+    >>> from fastauc import roc_auc_score
+    >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> roc_auc_score([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])  # a tie counts 1/2
+    0.875
+    """
+    _check_average(average)
+    if max_fpr is not None and not (0 < max_fpr <= 1):
+        raise ValueError(f"max_fpr must be in the range (0, 1], got {max_fpr!r}")
+    if multi_class not in ("raise", "ovr", "ovo"):
+        raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
+    y = v.as_label_array(y_true)
+    if y.ndim == 2:
+        v.check_lengths(y_true=y, y_score=np.asarray(y_score))
+        Y, S, w = _multilabel_input(y, y_score, sample_weight)
+        return _average_binary(
+            lambda p, s, ww: _binary_auc(p, s, ww, max_fpr), Y, S, average, w
+        )
+    S = v.as_float_array(y_score, "y_score", ndim=(1, 2))
+    n = v.check_lengths(y_true=y, y_score=S)
+    w = v.check_sample_weight(sample_weight, n)
+    classes = v.unique_labels(y)
+    if S.ndim == 2 and S.shape[1] == 1:
+        S = np.ascontiguousarray(S[:, 0])
+    if len(classes) > 2 or (S.ndim == 2 and S.shape[1] > 2):
+        if max_fpr is not None and max_fpr != 1.0:
+            raise ValueError(
+                "Partial AUC computation not available in multiclass setting, "
+                f"'max_fpr' must be set to `None`, received `max_fpr={max_fpr}` instead"
+            )
+        if multi_class == "raise":
+            raise ValueError(
+                f"y_true has {len(classes)} classes and y_score has shape {S.shape}: "
+                "multi_class must be in ('ovo', 'ovr') for multiclass targets"
+            )
+        return _multiclass_roc_auc(y, S, labels, multi_class, average, w)
+    if S.ndim == 2:
+        raise ValueError(
+            f"y_score has shape {S.shape} but y_true is binary: pass the scores of the "
+            "positive class, shape (n_samples,)"
+        )
+    if len(classes) < 2:
+        v.warn_undefined(
+            "Only one class is present in y_true. ROC AUC score is not defined in that case."
+        )
+        return float("nan")
+    return _binary_auc(v.positive_mask(y, classes[-1]), S, w, max_fpr)
+
+
+def _multiclass_roc_auc(y, S, labels, multi_class, average, w):
+    if S.ndim != 2:
+        raise ValueError(
+            "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` "
+            f"contains multiple classes. Got `y_score.shape={S.shape}`."
+        )
+    v.check_finite(S, "y_score")
+    if not np.allclose(1, S.sum(axis=1)):
+        raise ValueError(
+            "Target scores need to be probabilities for multiclass roc_auc, i.e. they "
+            "should sum up to 1.0 over classes"
+        )
+    options = (("micro",) if multi_class == "ovr" else ()) + ("macro", "weighted", None)
+    if average not in options:
+        raise ValueError(f"average must be one of {options} for multiclass problems")
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    if labels is not None:
+        labels = np.asarray(labels)
+        classes = np.unique(labels)
+        if len(classes) != len(labels):
+            raise ValueError("Parameter 'labels' must be unique")
+        if not np.array_equal(classes, labels):
+            raise ValueError("Parameter 'labels' must be ordered")
+        if len(classes) != S.shape[1]:
+            raise ValueError(
+                f"Number of given labels, {len(classes)}, not equal to the number of "
+                f"columns in 'y_score', {S.shape[1]}"
+            )
+        if len(np.setdiff1d(y, classes)):
+            raise ValueError("'y_true' contains labels not in parameter 'labels'")
+    else:
+        classes = np.unique(y)
+        if len(classes) != S.shape[1]:
+            raise ValueError(
+                f"Number of classes in y_true ({len(classes)}) not equal to the number of "
+                f"columns in 'y_score' ({S.shape[1]})"
+            )
+    if multi_class == "ovr":
+        Y = y[:, None] == classes[None, :]
+        return _average_binary(_binary_auc, Y, S, average, w)
+    if w.shape[0]:
+        raise ValueError(
+            "sample_weight is not supported for multiclass one-vs-one ROC AUC, "
+            "'sample_weight' must be None in this case."
+        )
+    encoded = np.searchsorted(classes, y)
+    present = np.unique(encoded)
+    pair_scores = []
+    prevalence = []
+    for a, b in combinations(present, 2):
+        a_mask = encoded == a
+        ab_mask = a_mask | (encoded == b)
+        prevalence.append(np.average(ab_mask))
+        a_true = np.ascontiguousarray(a_mask[ab_mask])
+        sa = np.ascontiguousarray(S[ab_mask, a])
+        sb = np.ascontiguousarray(S[ab_mask, b])
+        pair_scores.append(
+            (_binary_auc(a_true, sa, w) + _binary_auc(~a_true, sb, w)) / 2
+        )
+    return float(
+        np.average(pair_scores, weights=prevalence if average == "weighted" else None)
+    )
+
+
+def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
+    """Average precision: the step-function area under the precision-recall curve.
+
+    A drop-in for :func:`sklearn.metrics.average_precision_score`,
+    ``AP = sum_n (R_n - R_{n-1}) P_n`` over the distinct thresholds, computed
+    in the same sweep as the ROC AUC (no curve is materialised).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True binary labels, multiclass labels or a multilabel indicator.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores.
+    average : {'micro', 'samples', 'weighted', 'macro'} or None, default='macro'
+        Averaging for multilabel and multiclass targets.
+    pos_label : int, float, bool or str, default=1
+        The positive class (binary targets only).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+
+    Returns
+    -------
+    average_precision : float, or ndarray when ``average=None``
+
+    See Also
+    --------
+    precision_recall_curve : The curve.
+
+    Examples
+    --------
+    >>> from fastauc import average_precision_score
+    >>> average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.8333333333333333
+    """
+    _check_average(average)
+    y = v.as_label_array(y_true)
+    if y.ndim == 2:
+        if pos_label != 1:
+            raise ValueError(
+                "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. "
+                "Do not set pos_label or set pos_label to 1."
+            )
+        v.check_lengths(y_true=y, y_score=np.asarray(y_score))
+        Y, S, w = _multilabel_input(y, y_score, sample_weight)
+        return _average_binary(_binary_ap, Y, S, average, w)
+    S = v.as_float_array(y_score, "y_score", ndim=(1, 2))
+    n = v.check_lengths(y_true=y, y_score=S)
+    w = v.check_sample_weight(sample_weight, n)
+    classes = v.unique_labels(y)
+    if len(classes) > 2:
+        if pos_label != 1:
+            raise ValueError(
+                "Parameter pos_label is fixed to 1 for multiclass y_true. "
+                "Do not set pos_label or set pos_label to 1."
+            )
+        if S.shape != (n, len(classes)):
+            raise ValueError(
+                "`y_score` needs to be of shape `(n_samples, n_classes)`, since "
+                f"`y_true` contains multiple classes. Got `y_score.shape={S.shape}`."
+            )
+        v.check_finite(S, "y_score")
+        return _average_binary(_binary_ap, y[:, None] == classes[None, :], S, average, w)
+    if S.ndim == 2:
+        if S.shape[1] != 1:
+            raise ValueError(
+                f"y_score has shape {S.shape} but y_true is binary: pass the scores of "
+                "the positive class, shape (n_samples,)"
+            )
+        S = np.ascontiguousarray(S[:, 0])
+    if len(classes) == 2 and not np.any(classes == pos_label):
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a valid label. It should be one of "
+            f"{v._fmt_classes(classes)}"
+        )
+    return _binary_ap(v.positive_mask(y, pos_label), S, w)
