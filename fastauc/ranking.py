@@ -17,8 +17,10 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
+from ._kernels.sweeps import curve_arrays
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._kernels.sweeps import sweep
+from ._parallel import map_chunks
 
 __all__ = [
     "auc",
@@ -45,21 +47,53 @@ class _Tallies(NamedTuple):
     ap_num: float  # average precision times total_pos
 
 
-def _sorted_tallies(is_pos, score, weight, *, curve: bool, name: str = "y_score") -> _Tallies:
-    """Split by class, radix-sort each class once, sweep once."""
-    pk, pw, nk, nw, ph, nh, n_bad, first_bad = split_by_class(
-        score.view(np.uint64), is_pos, weight
-    )
+_CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
+
+
+def _sort_chunk(bits, is_pos, weight):
+    pk, pw, nk, nw, ph, nh, n_bad, first_bad = split_by_class(bits, is_pos, weight)
     if n_bad:
-        v.raise_non_finite(name, n_bad, first_bad)
+        return None, None, None, None, n_bad, first_bad
     pk, pw = radix_sort(pk, pw, ph)
     nk, nw = radix_sort(nk, nw, nh)
-    m = pk.shape[0] + nk.shape[0] if curve else 0
+    return pk, pw, nk, nw, 0, -1
+
+
+def _sorted_tallies(is_pos, score, weight, *, curve: bool, name: str = "y_score") -> _Tallies:
+    """Split by class and radix-sort each class once, then sweep once.
+
+    Rows are cut into two fixed halves (for n >= 2**16) sorted on two threads;
+    the sweep merges the runs, so the result does not depend on the threads.
+    """
+    bits = score.view(np.uint64)
+    n = bits.shape[0]
+    cuts = [0, n // 2, n] if n >= _CHUNK_MIN else [0, n]
+    weighted = weight.shape[0] > 0
+    chunks = [
+        (bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight)
+        for a, b in zip(cuts[:-1], cuts[1:])
+    ]
+    runs = map_chunks(_sort_chunk, chunks)
+    n_bad = sum(r[4] for r in runs)
+    if n_bad:
+        first = next(cuts[c] + r[5] for c, r in enumerate(runs) if r[4])
+        v.raise_non_finite(name, n_bad, first)
+    if len(runs) == 1:
+        pk1, pw1, nk1, nw1 = runs[0][:4]
+        pk2, pw2, nk2, nw2 = _EMPTY_KEYS, v.EMPTY_WEIGHT, _EMPTY_KEYS, v.EMPTY_WEIGHT
+    else:
+        (pk1, pw1, nk1, nw1), (pk2, pw2, nk2, nw2) = runs[0][:4], runs[1][:4]
+    m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] if curve else 0
     thr = np.empty(m, np.uint64)
     tps = np.empty(m, np.float64)
     fps = np.empty(m, np.float64)
-    g, total_pos, total_neg, area2, ap_num = sweep(pk, pw, nk, nw, thr, tps, fps)
+    g, total_pos, total_neg, area2, ap_num = sweep(
+        pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr, tps, fps
+    )
     return _Tallies(thr[:g], tps[:g], fps[:g], total_pos, total_neg, area2, ap_num)
+
+
+_EMPTY_KEYS = np.empty(0, np.uint64)
 
 
 # ------------------------------------------------------------------ inputs
@@ -97,28 +131,25 @@ def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: s
 
 # ------------------------------------------------------------------ curves
 
-def _roc_points(t: _Tallies, drop: bool):
+def _compacted(t: _Tallies, drop: bool, second_difference: bool):
     tps, fps, thr = t.tps, t.fps, t.thr_keys
     if drop and tps.shape[0] > 2:
-        m = _drop_intermediate(tps, fps, thr, True)
+        m = _drop_intermediate(tps, fps, thr, second_difference)
         tps, fps, thr = tps[:m], fps[:m], thr[:m]
-    tps = np.concatenate(([0.0], tps))
-    fps = np.concatenate(([0.0], fps))
-    thresholds = np.concatenate(([np.inf], keys_to_floats(thr)))
+    return tps, fps, thr
+
+
+def _roc_points(t: _Tallies, drop: bool):
+    tps, fps, thr = _compacted(t, drop, True)
+    fpr, tpr, thresholds = curve_arrays(tps, fps, thr, False)
     if fps[-1] <= 0:
         v.warn_undefined(
             "No negative samples in y_true, false positive value should be meaningless"
         )
-        fpr = np.full(fps.shape, np.nan)
-    else:
-        fpr = fps / fps[-1]
     if tps[-1] <= 0:
         v.warn_undefined(
             "No positive samples in y_true, true positive value should be meaningless"
         )
-        tpr = np.full(tps.shape, np.nan)
-    else:
-        tpr = tps / tps[-1]
     return fpr, tpr, thresholds
 
 
@@ -225,24 +256,14 @@ def precision_recall_curve(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
     t = _sorted_tallies(is_pos, s, w, curve=True)
-    tps, fps, thr = t.tps, t.fps, t.thr_keys
-    if drop_intermediate and tps.shape[0] > 2:
-        m = _drop_intermediate(tps, fps, thr, False)
-        tps, fps, thr = tps[:m], fps[:m], thr[:m]
-    precision = tps / (tps + fps)  # tps + fps > 0: zero-weight rows were dropped
+    tps, fps, thr = _compacted(t, drop_intermediate, False)
+    precision, recall, thresholds = curve_arrays(tps, fps, thr, True)
     if tps[-1] == 0:
         warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
-        recall = np.ones(tps.shape)
-    else:
-        recall = tps / tps[-1]
-    thresholds = keys_to_floats(thr)[::-1]
+        recall[:-1] = 1.0
     if raw_dtype is not None and np.dtype(raw_dtype).kind in "iuf":
-        thresholds = thresholds.astype(raw_dtype)
-    return (
-        np.concatenate((precision[::-1], [1.0])),
-        np.concatenate((recall[::-1], [0.0])),
-        thresholds,
-    )
+        thresholds = thresholds.astype(raw_dtype, copy=False)
+    return precision, recall, thresholds
 
 
 def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):

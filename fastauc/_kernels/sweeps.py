@@ -20,41 +20,64 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .sorting import keys_to_floats
 
 
 @jit
-def sweep(pos_keys, pos_w, neg_keys, neg_w, thr_out, tps_out, fps_out):
-    """Merge-sweep two ascending key arrays from the top.
+def _take_group(keys, w, i, k):
+    """Walk down run ``keys`` from index ``i`` while it equals ``k``."""
+    total = 0.0
+    weighted = w.shape[0] > 0
+    while i >= 0 and keys[i] == k:
+        total += w[i] if weighted else 1.0
+        i -= 1
+    return total, i
 
-    ``pos_w``/``neg_w`` may be empty (unit weights).  When ``thr_out`` is
-    non-empty (length >= number of distinct keys) the per-group threshold key
-    and cumulative ``TP``/``FP`` are written to the three output arrays.
+
+@jit
+def _head(keys, i, best, found):
+    if i >= 0 and (not found or keys[i] > best):
+        return keys[i], True
+    return best, found
+
+
+@jit
+def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out):
+    """Merge-sweep ascending key runs from the top.
+
+    Each class comes as two sorted runs (``*1``, ``*2``; a run may be empty)
+    so that the two halves of the rows can be sorted on two threads.  Weight
+    arrays may be empty (unit weights).  When ``thr_out`` is non-empty
+    (length >= number of distinct keys) the per-group threshold key and
+    cumulative ``TP``/``FP`` are written to the three output arrays.
 
     Returns ``(n_groups, total_pos, total_neg, area2, ap_num)``.
     """
     store = thr_out.shape[0] > 0
-    wp = pos_w.shape[0] > 0
-    wn = neg_w.shape[0] > 0
-    i = pos_keys.shape[0] - 1
-    j = neg_keys.shape[0] - 1
+    ip1 = pk1.shape[0] - 1
+    ip2 = pk2.shape[0] - 1
+    in1 = nk1.shape[0] - 1
+    in2 = nk2.shape[0] - 1
     tp = 0.0
     fp = 0.0
     area2 = 0.0
     ap_num = 0.0
     g = 0
-    while i >= 0 or j >= 0:
-        if j < 0 or (i >= 0 and pos_keys[i] >= neg_keys[j]):
-            k = pos_keys[i]
-        else:
-            k = neg_keys[j]
-        tg = 0.0
-        while i >= 0 and pos_keys[i] == k:
-            tg += pos_w[i] if wp else 1.0
-            i -= 1
-        fg = 0.0
-        while j >= 0 and neg_keys[j] == k:
-            fg += neg_w[j] if wn else 1.0
-            j -= 1
+    k = np.uint64(0)
+    while True:
+        found = False
+        k, found = _head(pk1, ip1, k, found)
+        k, found = _head(pk2, ip2, k, found)
+        k, found = _head(nk1, in1, k, found)
+        k, found = _head(nk2, in2, k, found)
+        if not found:
+            break
+        t1, ip1 = _take_group(pk1, pw1, ip1, k)
+        t2, ip2 = _take_group(pk2, pw2, ip2, k)
+        f1, in1 = _take_group(nk1, nw1, in1, k)
+        f2, in2 = _take_group(nk2, nw2, in2, k)
+        tg = t1 + t2
+        fg = f1 + f2
         area2 += fg * (2.0 * tp + tg)
         tp += tg
         fp += fg
@@ -98,3 +121,40 @@ def drop_intermediate(tps, fps, thr, second_difference):
             thr[m] = thr[i]
             m += 1
     return m
+
+
+@jit
+def curve_arrays(tps, fps, thr_keys, pr):
+    """Final curve arrays from compacted tallies, in one pass.
+
+    ``pr=False`` (ROC): ``fpr``, ``tpr`` with the point (0, 0) prepended and
+    thresholds with ``inf`` prepended, in decreasing-threshold order.
+    ``pr=True``: ``precision`` and ``recall`` in increasing-threshold order
+    with (1, 0) appended, and increasing thresholds.  A zero total gives NaN
+    rates (the caller warns), as scikit-learn does.
+    """
+    m = tps.shape[0]
+    total_p = tps[m - 1]
+    total_n = fps[m - 1]
+    extra = 1
+    a = np.empty(m + extra, np.float64)
+    b = np.empty(m + extra, np.float64)
+    t = np.empty(m + (0 if pr else 1), np.uint64)
+    if pr:
+        for i in range(m):
+            r = m - 1 - i
+            a[r] = tps[i] / (tps[i] + fps[i])
+            b[r] = tps[i] / total_p
+            t[r] = thr_keys[i]
+        a[m] = 1.0
+        b[m] = 0.0
+        return a, b, keys_to_floats(t)
+    a[0] = 0.0
+    b[0] = 0.0
+    for i in range(m):
+        a[i + 1] = fps[i] / total_n
+        b[i + 1] = tps[i] / total_p
+        t[i + 1] = thr_keys[i]
+    thresholds = keys_to_floats(t)
+    thresholds[0] = np.inf
+    return a, b, thresholds

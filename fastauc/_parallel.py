@@ -1,0 +1,52 @@
+"""Run nogil kernels on a few Python threads.
+
+Numba's own threading layers are not used (see ``_jit``); instead the large
+calls cut their rows into a *fixed* number of chunks that depends only on the
+input size, and run the chunks on a small thread pool.  Because the chunking
+never depends on the number of threads, results are bit-for-bit identical
+whatever the machine; ``FASTAUC_NUM_THREADS=1`` runs every chunk in the
+calling thread.  The pool is recreated after ``fork`` (a child process does
+not inherit the parent's worker threads).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+__all__ = ["map_chunks", "num_threads"]
+
+_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+_pool_pid = -1
+
+
+def num_threads() -> int:
+    env = os.environ.get("FASTAUC_NUM_THREADS")
+    if env:
+        return max(1, int(env))
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _get_pool(workers: int) -> ThreadPoolExecutor:
+    global _pool, _pool_pid
+    with _lock:
+        if _pool is None or _pool_pid != os.getpid() or _pool._max_workers < workers:
+            _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastauc")
+            _pool_pid = os.getpid()
+        return _pool
+
+
+def map_chunks(fn, arg_tuples):
+    """``[fn(*args) for args in arg_tuples]``, the chunks spread over threads."""
+    threads = min(num_threads(), len(arg_tuples))
+    if threads <= 1:
+        return [fn(*args) for args in arg_tuples]
+    pool = _get_pool(threads - 1)
+    futures = [pool.submit(fn, *args) for args in arg_tuples[1:]]
+    first = fn(*arg_tuples[0])
+    return [first] + [f.result() for f in futures]
