@@ -146,10 +146,12 @@ def _roc_points(t: _Tallies, drop: bool):
         v.warn_undefined(
             "No negative samples in y_true, false positive value should be meaningless"
         )
+        fpr[:] = np.nan
     if tps[-1] <= 0:
         v.warn_undefined(
             "No positive samples in y_true, true positive value should be meaningless"
         )
+        tpr[:] = np.nan
     return fpr, tpr, thresholds
 
 
