@@ -1,0 +1,76 @@
+"""Bad input: the error type and the words the message must contain."""
+
+import numpy as np
+import pytest
+
+import fastauc
+
+Y = np.array([0, 1, 0, 1, 1])
+S = np.array([0.1, 0.8, 0.3, 0.6, 0.9])
+
+CASES = [
+    # (call, error type, words that must appear)
+    (lambda: fastauc.roc_auc_score(Y, [0.1, np.nan, 0.3, np.nan, 0.9]), ValueError,
+     ["y_score", "2 NaN or infinite", "index 1"]),
+    (lambda: fastauc.roc_curve(Y, [0.1, 0.2, np.inf, 0.3, 0.9]), ValueError,
+     ["y_score", "1 NaN or infinite", "index 2"]),
+    (lambda: fastauc.roc_auc_score(Y, S[:4]), ValueError, ["y_true has 5", "y_score has 4"]),
+    (lambda: fastauc.roc_auc_score([], []), ValueError, ["empty"]),
+    (lambda: fastauc.roc_auc_score(Y, S, sample_weight=[1, 1, np.nan, 1, 1]), ValueError,
+     ["sample_weight", "NaN or infinite", "index 2"]),
+    (lambda: fastauc.roc_auc_score(Y, S, sample_weight=[1, -1, 1, 1, 1]), ValueError,
+     ["sample_weight", "negative", "index 1"]),
+    (lambda: fastauc.roc_auc_score(Y, S, sample_weight=[1, 1, 1]), ValueError,
+     ["sample_weight", "3", "5"]),
+    (lambda: fastauc.roc_auc_score(Y, S, sample_weight=np.zeros(5)), ValueError,
+     ["sample_weight", "zero"]),
+    (lambda: fastauc.roc_curve([0, 1, 2, 1, 0], S), ValueError, ["3 classes", "binary"]),
+    (lambda: fastauc.roc_curve([1, 2, 2, 1, 1], S), ValueError, ["pos_label", "{1, 2}"]),
+    (lambda: fastauc.roc_auc_score([0, 1, 2, 1, 0], S), ValueError, ["multi_class", "3 classes"]),
+    (lambda: fastauc.roc_auc_score([0.5, 1.5, 0.5, 1.5, 0.5], S), ValueError, ["continuous"]),
+    (lambda: fastauc.roc_auc_score([0, 1, 2, 0],
+                                   [[.5, .2, .2], [.1, .8, .1], [.2, .2, .6], [.3, .3, .3]],
+                                   multi_class="ovr"), ValueError, ["sum up to 1"]),
+    (lambda: fastauc.roc_auc_score(Y, S, max_fpr=0), ValueError, ["max_fpr", "(0, 1]"]),
+    (lambda: fastauc.roc_auc_score(Y, S, max_fpr=1.5), ValueError, ["max_fpr", "(0, 1]"]),
+    (lambda: fastauc.roc_auc_score(Y, S, average="median"), ValueError, ["average"]),
+    (lambda: fastauc.roc_auc_score(Y, np.column_stack([1 - S, S])), ValueError,
+     ["shape (5, 2)", "positive class"]),
+    (lambda: fastauc.roc_auc_score(Y, ["a", "b", "c", "d", "e"]), TypeError,
+     ["y_score", "numeric"]),
+    (lambda: fastauc.roc_auc_score(Y, None), TypeError, ["y_score", "None"]),
+    (lambda: fastauc.roc_auc_score(Y, S + 1j), TypeError, ["complex"]),
+    (lambda: fastauc.roc_auc_score([0, np.nan, 1, 1, 0], S), ValueError, ["NaN label"]),
+    (lambda: fastauc.log_loss(Y, [0.1, 0.2, 1.2, 0.3, 0.4]), ValueError, ["greater than 1"]),
+    (lambda: fastauc.log_loss(Y, [0.1, -0.2, 0.2, 0.3, 0.4]), ValueError, ["lower than 0"]),
+    (lambda: fastauc.log_loss([1, 1, 1], [0.1, 0.2, 0.3]), ValueError, ["only one label"]),
+    (lambda: fastauc.log_loss(Y, [0.1, np.nan, 0.2, 0.3, 0.4]), ValueError,
+     ["y_proba", "NaN"]),
+    (lambda: fastauc.average_precision_score(Y, S, pos_label=3), ValueError,
+     ["pos_label=3", "not a valid label"]),
+]
+
+
+@pytest.mark.parametrize("call,exc,words", CASES)
+def test_bad_input_message(call, exc, words):
+    with pytest.raises(exc) as info:
+        call()
+    message = str(info.value)
+    for word in words:
+        assert word in message, (word, message)
+
+
+def test_inputs_are_never_modified(rng):
+    y = rng.integers(0, 2, 100_000)
+    s = rng.standard_normal(100_000)
+    s[::7] = -0.0
+    w = rng.random(100_000)
+    copies = [a.copy() for a in (y, s, w)]
+    fastauc.roc_auc_score(y, s, sample_weight=w)
+    fastauc.roc_curve(y, s, sample_weight=w)
+    fastauc.precision_recall_curve(y, s, sample_weight=w, drop_intermediate=True)
+    fastauc.det_curve(y, s, sample_weight=w, drop_intermediate=True)
+    fastauc.log_loss(y, 1 / (1 + np.exp(-s)), sample_weight=w)
+    for a, b in zip((y, s, w), copies):
+        np.testing.assert_array_equal(a, b)
+        assert np.signbit(a).sum() == np.signbit(b).sum()

@@ -1,0 +1,43 @@
+"""Eight Python threads at once, and a forked child after the parent."""
+
+import multiprocessing as mp
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import fastauc
+
+
+def _data(seed, n=1_000_000):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    return y, np.round(rng.standard_normal(n) + 0.5 * y, 3), rng.random(n)
+
+
+def test_eight_threads_same_as_sequential():
+    data = [_data(seed) for seed in range(8)]
+    expected = [fastauc.roc_auc_score(y, s, sample_weight=w) for y, s, w in data]
+    with ThreadPoolExecutor(max_workers=8) as ex:
+        got = list(ex.map(lambda d: fastauc.roc_auc_score(d[0], d[1], sample_weight=d[2]),
+                          data))
+    assert got == expected
+
+
+def _child(queue):
+    y, s, w = _data(1, 200_000)
+    queue.put((fastauc.roc_auc_score(y, s), fastauc.roc_auc_score(y, s, sample_weight=w)))
+
+
+@pytest.mark.filterwarnings("ignore:This process.*fork:DeprecationWarning")
+def test_forked_child_after_parent():
+    y, s, w = _data(1, 200_000)
+    parent = (fastauc.roc_auc_score(y, s), fastauc.roc_auc_score(y, s, sample_weight=w))
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_child, args=(queue,))
+    proc.start()
+    child = queue.get(timeout=120)
+    proc.join(timeout=60)
+    assert proc.exitcode == 0
+    assert child == parent
