@@ -57,4 +57,4 @@ def pairwise_auc(y_true, y_score, sample_weight=None, *, block=1 << 20):
         wa = wp[start:start + chunk_size, None]
         wins = (a > sn[None, :]) + 0.5 * (a == sn[None, :])
         total += float((wa * wins * wn[None, :]).sum())
-    return total / (wp.sum() * wn.sum())
+    return float(total / (wp.sum() * wn.sum()))
