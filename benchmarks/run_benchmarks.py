@@ -1,0 +1,212 @@
+"""Print (and write to docs/benchmarks.md) the speed table of fastauc vs its peers.
+
+Everything is measured in this one process: fastauc is warmed up first
+(compiled or loaded from the cache), then the best of several repeats is kept;
+scikit-learn and the naive reference are timed the same way with fewer
+repeats because they are slow.  Ratios are peer time / fastauc time.
+
+    python benchmarks/run_benchmarks.py            # full table + plot (a few minutes)
+    python benchmarks/run_benchmarks.py --quick    # smaller n, for a smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import fastauc  # noqa: E402
+from fastauc.naive import pairwise_auc  # noqa: E402
+
+
+def best_time(fn, repeat, number=1):
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / number)
+    return best
+
+
+def data(n, pos_rate=0.1, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < pos_rate).astype(np.int64)
+    s = rng.random(n)
+    w = rng.random(n)
+    return y, s, w
+
+
+def sklearn_rows(n, repeat_fast, repeat_slow):
+    import sklearn.metrics as skm
+
+    y, s, w = data(n)
+    p = np.clip(s, 1e-6, 1 - 1e-6)
+    cases = [
+        ("roc_auc_score", lambda m: m.roc_auc_score(y, s), 20),
+        ("roc_auc_score with sample_weight",
+         lambda m: m.roc_auc_score(y, s, sample_weight=w), 10),
+        ("roc_curve", lambda m: m.roc_curve(y, s), 10),
+        ("average_precision_score", lambda m: m.average_precision_score(y, s), 10),
+        ("precision_recall_curve", lambda m: m.precision_recall_curve(y, s), 10),
+        ("log_loss", lambda m: m.log_loss(y, p), 10),
+    ]
+    rows = []
+    for name, call, goal in cases:
+        call(fastauc)  # warm-up
+        t_ours = best_time(lambda: call(fastauc), repeat_fast)
+        t_sk = best_time(lambda: call(skm), repeat_slow)
+        rows.append((f"`{name}`", f"{n:.0e}", t_ours, t_sk, goal))
+    return rows
+
+
+def small_n_row(repeat):
+    import sklearn.metrics as skm
+
+    y, s, _ = data(1000)
+    fastauc.roc_auc_score(y, s)
+    t_ours = best_time(lambda: fastauc.roc_auc_score(y, s), repeat, number=200)
+    t_sk = best_time(lambda: skm.roc_auc_score(y, s), repeat, number=20)
+    return ("`roc_auc_score` per call", "1e+03", t_ours, t_sk, 10)
+
+
+def naive_row(n):
+    y, s, _ = data(n, pos_rate=0.5)
+    fastauc.roc_auc_score(y, s)
+    t_ours = best_time(lambda: fastauc.roc_auc_score(y, s), 5)
+    t_naive = best_time(lambda: pairwise_auc(y, s), 1)
+    return ("`roc_auc_score` vs `naive.pairwise_auc`", f"{n:.0e}", t_ours, t_naive, 1000)
+
+
+def subprocess_seconds(code):
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def startup_and_memory(n):
+    imp = subprocess_seconds(
+        "import time,json; t=time.perf_counter(); import fastauc; "
+        "print(json.dumps(time.perf_counter()-t))")
+    first = subprocess_seconds(
+        "import time,json,numpy as np; import fastauc; "
+        "rng=np.random.default_rng(0); y=(rng.random(10**6)<0.1).astype(np.int64); "
+        "s=rng.random(10**6); t=time.perf_counter(); fastauc.roc_auc_score(y,s); "
+        "print(json.dumps(time.perf_counter()-t))")
+    mem = subprocess_seconds(
+        "import json,resource,numpy as np; import fastauc; "
+        f"n={n}; y=np.zeros(n,np.int64); y[::10]=1; s=np.empty(n); s[:]=np.arange(n)%9973; "
+        "fastauc.roc_auc_score(y[:1000],s[:1000]); "
+        "base=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "
+        "fastauc.roc_auc_score(y,s); "
+        "peak=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "
+        "print(json.dumps([(peak-base)*1024, y.nbytes+s.nbytes, s.nbytes]))")
+    return imp, first, mem
+
+
+def plot(path, sizes, repeat):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import sklearn.metrics as skm
+
+    t_fast, t_sk, t_naive, naive_sizes = [], [], [], []
+    for n in sizes:
+        y, s, _ = data(n, pos_rate=0.5)
+        fastauc.roc_auc_score(y, s)
+        t_fast.append(best_time(lambda: fastauc.roc_auc_score(y, s), repeat))
+        t_sk.append(best_time(lambda: skm.roc_auc_score(y, s), 1 if n >= 10**6 else repeat))
+        if n <= 10**5:
+            naive_sizes.append(n)
+            t_naive.append(best_time(lambda: pairwise_auc(y, s), 1))
+    fig, ax = plt.subplots(figsize=(6, 4.2))
+    ax.loglog(sizes, t_fast, "o-", label="fastauc.roc_auc_score")
+    ax.loglog(sizes, t_sk, "s-", label="sklearn roc_auc_score")
+    ax.loglog(naive_sizes, t_naive, "^-", label="fastauc.naive.pairwise_auc")
+    ax.set_xlabel("n (rows, half positive)")
+    ax.set_ylabel("seconds (best of repeats)")
+    ax.set_title("ROC AUC: time against n")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return list(zip(sizes, t_fast, t_sk))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="n = 1e5 instead of 1e7")
+    ap.add_argument("--no-write", action="store_true", help="print only")
+    args = ap.parse_args(argv)
+    big = 10**5 if args.quick else 10**7
+    rows = sklearn_rows(big, repeat_fast=5, repeat_slow=1 if not args.quick else 3)
+    rows.append(small_n_row(5))
+    rows.append(naive_row(10**4 if args.quick else 10**5))
+    imp, first, (extra, input_bytes, score_bytes) = startup_and_memory(big)
+    lines = [
+        "| function | n | fastauc | peer | peer / fastauc | goal |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, n, t_ours, t_peer, goal in rows:
+        ratio = t_peer / t_ours
+        mark = "met" if ratio >= goal else "**not met**"
+        lines.append(f"| {name} | {n} | {t_ours * 1e3:.3g} ms | {t_peer * 1e3:.4g} ms | "
+                     f"{ratio:,.1f}x | >= {goal}x ({mark}) |")
+    lines += [
+        "",
+        f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",
+        f"- first `roc_auc_score` on 1e6 rows in a new process, warm cache: {first:.3f} s "
+        "(goal < 1 s)",
+        f"- peak extra memory of `roc_auc_score` at n = {big:.0e}: {extra / 2**20:.0f} MiB = "
+        f"{extra / input_bytes:.2f}x the input's bytes (int64 labels + float64 scores), "
+        f"{extra / score_bytes:.2f}x the scores' bytes (goal < 2.5x)",
+    ]
+    png = ROOT / "docs" / "benchmark_scaling.png"
+    if not args.no_write:
+        sizes = [10**3, 10**4, 10**5, 10**6] + ([] if args.quick else [10**7])
+        curve = plot(png, sizes, 3)
+        lines += ["", "Time against n (half positives), log-log:", "",
+                  "![ROC AUC time against n](benchmark_scaling.png)", "",
+                  "| n | fastauc | scikit-learn | ratio |", "|---|---|---|---|"]
+        lines += [f"| {n:.0e} | {a * 1e3:.3g} ms | {b * 1e3:.4g} ms | {b / a:,.1f}x |"
+                  for n, a, b in curve]
+    import numba
+    import sklearn
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    footer = (f"\nMachine: {cpu}, {os.cpu_count()} cores; Python {platform.python_version()}, "
+              f"numpy {np.__version__}, numba {numba.__version__}, scikit-learn "
+              f"{sklearn.__version__}, fastauc {fastauc.__version__}. Generated by "
+              f"`python benchmarks/run_benchmarks.py` on {time.strftime('%Y-%m-%d')}.")
+    table = "\n".join(lines) + "\n" + footer + "\n"
+    print(table)
+    if not args.no_write:
+        doc = ROOT / "docs" / "benchmarks.md"
+        doc.write_text(
+            "# Benchmarks\n\n"
+            "Ratios are the peer's time divided by fastauc's, measured in one process on "
+            "the machine named below (fastauc warmed up, best of 5; scikit-learn best of 1 "
+            "at n = 1e7 because each call takes seconds). Data: uniform scores, 10% "
+            "positives (the naive row: half positives). Do not edit by hand: rerun the "
+            "script.\n\n" + table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
