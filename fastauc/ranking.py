@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
-from ._kernels.sweeps import curve_arrays
+from ._kernels.sweeps import finish_curve
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._kernels.sweeps import sweep
 from ._parallel import map_chunks
@@ -38,7 +38,8 @@ _NO_POSITIVE_PR = "No positive class found in y_true, recall is set to one for a
 class _Tallies(NamedTuple):
     """Result of one sort and one sweep (curves only when asked for)."""
 
-    thr_keys: np.ndarray  # uint64 keys of the distinct scores, descending
+    # curves only; slot 0 is spare, [1:] are the distinct scores, descending
+    thr_keys: np.ndarray  # uint64 keys of the distinct scores
     tps: np.ndarray  # cumulative positive weight at each threshold
     fps: np.ndarray  # cumulative negative weight at each threshold
     total_pos: float
@@ -83,14 +84,16 @@ def _sorted_tallies(is_pos, score, weight, *, curve: bool, name: str = "y_score"
         pk2, pw2, nk2, nw2 = _EMPTY_KEYS, v.EMPTY_WEIGHT, _EMPTY_KEYS, v.EMPTY_WEIGHT
     else:
         (pk1, pw1, nk1, nw1), (pk2, pw2, nk2, nw2) = runs[0][:4], runs[1][:4]
-    m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] if curve else 0
+    # curves: one spare slot in front for the point that every curve adds
+    m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
     thr = np.empty(m, np.uint64)
     tps = np.empty(m, np.float64)
     fps = np.empty(m, np.float64)
     g, total_pos, total_neg, area2, ap_num = sweep(
-        pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr, tps, fps
+        pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr[1:], tps[1:], fps[1:]
     )
-    return _Tallies(thr[:g], tps[:g], fps[:g], total_pos, total_neg, area2, ap_num)
+    return _Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
+                    ap_num)
 
 
 _EMPTY_KEYS = np.empty(0, np.uint64)
@@ -131,28 +134,26 @@ def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: s
 
 # ------------------------------------------------------------------ curves
 
-def _compacted(t: _Tallies, drop: bool, second_difference: bool):
-    tps, fps, thr = t.tps, t.fps, t.thr_keys
-    if drop and tps.shape[0] > 2:
-        m = _drop_intermediate(tps, fps, thr, second_difference)
-        tps, fps, thr = tps[:m], fps[:m], thr[:m]
-    return tps, fps, thr
+def _compacted(t: _Tallies, drop: bool, second_difference: bool) -> int:
+    """Apply a drop_intermediate rule to the tallies ``[1:]``; return their count."""
+    m = t.tps.shape[0] - 1
+    if drop and m > 2:
+        m = _drop_intermediate(t.tps[1:], t.fps[1:], t.thr_keys[1:], second_difference)
+    return m
 
 
 def _roc_points(t: _Tallies, drop: bool):
-    tps, fps, thr = _compacted(t, drop, True)
-    fpr, tpr, thresholds = curve_arrays(tps, fps, thr, False)
-    if fps[-1] <= 0:
+    m = _compacted(t, drop, True)
+    if t.fps[m] <= 0:
         v.warn_undefined(
             "No negative samples in y_true, false positive value should be meaningless"
         )
-        fpr[:] = np.nan
-    if tps[-1] <= 0:
+    if t.tps[m] <= 0:
         v.warn_undefined(
             "No positive samples in y_true, true positive value should be meaningless"
         )
-        tpr[:] = np.nan
-    return fpr, tpr, thresholds
+    finish_curve(t.tps, t.fps, t.thr_keys, m, False)
+    return t.fps[: m + 1], t.tps[: m + 1], t.thr_keys[: m + 1].view(np.float64)
 
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
@@ -258,9 +259,12 @@ def precision_recall_curve(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
     t = _sorted_tallies(is_pos, s, w, curve=True)
-    tps, fps, thr = _compacted(t, drop_intermediate, False)
-    precision, recall, thresholds = curve_arrays(tps, fps, thr, True)
-    if tps[-1] == 0:
+    m = _compacted(t, drop_intermediate, False)
+    no_positive = t.tps[m] == 0
+    finish_curve(t.tps, t.fps, t.thr_keys, m, True)
+    precision, recall = t.fps[: m + 1], t.tps[: m + 1]
+    thresholds = t.thr_keys[:m].view(np.float64)
+    if no_positive:
         warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
         recall[:-1] = 1.0
     if raw_dtype is not None and np.dtype(raw_dtype).kind in "iuf":
@@ -315,9 +319,11 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
     t = _sorted_tallies(is_pos, s, w, curve=True)
-    tps = np.concatenate(([0.0], t.tps))
-    fps = np.concatenate(([0.0], t.fps))
-    thr = np.concatenate(([np.inf], keys_to_floats(t.thr_keys)))
+    tps, fps, thr = t.tps, t.fps, t.thr_keys
+    tps[0] = fps[0] = 0.0
+    thr[1:] = keys_to_floats(thr[1:]).view(np.uint64)
+    thr = thr.view(np.float64)
+    thr[0] = np.inf
     if drop_intermediate and tps.shape[0] > 2:
         m = _drop_intermediate(tps, fps, thr, False)
         tps, fps, thr = tps[:m], fps[:m], thr[:m]

@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .sorting import keys_to_floats
+from .sorting import key_to_float_bits
+
+POS_INF_BITS = np.uint64(0x7FF0000000000000)
 
 
 @jit
@@ -124,37 +126,48 @@ def drop_intermediate(tps, fps, thr, second_difference):
 
 
 @jit
-def curve_arrays(tps, fps, thr_keys, pr):
-    """Final curve arrays from compacted tallies, in one pass.
+def finish_curve(tps, fps, thr, m, pr):
+    """Turn compacted tallies into curve arrays, in place, in one pass.
 
-    ``pr=False`` (ROC): ``fpr``, ``tpr`` with the point (0, 0) prepended and
-    thresholds with ``inf`` prepended, in decreasing-threshold order.
-    ``pr=True``: ``precision`` and ``recall`` in increasing-threshold order
-    with (1, 0) appended, and increasing thresholds.  A zero total gives NaN
-    rates (the caller warns), as scikit-learn does.
+    The tallies occupy ``[1, m]`` of each array; slot 0 is free.  ``pr=False``
+    (ROC): slot 0 becomes the point (0, 0) with threshold ``inf``, ``fps`` and
+    ``tps`` are divided by their totals (a zero total gives NaN, as in
+    scikit-learn) and keys become float64 bits; the curve is ``[0, m]`` in
+    decreasing-threshold order.  ``pr=True``: ``fps`` becomes precision and
+    ``tps`` recall, slot 0 holds (1, 0), and ``[0, m]`` is reversed so that
+    thresholds increase and (1, 0) comes last; the thresholds are ``[0, m)``
+    after the call.
     """
-    m = tps.shape[0]
-    total_p = tps[m - 1]
-    total_n = fps[m - 1]
-    extra = 1
-    a = np.empty(m + extra, np.float64)
-    b = np.empty(m + extra, np.float64)
-    t = np.empty(m + (0 if pr else 1), np.uint64)
+    total_p = tps[m]
+    total_n = fps[m]
     if pr:
-        for i in range(m):
-            r = m - 1 - i
-            a[r] = tps[i] / (tps[i] + fps[i])
-            b[r] = tps[i] / total_p
-            t[r] = thr_keys[i]
-        a[m] = 1.0
-        b[m] = 0.0
-        return a, b, keys_to_floats(t)
-    a[0] = 0.0
-    b[0] = 0.0
-    for i in range(m):
-        a[i + 1] = fps[i] / total_n
-        b[i + 1] = tps[i] / total_p
-        t[i + 1] = thr_keys[i]
-    thresholds = keys_to_floats(t)
-    thresholds[0] = np.inf
-    return a, b, thresholds
+        for i in range(1, m + 1):
+            t = tps[i]
+            fps[i] = t / (t + fps[i])
+            tps[i] = t / total_p
+            thr[i] = key_to_float_bits(thr[i])
+        fps[0] = 1.0
+        tps[0] = 0.0
+        lo = 0
+        hi = m
+        while lo < hi:
+            fps[lo], fps[hi] = fps[hi], fps[lo]
+            tps[lo], tps[hi] = tps[hi], tps[lo]
+            lo += 1
+            hi -= 1
+        lo = 1
+        hi = m
+        while lo < hi:  # thresholds [1, m] reversed ...
+            thr[lo], thr[hi] = thr[hi], thr[lo]
+            lo += 1
+            hi -= 1
+        for j in range(m):  # ... and moved to [0, m)
+            thr[j] = thr[j + 1]
+        return
+    tps[0] = 0.0 / total_p  # NaN when there are no positives, as scikit-learn
+    fps[0] = 0.0 / total_n
+    thr[0] = POS_INF_BITS
+    for i in range(1, m + 1):
+        tps[i] = tps[i] / total_p
+        fps[i] = fps[i] / total_n
+        thr[i] = key_to_float_bits(thr[i])
