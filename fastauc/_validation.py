@@ -14,7 +14,6 @@ import warnings
 import numpy as np
 
 EMPTY_WEIGHT = np.empty(0, np.float64)
-EMPTY_WEIGHT.flags.writeable = False
 
 
 class UndefinedMetricWarning(UserWarning):

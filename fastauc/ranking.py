@@ -84,16 +84,49 @@ def _sorted_tallies(is_pos, score, weight, *, curve: bool, name: str = "y_score"
         pk2, pw2, nk2, nw2 = _EMPTY_KEYS, v.EMPTY_WEIGHT, _EMPTY_KEYS, v.EMPTY_WEIGHT
     else:
         (pk1, pw1, nk1, nw1), (pk2, pw2, nk2, nw2) = runs[0][:4], runs[1][:4]
+    runs4 = (pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)
+    if not curve and n >= _CHUNK_MIN:
+        return _split_sweep(runs4)
     # curves: one spare slot in front for the point that every curve adds
     m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
     thr = np.empty(m, np.uint64)
     tps = np.empty(m, np.float64)
     fps = np.empty(m, np.float64)
     g, total_pos, total_neg, area2, ap_num = sweep(
-        pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr[1:], tps[1:], fps[1:]
+        *runs4, thr[1:], tps[1:], fps[1:], 0.0, 0.0
     )
     return _Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
                     ap_num)
+
+
+def _split_sweep(runs4) -> _Tallies:
+    """AUC and AP without curves: sweep the upper and lower key ranges on two threads.
+
+    The cut is the median key of the longest run (data-dependent only, so the
+    result does not depend on the number of threads); keys equal to it all go
+    to the upper part, so no group is split.  The lower sweep starts from the
+    weight of the upper part.
+    """
+    keys = runs4[0::2]
+    weights = runs4[1::2]
+    longest = max(keys, key=len)
+    pivot = longest[len(longest) // 2]
+    upper, lower = [], []
+    for k, w in zip(keys, weights):
+        c = int(np.searchsorted(k, pivot, side="left"))
+        upper += [k[c:], w[c:]]  # an empty (unit) weight array stays empty
+        lower += [k[:c], w[:c]]
+
+    def weight_of(k, w):
+        return float(w.sum()) if w.shape[0] else float(k.shape[0])
+
+    tp0 = weight_of(*upper[0:2]) + weight_of(*upper[2:4])
+    fp0 = weight_of(*upper[4:6]) + weight_of(*upper[6:8])
+    e_k, e_w = _EMPTY_KEYS, v.EMPTY_WEIGHT
+    (_, _, _, area_u, ap_u), (_, tp, fp, area_l, ap_l) = map_chunks(
+        sweep, [(*upper, e_k, e_w, e_w, 0.0, 0.0), (*lower, e_k, e_w, e_w, tp0, fp0)]
+    )
+    return _Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l)
 
 
 _EMPTY_KEYS = np.empty(0, np.uint64)

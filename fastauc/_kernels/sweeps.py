@@ -44,7 +44,7 @@ def _head(keys, i, best, found):
 
 
 @jit
-def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out):
+def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out, tp0, fp0):
     """Merge-sweep ascending key runs from the top.
 
     Each class comes as two sorted runs (``*1``, ``*2``; a run may be empty)
@@ -52,6 +52,8 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out):
     arrays may be empty (unit weights).  When ``thr_out`` is non-empty
     (length >= number of distinct keys) the per-group threshold key and
     cumulative ``TP``/``FP`` are written to the three output arrays.
+    ``tp0``/``fp0`` are the weights of the rows scored above every key here
+    (non-zero when the key range was cut in two and this is the lower part).
 
     Returns ``(n_groups, total_pos, total_neg, area2, ap_num)``.
     """
@@ -60,8 +62,8 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out):
     ip2 = pk2.shape[0] - 1
     in1 = nk1.shape[0] - 1
     in2 = nk2.shape[0] - 1
-    tp = 0.0
-    fp = 0.0
+    tp = tp0
+    fp = fp0
     area2 = 0.0
     ap_num = 0.0
     g = 0
