@@ -235,3 +235,27 @@ def test_large_exact(rng):
                    - skm.average_precision_score(y, s, **kw)) <= ATOL
         ours, ref = fastauc.roc_curve(y, s, **kw), skm.roc_curve(y, s, **kw)
         assert_curves_equal(ours, ref)
+
+
+def test_log_loss_labels_and_missing_classes(rng):
+    y = rng.choice([0, 2], 100)  # class 1 never appears
+    p = rng.dirichlet(np.ones(3), 100)
+    ref = skm.log_loss(y, p, labels=[0, 1, 2])
+    assert abs(fastauc.log_loss(y, p, labels=[0, 1, 2]) - ref) <= ATOL
+    y2 = rng.choice(["ham", "spam"], 100)
+    p2 = rng.random(100)
+    assert abs(fastauc.log_loss(y2, p2) - skm.log_loss(y2, p2)) <= ATOL
+    with pytest.raises(ValueError, match="different number of classes"):
+        with pytest.warns(UserWarning, match="do not sum to one"):  # as scikit-learn
+            fastauc.log_loss(y, p[:, :2])
+
+
+def test_binary_y_true_with_three_score_columns(rng):
+    y = rng.choice([0, 2], 200)
+    p = rng.dirichlet(np.ones(3), 200)
+    ref = sklearn_call(skm.roc_auc_score, y, p, multi_class="ovr", labels=[0, 1, 2],
+                       average="weighted")
+    with pytest.warns(UndefinedMetricWarning, match="Only one class"):  # class 1 is absent
+        ours = fastauc.roc_auc_score(y, p, multi_class="ovr", labels=[0, 1, 2],
+                                     average="weighted")
+    assert abs(ours - ref) <= ATOL
