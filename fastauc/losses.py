@@ -104,6 +104,10 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
     if P.ndim == 1:
         P = P[:, None]
     n_cols = 2 if P.shape[1] == 1 else P.shape[1]
+    if P.shape[1] > 1 and not np.all(np.isclose(P.sum(axis=1), 1.0,
+                                                 rtol=np.sqrt(np.finfo(np.float64).eps))):
+        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                      UserWarning, stacklevel=2)
     if n_cols != len(classes):
         if labels is None:
             raise ValueError(
@@ -112,10 +116,6 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
                 f"argument. Classes found in y_true: {classes}")
         raise ValueError("The number of classes in labels is different from that in "
                          f"y_proba. Classes found in labels: {classes}")
-    if P.shape[1] > 1 and not np.all(np.isclose(P.sum(axis=1), 1.0,
-                                                 rtol=np.sqrt(np.finfo(np.float64).eps))):
-        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
-                      UserWarning, stacklevel=2)
     if len(classes) == 2:
         cls = v.positive_mask(y, classes[1]).view(np.uint8).astype(np.int64)
     else:
