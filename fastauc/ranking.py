@@ -499,7 +499,8 @@ def _average_binary(metric, Y, S, average, weight):
 
 def _multilabel_input(y, y_score, sample_weight):
     Y = v.check_multilabel_indicator(y)
-    S = v.as_float_array(y_score, "y_score", ndim=(2,))
+    S = v.as_float_array(y_score, "y_score", ndim=(1, 2))
+    v.check_lengths(y_true=Y, y_score=S)
     if S.shape != Y.shape:
         raise ValueError(
             f"y_true is a multilabel indicator of shape {Y.shape}, so y_score must have "
@@ -580,7 +581,6 @@ def roc_auc_score(
         raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
     y = v.as_label_array(y_true)
     if y.ndim == 2:
-        v.check_lengths(y_true=y, y_score=np.asarray(y_score))
         Y, S, w = _multilabel_input(y, y_score, sample_weight)
         return _average_binary(
             lambda p, s, ww: _binary_auc(p, s, ww, max_fpr), Y, S, average, w
@@ -723,7 +723,6 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
                 "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. "
                 "Do not set pos_label or set pos_label to 1."
             )
-        v.check_lengths(y_true=y, y_score=np.asarray(y_score))
         Y, S, w = _multilabel_input(y, y_score, sample_weight)
         return _average_binary(_binary_ap, Y, S, average, w)
     S = v.as_float_array(y_score, "y_score", ndim=(1, 2))

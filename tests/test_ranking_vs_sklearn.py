@@ -50,34 +50,16 @@ def test_roc_auc_score_max_fpr(problem, max_fpr):
     assert abs(fastauc.roc_auc_score(y, s, sample_weight=w, max_fpr=max_fpr) - ref) <= ATOL
 
 
-@given(binary_problems(), st.booleans())
-def test_roc_curve(problem, drop):
+@pytest.mark.parametrize("name", ["roc_curve", "precision_recall_curve", "det_curve"])
+@given(problem=binary_problems(), drop=st.booleans())
+def test_curves(name, problem, drop):
     y, s, w = problem
     if not both_classes_weighted(y, w):
         return
-    ref = sklearn_call(skm.roc_curve, y, s, sample_weight=w, drop_intermediate=drop)
-    assert_curves_equal(fastauc.roc_curve(y, s, sample_weight=w, drop_intermediate=drop), ref)
-
-
-@given(binary_problems(), st.booleans())
-def test_precision_recall_curve(problem, drop):
-    y, s, w = problem
-    if not both_classes_weighted(y, w):
-        return
-    ref = sklearn_call(skm.precision_recall_curve, y, s, sample_weight=w,
-                       drop_intermediate=drop)
-    ours = fastauc.precision_recall_curve(y, s, sample_weight=w, drop_intermediate=drop)
+    ref = sklearn_call(getattr(skm, name), y, s, sample_weight=w, drop_intermediate=drop)
+    ours = getattr(fastauc, name)(y, s, sample_weight=w, drop_intermediate=drop)
     assert_curves_equal(ours, ref)
     assert ours[2].dtype == ref[2].dtype
-
-
-@given(binary_problems(), st.booleans())
-def test_det_curve(problem, drop):
-    y, s, w = problem
-    if not both_classes_weighted(y, w):
-        return
-    ref = sklearn_call(skm.det_curve, y, s, sample_weight=w, drop_intermediate=drop)
-    assert_curves_equal(fastauc.det_curve(y, s, sample_weight=w, drop_intermediate=drop), ref)
 
 
 @given(binary_problems(both_classes=False))
