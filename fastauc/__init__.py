@@ -6,6 +6,19 @@ Drop-in replacements for scikit-learn's ranking metrics: change
 """
 
 from ._validation import UndefinedMetricWarning
+from .inference import (
+    BootstrapResult,
+    BootstrapTestResult,
+    ConfidenceInterval,
+    DeLongTestResult,
+    MannWhitneyResult,
+    bootstrap_ci,
+    bootstrap_test,
+    delong_covariance,
+    delong_test,
+    mann_whitney_u,
+    roc_auc_ci,
+)
 from .losses import log_loss
 from .ranking import (
     auc,
@@ -19,9 +32,20 @@ from .ranking import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BootstrapResult",
+    "BootstrapTestResult",
+    "ConfidenceInterval",
+    "DeLongTestResult",
+    "MannWhitneyResult",
     "UndefinedMetricWarning",
     "auc",
     "average_precision_score",
+    "bootstrap_ci",
+    "bootstrap_test",
+    "delong_covariance",
+    "delong_test",
+    "mann_whitney_u",
+    "roc_auc_ci",
     "det_curve",
     "log_loss",
     "precision_recall_curve",

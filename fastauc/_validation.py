@@ -219,3 +219,45 @@ def check_multilabel_indicator(y: np.ndarray, name: str = "y_true") -> np.ndarra
             f"{name} is 2-D, so it must be a multilabel indicator matrix of 0/1 values"
         )
     return y.astype(bool)
+
+
+def check_choice(value, name: str, options) -> None:
+    if value not in options:
+        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+
+
+def check_confidence_level(confidence_level) -> float:
+    if isinstance(confidence_level, bool) or not isinstance(
+        confidence_level, (int, float, np.integer, np.floating)
+    ):
+        raise TypeError(f"confidence_level must be a number, got {confidence_level!r}")
+    if not 0.0 < float(confidence_level) < 1.0:
+        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+    return float(confidence_level)
+
+
+def check_positive_int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value!r}")
+    return int(value)
+
+
+def seed_from_random_state(random_state) -> np.uint64:
+    """A 64-bit seed from None, an int, a SeedSequence, a Generator or a RandomState."""
+    if isinstance(random_state, np.random.RandomState):
+        return np.uint64(random_state.randint(0, 2**63 - 1, dtype=np.int64))
+    if isinstance(random_state, bool) or not (
+        random_state is None
+        or isinstance(random_state, (int, np.integer, np.random.SeedSequence,
+                                     np.random.Generator))
+    ):
+        raise TypeError(
+            "random_state must be None, an int, a numpy SeedSequence, Generator or "
+            f"RandomState, got {random_state!r}"
+        )
+    if isinstance(random_state, (int, np.integer)) and random_state < 0:
+        raise ValueError(f"random_state must be non-negative, got {random_state!r}")
+    rng = np.random.default_rng(random_state)
+    return rng.integers(0, 2**64, dtype=np.uint64, endpoint=False)

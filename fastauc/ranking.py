@@ -19,7 +19,7 @@ from . import _validation as v
 from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import finish_curve
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._kernels.sweeps import sweep
+from ._kernels.sweeps import N_STATS, ST_TOTAL_NEG, ST_TOTAL_POS, merge_stats, sweep
 from ._parallel import map_chunks
 
 __all__ = [
@@ -46,13 +46,14 @@ class _Tallies(NamedTuple):
     total_neg: float
     area2: float  # 2 * ROC area in weight units
     ap_num: float  # average precision times total_pos
+    stats: np.ndarray  # sweeps.N_STATS moments when asked for, else empty
 
 
 _CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
 
 
 def _sort_chunk(bits, is_pos, weight):
-    pk, pw, nk, nw, ph, nh, n_bad, first_bad = split_by_class(bits, is_pos, weight)
+    pk, pw, nk, nw, ph, nh, n_bad, first_bad, _, _ = split_by_class(bits, is_pos, weight, False)
     if n_bad:
         return None, None, None, None, n_bad, first_bad
     pk, pw = radix_sort(pk, pw, ph)
@@ -60,11 +61,29 @@ def _sort_chunk(bits, is_pos, weight):
     return pk, pw, nk, nw, 0, -1
 
 
-def _sorted_tallies(is_pos, score, weight, *, curve: bool, name: str = "y_score") -> _Tallies:
+def _weight_of(keys, w) -> float:
+    """Total weight of a run (its length when unweighted)."""
+    return float(w.sum()) if w.shape[0] else float(keys.shape[0])
+
+
+def _new_stats(runs4, moments: bool) -> np.ndarray:
+    if not moments:
+        return v.EMPTY_WEIGHT
+    stats = np.zeros(N_STATS)
+    stats[ST_TOTAL_POS] = _weight_of(*runs4[0:2]) + _weight_of(*runs4[2:4])
+    stats[ST_TOTAL_NEG] = _weight_of(*runs4[4:6]) + _weight_of(*runs4[6:8])
+    return stats
+
+
+def _sorted_tallies(
+    is_pos, score, weight, *, curve: bool, moments: bool = False, name: str = "y_score"
+) -> _Tallies:
     """Split by class and radix-sort each class once, then sweep once.
 
     Rows are cut into two fixed halves (for n >= 2**16) sorted on two threads;
     the sweep merges the runs, so the result does not depend on the threads.
+    ``moments=True`` also accumulates the tie term and the placement moments
+    (``_kernels.sweeps.N_STATS``) for the rank test and DeLong's variance.
     """
     bits = score.view(np.uint64)
     n = bits.shape[0]
@@ -86,26 +105,27 @@ def _sorted_tallies(is_pos, score, weight, *, curve: bool, name: str = "y_score"
         (pk1, pw1, nk1, nw1), (pk2, pw2, nk2, nw2) = runs[0][:4], runs[1][:4]
     runs4 = (pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)
     if not curve and n >= _CHUNK_MIN:
-        return _split_sweep(runs4)
+        return _split_sweep(runs4, moments)
     # curves: one spare slot in front for the point that every curve adds
     m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
     thr = np.empty(m, np.uint64)
     tps = np.empty(m, np.float64)
     fps = np.empty(m, np.float64)
+    stats = _new_stats(runs4, moments)
     g, total_pos, total_neg, area2, ap_num = sweep(
-        *runs4, thr[1:], tps[1:], fps[1:], 0.0, 0.0
+        *runs4, thr[1:], tps[1:], fps[1:], 0.0, 0.0, stats
     )
     return _Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
-                    ap_num)
+                    ap_num, stats)
 
 
-def _split_sweep(runs4) -> _Tallies:
+def _split_sweep(runs4, moments: bool) -> _Tallies:
     """AUC and AP without curves: sweep the upper and lower key ranges on two threads.
 
     The cut is the median key of the longest run (data-dependent only, so the
     result does not depend on the number of threads); keys equal to it all go
     to the upper part, so no group is split.  The lower sweep starts from the
-    weight of the upper part.
+    weight of the upper part; the two parts' moments are merged afterwards.
     """
     keys = runs4[0::2]
     weights = runs4[1::2]
@@ -116,17 +136,18 @@ def _split_sweep(runs4) -> _Tallies:
         c = int(np.searchsorted(k, pivot, side="left"))
         upper += [k[c:], w[c:]]  # an empty (unit) weight array stays empty
         lower += [k[:c], w[:c]]
-
-    def weight_of(k, w):
-        return float(w.sum()) if w.shape[0] else float(k.shape[0])
-
-    tp0 = weight_of(*upper[0:2]) + weight_of(*upper[2:4])
-    fp0 = weight_of(*upper[4:6]) + weight_of(*upper[6:8])
+    tp0 = _weight_of(*upper[0:2]) + _weight_of(*upper[2:4])
+    fp0 = _weight_of(*upper[4:6]) + _weight_of(*upper[6:8])
+    stats_u = _new_stats(runs4, moments)
+    stats_l = stats_u.copy()
     e_k, e_w = _EMPTY_KEYS, v.EMPTY_WEIGHT
     (_, _, _, area_u, ap_u), (_, tp, fp, area_l, ap_l) = map_chunks(
-        sweep, [(*upper, e_k, e_w, e_w, 0.0, 0.0), (*lower, e_k, e_w, e_w, tp0, fp0)]
+        sweep,
+        [(*upper, e_k, e_w, e_w, 0.0, 0.0, stats_u), (*lower, e_k, e_w, e_w, tp0, fp0, stats_l)],
     )
-    return _Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l)
+    if moments:
+        merge_stats(stats_u, stats_l)
+    return _Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)
 
 
 _EMPTY_KEYS = np.empty(0, np.uint64)

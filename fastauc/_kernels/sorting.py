@@ -54,7 +54,7 @@ def _add_to_hist(hist, key):
 
 
 @jit
-def split_by_class(bits, is_pos, weight):
+def split_by_class(bits, is_pos, weight, with_index=False):
     """Split scores into positive and negative keys (and weights).
 
     Parameters
@@ -63,13 +63,16 @@ def split_by_class(bits, is_pos, weight):
     is_pos : bool array (n,)
     weight : float64 array (n,) or (0,) for unit weights; rows of weight 0
         are left out, as scikit-learn does.
+    with_index : bool
+        Also return each key's row index (for the resampling layout).
 
     Returns
     -------
-    pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad
+    pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad, pos_idx, neg_idx
         ``*_w`` are empty when unweighted; ``*_hist`` are the byte histograms
         (8, 256) for the radix sort; ``n_bad`` counts NaN/inf scores and
-        ``first_bad`` is the index of the first one (-1 if none).
+        ``first_bad`` is the index of the first one (-1 if none); ``*_idx``
+        are int64 row indices, empty unless ``with_index``.
     """
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
@@ -92,10 +95,13 @@ def split_by_class(bits, is_pos, weight):
     neg_keys = np.empty(n_neg, np.uint64)
     pos_w = np.empty(n_pos if weighted else 0, np.float64)
     neg_w = np.empty(n_neg if weighted else 0, np.float64)
+    pos_idx = np.empty(n_pos if with_index else 0, np.int64)
+    neg_idx = np.empty(n_neg if with_index else 0, np.int64)
     pos_hist = np.zeros((N_DIGITS, 256), np.int64)
     neg_hist = np.zeros((N_DIGITS, 256), np.int64)
     if n_bad > 0:
-        return pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad
+        return (pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad,
+                pos_idx, neg_idx)
     ip = 0
     ineg = 0
     for i in range(n):
@@ -106,22 +112,28 @@ def split_by_class(bits, is_pos, weight):
             pos_keys[ip] = k
             if weighted:
                 pos_w[ip] = weight[i]
+            if with_index:
+                pos_idx[ip] = i
             _add_to_hist(pos_hist, k)
             ip += 1
         else:
             neg_keys[ineg] = k
             if weighted:
                 neg_w[ineg] = weight[i]
+            if with_index:
+                neg_idx[ineg] = i
             _add_to_hist(neg_hist, k)
             ineg += 1
-    return pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad
+    return (pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad,
+            pos_idx, neg_idx)
 
 
 @jit
 def radix_sort(keys, weight, hist):
     """Sort ``keys`` ascending (stable LSD radix), permuting ``weight`` along.
 
-    ``weight`` may be empty (unweighted).  ``hist`` holds the byte histograms
+    ``weight`` is a payload of any dtype (weights, or row indices); it may be
+    empty.  ``hist`` holds the byte histograms
     of ``keys``; a byte shared by every key is skipped.  The input arrays are
     used as scratch space; the sorted arrays are returned.
     """
