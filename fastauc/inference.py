@@ -461,7 +461,7 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     >>> aucs
     array([0.88888889])
     >>> cov
-    array([[0.01851852]])
+    array([[0.02469136]])
     """
     is_pos, S, w = _delong_setup(y_true, y_scores, sample_weight, "y_scores")
     k = S.shape[1]
@@ -521,7 +521,7 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
     >>> from fastauc import roc_auc_ci
     >>> ci = roc_auc_ci([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7])
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
-    (0.8889, 0.6222, 1.0)
+    (0.8889, 0.5809, 1.0)
     """
     v.check_choice(method, "method", ("delong", "bootstrap"))
     v.check_choice(transform, "transform", (None, "logit"))
@@ -601,7 +601,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     >>> res = delong_test(y, [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.3, 0.9],
     ...                   [0.2, 0.1, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
     >>> round(res.difference, 4), round(res.statistic, 4), round(res.pvalue, 4)
-    (0.25, 1.0541, 0.2918)
+    (0.25, 1.0, 0.3173)
     """
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     level = v.check_confidence_level(confidence_level)
@@ -913,7 +913,7 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     >>> s = y + rng.normal(size=500)
     >>> res = bootstrap_ci(y, s, n_resamples=200, random_state=1)
     >>> round(res.estimate, 3), res.low < res.estimate < res.high
-    (0.763, True)
+    (0.727, True)
     """
     n_resamples, level = _check_bootstrap_args(n_resamples, confidence_level, method, stratified)
     code, fpr = _metric_code(metric, max_fpr)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pairwise_auc"]
+__all__ = ["delong_covariance", "pairwise_auc"]
 
 
 def pairwise_auc(y_true, y_score, sample_weight=None, *, block=1 << 20):
@@ -58,3 +58,57 @@ def pairwise_auc(y_true, y_score, sample_weight=None, *, block=1 << 20):
         wins = (a > sn[None, :]) + 0.5 * (a == sn[None, :])
         total += float((wa * wins * wn[None, :]).sum())
     return float(total / (wp.sum() * wn.sum()))
+
+
+def delong_covariance(y_true, y_scores, sample_weight=None):
+    """DeLong's AUCs and covariance from the full comparison matrix.
+
+    For every model, ``psi[i, j] = [x_i > y_j] + 1/2 [x_i == y_j]`` over all
+    positives ``i`` and negatives ``j`` (an ``m x n`` matrix).  Placement values
+    are its weighted row and column means, ``V10 = psi @ v / sum(v)`` and
+    ``V01 = u @ psi / sum(u)``; the covariance is
+    ``S10 / sum(u) + S01 / sum(v)`` with the weighted sample covariances of the
+    placements (divisors ``sum(u) - 1``, ``sum(v) - 1``).  Unit weights are
+    DeLong et al. (1988) exactly.  O(m * n) memory: small data only.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; the greater label is positive.
+    y_scores : array-like of shape (n_samples,) or (n_samples, k)
+    sample_weight : array-like of shape (n_samples,), default=None
+
+    Returns
+    -------
+    aucs : ndarray of shape (k,)
+    cov : ndarray of shape (k, k)
+
+    Examples
+    --------
+    >>> from fastauc.naive import delong_covariance
+    >>> aucs, cov = delong_covariance([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])
+    >>> aucs, cov
+    (array([0.875]), array([[0.03125]]))
+    """
+    y = np.asarray(y_true)
+    S = np.asarray(y_scores, dtype=np.float64)
+    if S.ndim == 1:
+        S = S[:, None]
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    pos = y == np.unique(y)[-1]
+    u, vw = w[pos], w[~pos]
+    U, V = u.sum(), vw.sum()
+    k = S.shape[1]
+    v10 = np.empty((pos.sum(), k))
+    v01 = np.empty(((~pos).sum(), k))
+    for m in range(k):
+        x, z = S[pos, m], S[~pos, m]
+        psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
+        v10[:, m] = psi @ vw / V
+        v01[:, m] = u @ psi / U
+    aucs = u @ v10 / U
+    d10 = v10 - aucs
+    d01 = v01 - aucs
+    s10 = (d10 * u[:, None]).T @ d10 / (U - 1)
+    s01 = (d01 * vw[:, None]).T @ d01 / (V - 1)
+    return aucs, s10 / U + s01 / V
