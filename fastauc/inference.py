@@ -289,11 +289,13 @@ def mann_whitney_u(
 class _Layout(NamedTuple):
     """One model's scores sorted once: see ``_kernels.resampling``."""
 
-    rows: np.ndarray  # (n,) row index at each layout position
+    rows: np.ndarray  # (n,) row at each class-layout position (positives, then negatives)
     n_pos: int
     bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group
     bn: np.ndarray  # (G,) cumulative negative counts
     n_groups: int
+    merged: np.ndarray  # (n,) class-layout position at each merged (by score) position
+    code: np.ndarray  # (n,) uint8 per merged position: bit 0 positive, bit 1 group start
 
 
 def _layout(is_pos, score, name="y_score") -> _Layout:
@@ -310,7 +312,18 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     fps = np.empty(n, np.float64)
     g = sweep(pk, e, _EMPTY_KEYS, e, nk, e, _EMPTY_KEYS, e, thr, tps, fps, 0.0, 0.0, e)[0]
     rows = np.concatenate((pidx[::-1], nidx[::-1]))
-    return _Layout(rows, pk.shape[0], tps[:g].astype(np.int64), fps[:g].astype(np.int64), g)
+    n_pos = pk.shape[0]
+    bp, bn = tps[:g].astype(np.int64), fps[:g].astype(np.int64)
+    # merged order: group by group, its positives then its negatives
+    sizes = np.column_stack((np.diff(bp, prepend=0), np.diff(bn, prepend=0))).ravel()
+    code = np.repeat(np.tile(np.array([1, 0], np.uint8), g), sizes)
+    starts = np.cumsum(sizes[0::2] + sizes[1::2]) - (sizes[0::2] + sizes[1::2])
+    merged = np.empty(n, np.int64)
+    pos_at = code == 1
+    merged[pos_at] = np.arange(n_pos)
+    merged[~pos_at] = np.arange(n_pos, n)
+    code[starts[starts < n]] |= 2
+    return _Layout(rows, n_pos, bp, bn, g, merged, code)
 
 
 def _group_totals(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
@@ -633,8 +646,8 @@ _EPS = np.finfo(np.float64).eps
 
 class _Model(NamedTuple):
     lay: _Layout
-    wl: np.ndarray  # weights in layout order (empty when unweighted)
-    loss: np.ndarray  # per-position log loss (log_loss only, else empty)
+    wl: np.ndarray  # weights in class-layout order (empty when unweighted)
+    loss: np.ndarray  # per-row log loss in class-layout order (log_loss only, else empty)
 
 
 def _model(is_pos, s, w, metric, name) -> _Model:
@@ -745,7 +758,7 @@ def _metric_code(metric, max_fpr):
 class _Prepared(NamedTuple):
     models: list
     strata: np.ndarray
-    maps: np.ndarray  # (k, n): position in model m's layout of model 0's position p
+    where0: np.ndarray  # (n,) model 0's class-layout position of each row
 
 
 def _prepare(y_true, scores, names, sample_weight, metric, stratified):
@@ -764,36 +777,49 @@ def _prepare(y_true, scores, names, sample_weight, metric, stratified):
     models = [_model(is_pos, s, w, metric, nm) for s, nm in zip(arrays, names)]
     n_pos = models[0].lay.n_pos
     strata = np.array([0, n_pos, n] if stratified else [0, n], np.int64)
-    k = len(models)
-    maps = np.zeros((k, n if k > 1 else 0), np.int64)
-    for m in range(1, k):
-        where = np.empty(n, np.int64)
-        where[models[m].lay.rows] = np.arange(n)
-        maps[m] = where[models[0].lay.rows]
-    return _Prepared(models, strata, maps)
+    where0 = np.empty(n, np.int64)
+    where0[models[0].lay.rows] = np.arange(n)
+    return _Prepared(models, strata, where0)
 
 
-def _stack(models, attr):
-    return np.ascontiguousarray(np.stack([getattr(mo, attr) for mo in models]))
+def _ranks(lay: _Layout) -> np.ndarray:
+    """``replicate_value``'s ranks: (2, n) int64 over the class layout."""
+    bpz = np.concatenate(([0], lay.bp))
+    bnz = np.concatenate(([0], lay.bn))
+    gid_p = np.repeat(np.arange(lay.n_groups), np.diff(bpz))
+    gid_n = np.repeat(np.arange(lay.n_groups), np.diff(bnz))
+    return np.stack((np.concatenate((bpz[gid_p + 1], bpz[gid_n])),
+                     np.concatenate((bnz[gid_p + 1], bpz[gid_n + 1]))))
+
+
+def _kernel_arrays(prep: _Prepared, metric_code):
+    """Per-model arrays for ``replicate_batch``, stacked (first axis = model)."""
+    models = prep.models
+    k, n = len(models), prep.where0.shape[0]
+    merged = metric_code == PARTIAL_AUC
+    src, w, loss, ranks, code = [], [], [], [], []
+    for mo in models:
+        lay = mo.lay
+        order = lay.merged if merged else np.arange(n)
+        src.append(prep.where0[lay.rows[order]])
+        w.append(mo.wl[order] if mo.wl.shape[0] else mo.wl)
+        loss.append(mo.loss[order] if mo.loss.shape[0] else mo.loss)
+        ranks.append(_ranks(lay) if metric_code in (ROC_AUC, AVERAGE_PRECISION)
+                     else np.empty((2, 0), np.int64))
+        code.append(lay.code if merged else np.empty(0, np.uint8))
+    if k == 1 and not merged:  # model 0 in its own class layout: no indirection
+        src = [np.empty(0, np.int64)]
+    return tuple(np.ascontiguousarray(np.stack(a)) for a in (src, w, loss, ranks, code))
 
 
 def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, progress):
-    models = prep.models
-    k = len(models)
-    g_max = max(mo.lay.n_groups for mo in models)
-    bp = np.zeros((k, g_max), np.int64)
-    bn = np.zeros((k, g_max), np.int64)
-    for m, mo in enumerate(models):
-        bp[m, : mo.lay.n_groups] = mo.lay.bp
-        bn[m, : mo.lay.n_groups] = mo.lay.bn
-    n_groups = np.array([mo.lay.n_groups for mo in models], np.int64)
-    wl = _stack(models, "wl")
-    loss = _stack(models, "loss")
-    n_pos = models[0].lay.n_pos
+    src, w, loss, ranks, code = _kernel_arrays(prep, metric_code)
+    k = src.shape[0]
+    n = prep.where0.shape[0]
+    n_pos = prep.models[0].lay.n_pos
     out = np.empty((n_resamples, k))
-    starts = list(range(0, n_resamples, _BATCH))
-    jobs = [(seed, r, out[r: r + _BATCH], prep.strata, prep.maps, bp, bn, n_groups, n_pos, wl,
-             loss, metric_code, max_fpr) for r in starts]
+    jobs = [(seed, r, out[r: r + _BATCH], prep.strata, src, n_pos, w, loss, ranks, code,
+             metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
     bar = _progress_bar(progress, n_resamples)
     wave = max(1, num_threads())
     for i in range(0, len(jobs), wave):
@@ -802,11 +828,10 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
             bar.update(sum(job[2].shape[0] for job in jobs[i: i + wave]))
     if bar is not None:
         bar.close()
-    estimates = []
-    for m, mo in enumerate(models):
-        ones = np.ones(mo.lay.rows.shape[0], np.int32)
-        estimates.append(float(replicate_value(ones, mo.lay.bp, mo.lay.bn, mo.lay.n_groups,
-                                               n_pos, mo.wl, mo.loss, metric_code, max_fpr)))
+    ones = np.ones(n, np.uint8)
+    scratch = np.empty(n + 2)
+    estimates = [float(replicate_value(ones, src[m], n_pos, w[m], loss[m], ranks[m], code[m],
+                                       metric_code, max_fpr, scratch)) for m in range(k)]
     return out, estimates
 
 

@@ -1,16 +1,22 @@
 """Bootstrap replicates: resample counts applied to the sorted tallies.
 
-The data are sorted once into a *layout*: positions ``[0, n_pos)`` hold the
-positives and ``[n_pos, n)`` the negatives, each in decreasing score order,
-and ``bp[g]``/``bn[g]`` are the cumulative numbers of positives/negatives in
-the distinct-score groups ``0..g`` (highest score first).  A replicate draws
-each stratum's size of positions uniformly with replacement, counts them in an
-int32 vector (one random increment per draw), and then walks the groups once,
-streaming the counts: O(n) per replicate, no sort, no Python call.
+The data are sorted once.  Draws are counted in the *class layout*: positions
+``[0, n_pos)`` are the positives and ``[n_pos, n)`` the negatives, each in
+decreasing score order, so a stratum is a contiguous range.  A replicate draws
+each stratum's size of positions uniformly with replacement and counts them in
+a uint8 vector (one random increment per draw; n bytes stay in the L2 cache,
+where int32 counts would not; a count that would pass 255 is detected and the
+replicate is redone with int64 counts).
+
+The metric is then computed by streaming passes over the class layout with
+precomputed ranks (``replicate_value``): O(n) per replicate, no sort, no
+Python call.  A second model scored on the same rows reads the counts through
+``src`` (its position -> the first model's class-layout position).
 
 Random numbers: each replicate ``r`` has its own SplitMix64 stream (Steele,
 Lea & Flood 2014) started from ``mix(seed, r)``, and integers below ``m`` are
-drawn with Lemire's (2019) multiply-shift rejection method, which is unbiased.
+drawn with Lemire's (2019) multiply-shift rejection method, which is unbiased;
+each 64-bit output gives two 32-bit draws.
 A replicate therefore depends only on ``(seed, r)``: results are identical
 whatever the batching and the number of threads.
 """
@@ -53,20 +59,28 @@ def _next(state):
 
 
 @jit
-def draw_below(state, m):
-    """A uniform integer in ``[0, m)`` (``m >= 1``, uint64) and the new state."""
-    if m <= TWO32:
+def _draw_pair(state, m, threshold):
+    """Two uniform integers in ``[0, m)`` (``m <= 2**32``) from one 64-bit output.
+
+    Lemire's multiply-shift on each 32-bit half; a half whose low product
+    word falls below ``threshold = 2**32 mod m`` is rejected and redrawn.
+    """
+    state, z = _next(state)
+    a = (z >> S32) * m
+    b = (z & LOW32) * m
+    while (a & LOW32) < threshold:
         state, z = _next(state)
-        prod = (z >> S32) * m
-        low = prod & LOW32
-        if low < m:
-            threshold = (TWO32 - m) % m
-            while low < threshold:
-                state, z = _next(state)
-                prod = (z >> S32) * m
-                low = prod & LOW32
-        return state, np.int64(prod >> S32)
-    mask = m - ONE  # m > 2**32: mask to the next power of two, reject above
+        a = (z >> S32) * m
+    while (b & LOW32) < threshold:
+        state, z = _next(state)
+        b = (z >> S32) * m
+    return state, np.int64(a >> S32), np.int64(b >> S32)
+
+
+@jit
+def draw_large(state, m):
+    """A uniform integer in ``[0, m)`` for ``m > 2**32``: mask and reject."""
+    mask = m - ONE
     for s in (S32, np.uint64(16), np.uint64(8), np.uint64(4), np.uint64(2), ONE):
         mask |= mask >> s
     while True:
@@ -78,105 +92,144 @@ def draw_below(state, m):
 
 @jit
 def draw_positions(seed, r, strata):
-    """The layout positions drawn by replicate ``r``, in draw order.
+    """The class-layout positions drawn by replicate ``r``, in draw order.
 
     ``strata`` are the boundaries ``[0, ..., n]`` of the strata; each stratum
-    gets as many draws as it has positions.  Used to reconstruct a resample.
+    gets as many draws as it has positions, in pairs from one 64-bit output
+    (``_count_draws`` makes exactly the same draws).  Used to reconstruct a
+    resample.
     """
     out = np.empty(strata[-1], np.int64)
     state = replicate_state(seed, r)
-    k = 0
     for s in range(strata.shape[0] - 1):
         lo = strata[s]
         size = strata[s + 1] - lo
-        for _ in range(size):
-            state, u = draw_below(state, np.uint64(size))
-            out[k] = lo + u
-            k += 1
+        m = np.uint64(size)
+        if size == 0:
+            continue
+        if m > TWO32:  # pragma: no cover - more than 4e9 rows in one stratum
+            for i in range(size):
+                state, u = draw_large(state, m)
+                out[lo + i] = lo + u
+            continue
+        threshold = (TWO32 - m) % m
+        for i in range(0, size, 2):
+            state, u1, u2 = _draw_pair(state, m, threshold)
+            out[lo + i] = lo + u1
+            if i + 1 < size:
+                out[lo + i + 1] = lo + u2
     return out
 
 
 @jit
-def _take(cnt, w, start, stop):
-    """Weight of the drawn rows at positions ``[start, stop)``; resets the counts."""
-    total = 0.0
-    weighted = w.shape[0] > 0
-    for p in range(start, stop):
-        c = cnt[p]
-        if c != 0:
-            total += c * w[p] if weighted else float(c)
-            cnt[p] = 0
-    return total
+def _count_draws(seed, r, strata, cnt):
+    """Add replicate ``r``'s draws (those of ``draw_positions``) to ``cnt``.
 
-
-@jit
-def _weight_in(cnt, w, start, stop):
-    total = 0.0
-    weighted = w.shape[0] > 0
-    for p in range(start, stop):
-        total += cnt[p] * w[p] if weighted else float(cnt[p])
-    return total
-
-
-@jit
-def replicate_value(cnt, bp, bn, n_groups, n_pos, w, loss, metric, max_fpr):
-    """The metric of one resample given its counts over the layout.
-
-    ``cnt`` is reset to zero on return.  NaN when a class has no weight.
+    Returns False if a uint8 count wrapped around (then the caller redoes the
+    replicate with int64 counts).  The hot loop has no branch per draw.
     """
-    n = cnt.shape[0]
-    if metric == LOG_LOSS:
-        s = 0.0
-        sw = 0.0
-        weighted = w.shape[0] > 0
-        for p in range(n):
-            c = cnt[p]
-            if c != 0:
-                wt = c * w[p] if weighted else float(c)
-                s += wt * loss[p]
-                sw += wt
-                cnt[p] = 0
-        return s / sw if sw > 0.0 else np.nan
-    total_p = 1.0
-    total_n = 1.0
-    if metric == PARTIAL_AUC:
-        total_p = _weight_in(cnt, w, 0, n_pos)
-        total_n = _weight_in(cnt, w, n_pos, n)
+    state = replicate_state(seed, r)
+    one = cnt.dtype.type(1)
+    wrapped = False
+    for s in range(strata.shape[0] - 1):
+        lo = strata[s]
+        size = strata[s + 1] - lo
+        m = np.uint64(size)
+        if size == 0:
+            continue
+        if m > TWO32:  # pragma: no cover - more than 4e9 rows in one stratum
+            for i in range(size):
+                state, u = draw_large(state, m)
+                c = cnt[lo + u] + one
+                cnt[lo + u] = c
+                wrapped |= c == 0
+            continue
+        threshold = (TWO32 - m) % m
+        for _ in range(size // 2):
+            state, u1, u2 = _draw_pair(state, m, threshold)
+            c1 = cnt[lo + u1] + one
+            cnt[lo + u1] = c1
+            c2 = cnt[lo + u2] + one
+            cnt[lo + u2] = c2
+            wrapped |= (c1 == 0) | (c2 == 0)
+        if size % 2:
+            state, u1, _ = _draw_pair(state, m, threshold)
+            c1 = cnt[lo + u1] + one
+            cnt[lo + u1] = c1
+            wrapped |= c1 == 0
+    return not wrapped
+
+
+@jit
+def _x(cnt, src, w, p):
+    """Resampled weight at position ``p``: its count (read through ``src`` when
+    given) times its weight (when weighted)."""
+    c = cnt[src[p]] if src.shape[0] > 0 else cnt[p]
+    return c * w[p] if w.shape[0] > 0 else float(c)
+
+
+@jit
+def _prefix(cnt, src, w, start, stop, out):
+    """``out[i + 1] = sum of _x over [start, start + i]``; returns the total."""
+    acc = 0.0
+    out[0] = 0.0
+    for p in range(start, stop):
+        acc += _x(cnt, src, w, p)
+        out[p - start + 1] = acc
+    return acc
+
+
+@jit
+def _merged_sweep(cnt, src, w, code, metric, max_fpr):
+    """Group-by-group sweep in merged order; partial AUC (and a reference).
+
+    ``src``/``w`` are in merged order; ``code[p]`` bit 0 = positive, bit 1 =
+    first row of a distinct-score group.
+    """
+    n = code.shape[0]
+    total_p = 0.0
+    total_n = 0.0
+    for p in range(n):
+        x = _x(cnt, src, w, p)
+        if code[p] & 1:
+            total_p += x
+        else:
+            total_n += x
+    if total_p <= 0.0 or total_n <= 0.0:
+        return np.nan
     tp = 0.0
     fp = 0.0
+    tg = 0.0
+    fg = 0.0
     area2 = 0.0
-    ap_num = 0.0
     partial = 0.0
     x0 = 0.0  # last ROC point inside [0, max_fpr]
     y0 = 0.0
-    inside = True
-    ip = 0
-    ineg = n_pos
-    for g in range(n_groups):
-        tg = _take(cnt, w, ip, bp[g])
-        fg = _take(cnt, w, ineg, n_pos + bn[g])
-        ip = bp[g]
-        ineg = n_pos + bn[g]
-        area2 += fg * (2.0 * tp + tg)
-        tp += tg
-        fp += fg
-        if metric == AVERAGE_PRECISION and tg > 0.0:
-            ap_num += tg * (tp / (tp + fp))
-        if metric == PARTIAL_AUC and inside and total_p > 0.0 and total_n > 0.0:
-            x1 = fp / total_n
-            y1 = tp / total_p
-            if x1 <= max_fpr:
-                partial += 0.5 * (x1 - x0) * (y0 + y1)
-                x0 = x1
-                y0 = y1
-            else:  # the segment crosses max_fpr: interpolate, as scikit-learn
-                y = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
-                partial += 0.5 * (max_fpr - x0) * (y0 + y)
-                inside = False
-    if tp <= 0.0 or fp <= 0.0:
-        return np.nan
-    if metric == AVERAGE_PRECISION:
-        return ap_num / tp
+    for p in range(n + 1):
+        if p == n or code[p] & 2:  # close the previous group
+            area2 += fg * (2.0 * tp + tg)
+            tp += tg
+            fp += fg
+            if tg > 0.0 or fg > 0.0:
+                x1 = fp / total_n
+                y1 = tp / total_p
+                if x1 <= max_fpr:
+                    partial += 0.5 * (x1 - x0) * (y0 + y1)
+                    x0 = x1
+                    y0 = y1
+                else:  # the segment crosses max_fpr: interpolate, as scikit-learn
+                    y = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
+                    partial += 0.5 * (max_fpr - x0) * (y0 + y)
+                    break
+            tg = 0.0
+            fg = 0.0
+            if p == n:
+                break
+        x = _x(cnt, src, w, p)
+        if code[p] & 1:
+            tg += x
+        else:
+            fg += x
     if metric == PARTIAL_AUC:
         min_area = 0.5 * max_fpr * max_fpr
         return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
@@ -184,31 +237,90 @@ def replicate_value(cnt, bp, bn, n_groups, n_pos, w, loss, metric, max_fpr):
 
 
 @jit
-def replicate_batch(seed, r_start, out, strata, maps, bp, bn, n_groups, n_pos, w, loss,
-                    metric, max_fpr):
+def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scratch):
+    """The metric of one resample, given its counts ``cnt`` (model 0's class
+    layout).  ``cnt`` is left unchanged; NaN when a class has no weight.
+
+    Class-layout arrays (``src``, ``w``, ``loss``, ``ranks``) are used for
+    ROC AUC, average precision and log loss; merged-order ones (``src``,
+    ``w``, ``code``) for the partial AUC.  ``src`` maps this model's
+    positions to model 0's class layout (empty: the identity).
+    ``ranks[0, j], ranks[1, j]`` for a negative ``j`` are the numbers of
+    positives strictly above and at-or-above its score; for a positive they
+    are the numbers of positives and of negatives at-or-above its score.
+    ``scratch`` has room for ``n + 2`` floats.
+
+    ROC AUC: ``2 U = sum_neg x_j (C[lo_j] + C[hi_j])`` with ``C`` the prefix
+    sums of the positives' resampled weights (``C[lo] + C[hi]`` is twice the
+    weight above plus the weight tied).  Average precision: every positive
+    adds ``x_i * C[i'] / (C[i'] + D[i''])`` with ``D`` the negatives' prefix
+    sums.  Each is one streaming pass per class.
+    """
+    if metric == PARTIAL_AUC:
+        return _merged_sweep(cnt, src, w, code, metric, max_fpr)
+    n = ranks.shape[1]
+    if metric == LOG_LOSS:
+        s = 0.0
+        sw = 0.0
+        for p in range(n):
+            x = _x(cnt, src, w, p)
+            s += x * loss[p]
+            sw += x
+        return s / sw if sw > 0.0 else np.nan
+    cp = scratch[: n_pos + 1]
+    total_p = _prefix(cnt, src, w, 0, n_pos, cp)
+    if metric == AVERAGE_PRECISION:
+        cn = scratch[n_pos + 1:]
+        total_n = _prefix(cnt, src, w, n_pos, n, cn)
+        if total_p <= 0.0 or total_n <= 0.0:
+            return np.nan
+        ap_num = 0.0
+        for i in range(n_pos):
+            x = _x(cnt, src, w, i)
+            if x != 0.0:
+                t = cp[ranks[0, i]]
+                ap_num += x * (t / (t + cn[ranks[1, i]]))
+        return ap_num / total_p
+    area2 = 0.0
+    total_n = 0.0
+    for j in range(n_pos, n):
+        x = _x(cnt, src, w, j)
+        total_n += x
+        area2 += x * (cp[ranks[0, j]] + cp[ranks[1, j]])
+    if total_p <= 0.0 or total_n <= 0.0:
+        return np.nan
+    return area2 / (2.0 * total_p * total_n)
+
+
+@jit
+def _replicate(seed, r, cnt, strata, src, n_pos, w, loss, ranks, code, metric, max_fpr,
+               scratch, out_row):
+    ok = _count_draws(seed, r, strata, cnt)
+    if ok:
+        for m in range(out_row.shape[0]):
+            out_row[m] = replicate_value(cnt, src[m], n_pos, w[m], loss[m], ranks[m], code[m],
+                                         metric, max_fpr, scratch)
+    cnt[:] = 0
+    return ok
+
+
+@jit
+def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code, metric,
+                    max_fpr):
     """Replicates ``r_start .. r_start + len(out)`` of ``k`` models at once.
 
-    ``out`` is (n_replicates, k).  Model 0's layout defines the draws; row
-    ``p`` of model 0 sits at ``maps[m, p]`` in model ``m``'s layout (``maps``
-    is (k, n), row 0 unused).  ``bp``/``bn`` are (k, max_groups) cumulative
-    group counts, ``n_groups`` (k,); ``w`` and ``loss`` are (k, n) or (k, 0).
+    ``out`` is (n_replicates, k); the other arrays are stacked per model
+    (first axis k) as ``replicate_value`` takes them (``src[0]`` may be
+    empty: all rows of ``src`` are then empty, or of length n).
     """
-    k = out.shape[1]
     n = strata[-1]
-    cnt = np.zeros((k, n), np.int32)
+    small = np.zeros(n, np.uint8)
+    wide = np.zeros(0, np.int64)
+    scratch = np.empty(n + 2)
     for r in range(out.shape[0]):
-        state = replicate_state(seed, r_start + r)
-        for s in range(strata.shape[0] - 1):
-            lo = strata[s]
-            size = strata[s + 1] - lo
-            m_size = np.uint64(size)
-            for _ in range(size):
-                state, u = draw_below(state, m_size)
-                p = lo + u
-                cnt[0, p] += 1
-                for m in range(1, k):
-                    cnt[m, maps[m, p]] += 1
-        for m in range(k):
-            out[r, m] = replicate_value(
-                cnt[m], bp[m], bn[m], n_groups[m], n_pos, w[m], loss[m], metric, max_fpr
-            )
+        if not _replicate(seed, r_start + r, small, strata, src, n_pos, w, loss, ranks, code,
+                          metric, max_fpr, scratch, out[r]):
+            if wide.shape[0] == 0:
+                wide = np.zeros(n, np.int64)
+            _replicate(seed, r_start + r, wide, strata, src, n_pos, w, loss, ranks, code,
+                       metric, max_fpr, scratch, out[r])
