@@ -48,6 +48,43 @@ CASES = [
      ["y_proba", "NaN"]),
     (lambda: fastauc.average_precision_score(Y, S, pos_label=3), ValueError,
      ["pos_label=3", "not a valid label"]),
+    # inference
+    (lambda: fastauc.mann_whitney_u(Y, S, alternative="bigger"), ValueError,
+     ["alternative", "two-sided"]),
+    (lambda: fastauc.mann_whitney_u(Y, S, method="permutation"), ValueError, ["method"]),
+    (lambda: fastauc.mann_whitney_u(Y, [0.1, np.inf, 0.3, 0.6, 0.9]), ValueError,
+     ["y_score", "NaN or infinite", "index 1"]),
+    (lambda: fastauc.mann_whitney_u(Y, S, method="exact", sample_weight=[1, .5, 1, 1, 1]),
+     ValueError, ["exact", "whole numbers"]),
+    (lambda: fastauc.delong_covariance(Y, np.ones((4, 2))), ValueError,
+     ["y_true has 5", "y_scores has 4"]),
+    (lambda: fastauc.delong_covariance(Y, np.ones((5, 2, 2))), ValueError, ["y_scores"]),
+    (lambda: fastauc.delong_test(Y, S, S[:4]), ValueError, ["y_score_a has 5", "y_score_b has 4"]),
+    (lambda: fastauc.delong_test(Y, S, [0.1, 0.2, np.nan, 0.3, 0.4]), ValueError,
+     ["NaN or infinite"]),
+    (lambda: fastauc.roc_auc_ci(Y, S, confidence_level=95), ValueError,
+     ["confidence_level", "(0, 1)"]),
+    (lambda: fastauc.roc_auc_ci(Y, S, method="wald"), ValueError, ["method", "delong"]),
+    (lambda: fastauc.roc_auc_ci(Y, S, n_resamples=10), TypeError, ["n_resamples", "delong"]),
+    (lambda: fastauc.roc_auc_ci(Y, S, transform="probit"), ValueError, ["transform"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, n_resamples=0), ValueError, ["n_resamples", "at least 1"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, n_resamples=10.5), TypeError, ["n_resamples", "integer"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, metric="f1"), ValueError, ["metric", "roc_auc"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, method="studentized"), ValueError, ["method", "bca"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, metric="average_precision", max_fpr=0.5), ValueError,
+     ["max_fpr", "roc_auc"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, max_fpr=0), ValueError, ["max_fpr", "(0, 1]"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, metric="average_precision", method="bca"), ValueError,
+     ["bca", "percentile"]),
+    (lambda: fastauc.bootstrap_ci(Y, S + 1, metric="log_loss"), ValueError,
+     ["log_loss", "probabilities"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, random_state="seed"), TypeError, ["random_state"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, random_state=-1), ValueError, ["random_state"]),
+    (lambda: fastauc.bootstrap_ci([1, 1, 1, 1, 1], S), ValueError, ["only one class"]),
+    (lambda: fastauc.bootstrap_ci(Y, S, sample_weight=[1, 1, -1, 1, 1]), ValueError,
+     ["sample_weight", "negative"]),
+    (lambda: fastauc.bootstrap_test(Y, S, S, alternative="up"), ValueError, ["alternative"]),
+    (lambda: fastauc.bootstrap_test(Y, S, S[:3]), ValueError, ["y_score_b has 3"]),
 ]
 
 
@@ -71,6 +108,11 @@ def test_inputs_are_never_modified(rng):
     fastauc.precision_recall_curve(y, s, sample_weight=w, drop_intermediate=True)
     fastauc.det_curve(y, s, sample_weight=w, drop_intermediate=True)
     fastauc.log_loss(y, 1 / (1 + np.exp(-s)), sample_weight=w)
+    fastauc.mann_whitney_u(y, s, sample_weight=w)
+    fastauc.delong_test(y, s, -s, sample_weight=w)
+    fastauc.bootstrap_test(y, s, -s, sample_weight=w, n_resamples=5, random_state=0)
+    fastauc.bootstrap_ci(y, 1 / (1 + np.exp(-s)), metric="log_loss", method="bca",
+                         n_resamples=5, random_state=0)
     for a, b in zip((y, s, w), copies):
         np.testing.assert_array_equal(a, b)
         assert np.signbit(a).sum() == np.signbit(b).sum()

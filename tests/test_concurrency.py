@@ -41,3 +41,20 @@ def test_forked_child_after_parent():
     proc.join(timeout=60)
     assert proc.exitcode == 0
     assert child == parent
+
+
+def test_inference_from_eight_threads_same_as_sequential():
+    data = [_data(seed, 100_000) for seed in range(8)]
+
+    def run(d):
+        y, s, w = d
+        boot = fastauc.bootstrap_ci(y, s, sample_weight=w, n_resamples=40, random_state=1)
+        return (fastauc.roc_auc_ci(y, s, sample_weight=w).se,
+                fastauc.mann_whitney_u(y, s).pvalue,
+                fastauc.delong_test(y, s, -s).statistic,
+                tuple(boot.replicates))
+
+    expected = [run(d) for d in data]
+    with ThreadPoolExecutor(max_workers=8) as ex:
+        got = list(ex.map(run, data))
+    assert got == expected

@@ -258,15 +258,15 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
     """
     if metric == PARTIAL_AUC:
         return _merged_sweep(cnt, src, w, code, metric, max_fpr)
-    n = ranks.shape[1]
     if metric == LOG_LOSS:
         s = 0.0
         sw = 0.0
-        for p in range(n):
+        for p in range(loss.shape[0]):
             x = _x(cnt, src, w, p)
             s += x * loss[p]
             sw += x
         return s / sw if sw > 0.0 else np.nan
+    n = ranks.shape[1]
     cp = scratch[: n_pos + 1]
     total_p = _prefix(cnt, src, w, 0, n_pos, cp)
     if metric == AVERAGE_PRECISION:
