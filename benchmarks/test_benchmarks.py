@@ -31,3 +31,20 @@ def test_sklearn(benchmark, problem, name):
     skm = pytest.importorskip("sklearn.metrics")
     y, s, _ = problem
     benchmark.pedantic(getattr(skm, name), args=(y, s), rounds=3)
+
+
+def test_bootstrap_ci(benchmark, problem):
+    y, s, _ = problem
+    benchmark.pedantic(fastauc.bootstrap_ci, args=(y, s),
+                       kwargs={"n_resamples": 200, "random_state": 0}, rounds=3)
+
+
+@pytest.mark.parametrize("name", ["roc_auc_ci", "mann_whitney_u"])
+def test_inference(benchmark, problem, name):
+    y, s, _ = problem
+    benchmark(getattr(fastauc, name), y, s)
+
+
+def test_delong_test(benchmark, problem):
+    y, s, w = problem
+    benchmark(fastauc.delong_test, y, s, w)

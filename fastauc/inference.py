@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
+from ._kernels.placements import layout_placements, placement_covariance
 from ._kernels.ranks import u_null_cdf
 from ._kernels.resampling import (
     AVERAGE_PRECISION,
@@ -291,11 +292,8 @@ class _Layout(NamedTuple):
 
     rows: np.ndarray  # (n,) row at each class-layout position (positives, then negatives)
     n_pos: int
-    bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group
-    bn: np.ndarray  # (G,) cumulative negative counts
-    n_groups: int
-    merged: np.ndarray  # (n,) class-layout position at each merged (by score) position
-    code: np.ndarray  # (n,) uint8 per merged position: bit 0 positive, bit 1 group start
+    bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group (float64)
+    bn: np.ndarray  # (G,) cumulative negative counts (float64)
 
 
 def _layout(is_pos, score, name="y_score") -> _Layout:
@@ -307,55 +305,35 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     pk, pidx = radix_sort(pk, pidx, ph)
     nk, nidx = radix_sort(nk, nidx, nh)
     n = bits.shape[0]
-    thr = np.empty(n, np.uint64)
     tps = np.empty(n, np.float64)
     fps = np.empty(n, np.float64)
-    g = sweep(pk, e, _EMPTY_KEYS, e, nk, e, _EMPTY_KEYS, e, thr, tps, fps, 0.0, 0.0, e)[0]
+    g = sweep(pk, e, _EMPTY_KEYS, e, nk, e, _EMPTY_KEYS, e, _EMPTY_KEYS, tps, fps, 0.0, 0.0,
+              e)[0]
     rows = np.concatenate((pidx[::-1], nidx[::-1]))
-    n_pos = pk.shape[0]
-    bp, bn = tps[:g].astype(np.int64), fps[:g].astype(np.int64)
-    # merged order: group by group, its positives then its negatives
-    sizes = np.column_stack((np.diff(bp, prepend=0), np.diff(bn, prepend=0))).ravel()
-    code = np.repeat(np.tile(np.array([1, 0], np.uint8), g), sizes)
-    starts = np.cumsum(sizes[0::2] + sizes[1::2]) - (sizes[0::2] + sizes[1::2])
+    return _Layout(rows, pk.shape[0], tps[:g], fps[:g])
+
+
+def _group_sizes(lay: _Layout):
+    """Numbers of positives and of negatives in each group (int64)."""
+    return (np.diff(lay.bp, prepend=0.0).astype(np.int64),
+            np.diff(lay.bn, prepend=0.0).astype(np.int64))
+
+
+def _merged_order(lay: _Layout):
+    """Merged order (group by group, its positives then its negatives): the
+    class-layout position at each merged position, and the ``code`` bytes
+    (bit 0 positive, bit 1 first row of a group)."""
+    n = lay.rows.shape[0]
+    tpc, fpc = _group_sizes(lay)
+    sizes = np.column_stack((tpc, fpc)).ravel()
+    code = np.repeat(np.tile(np.array([1, 0], np.uint8), len(tpc)), sizes)
+    starts = np.cumsum(tpc + fpc) - (tpc + fpc)
     merged = np.empty(n, np.int64)
     pos_at = code == 1
-    merged[pos_at] = np.arange(n_pos)
-    merged[~pos_at] = np.arange(n_pos, n)
+    merged[pos_at] = np.arange(lay.n_pos)
+    merged[~pos_at] = np.arange(lay.n_pos, n)
     code[starts[starts < n]] |= 2
-    return _Layout(rows, n_pos, bp, bn, g, merged, code)
-
-
-def _group_totals(values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """Sums of ``values`` over the consecutive ranges ending at ``bounds``."""
-    c = np.concatenate(([0.0], np.cumsum(values)))
-    return np.diff(c[np.concatenate(([0], bounds))])
-
-
-def _layout_placements(lay: _Layout, wl: np.ndarray):
-    """Placement value of every layout position, and the AUC.
-
-    A positive's placement is the weighted share of negatives it outscores
-    (ties count one half), a negative's the share of positives above it
-    (DeLong et al. 1988).  Returns ``(placements, auc, total_pos, total_neg)``.
-    """
-    npos = lay.n_pos
-    if wl.shape[0]:
-        tpw = _group_totals(wl[:npos], lay.bp)
-        fpw = _group_totals(wl[npos:], lay.bn)
-    else:
-        tpw = np.diff(lay.bp, prepend=0).astype(np.float64)
-        fpw = np.diff(lay.bn, prepend=0).astype(np.float64)
-    total_p = float(tpw.sum())
-    total_n = float(fpw.sum())
-    cum_f = np.cumsum(fpw)
-    tp_before = np.concatenate(([0.0], np.cumsum(tpw)[:-1]))
-    v10 = ((total_n - cum_f) + 0.5 * fpw) / total_n
-    v01 = (tp_before + 0.5 * tpw) / total_p
-    place = np.concatenate((np.repeat(v10, np.diff(lay.bp, prepend=0)),
-                            np.repeat(v01, np.diff(lay.bn, prepend=0))))
-    auc = float(np.dot(tpw, v10) / total_p)
-    return place, auc, total_p, total_n
+    return merged, code
 
 
 # ------------------------------------------------------------------ DeLong
@@ -386,23 +364,17 @@ def _delong_one(is_pos, s, w):
 def _delong_many(is_pos, S, w):
     """AUCs and DeLong covariance of the columns of ``S`` (placements per row)."""
     n, k = S.shape
-    X = np.empty((n, k))
+    X = np.empty((k, n))
     aucs = np.empty(k)
     for m in range(k):
         lay = _layout(is_pos, np.ascontiguousarray(S[:, m]), name="y_scores")
         wl = w[lay.rows] if w.shape[0] else w
-        place, aucs[m], total_p, total_n = _layout_placements(lay, wl)
-        X[lay.rows, m] = place
-    cov = np.zeros((k, k))
-    for mask, total in ((is_pos, total_p), (~is_pos, total_n)):
-        if total <= 1.0:
-            v.warn_undefined(_SMALL_DELONG)
-            return aucs, np.full((k, k), np.nan)
-        D = X[mask] - aucs
-        u = w[mask] if w.shape[0] else None
-        Dw = D * u[:, None] if u is not None else D
-        cov += (Dw.T @ D) / (total - 1.0) / total
-    return aucs, cov
+        aucs[m] = layout_placements(lay.bp, lay.bn, wl, lay.n_pos, lay.rows, X[m])
+    s10, s01, w10, w01 = placement_covariance(X, is_pos, w, aucs)
+    if w10 <= 1.0 or w01 <= 1.0:
+        v.warn_undefined(_SMALL_DELONG)
+        return aucs, np.full((k, k), np.nan)
+    return aucs, s10 / (w10 - 1.0) / w10 + s01 / (w01 - 1.0) / w01
 
 
 def _delong_setup(y_true, y_scores, sample_weight, name):
@@ -677,8 +649,11 @@ def _jackknife(model: _Model, metric: str) -> np.ndarray:
             total = float(w.sum())
             s = float(np.dot(w, model.loss))
             return (s - w * model.loss) / (total - w)
-        place, auc, total_p, total_n = _layout_placements(lay, wl)
+        n = lay.rows.shape[0]
+        place = np.empty(n)
+        auc = layout_placements(lay.bp, lay.bn, wl, lay.n_pos, np.arange(n), place)
         npos = lay.n_pos
+        total_p, total_n = float(w[:npos].sum()), float(w[npos:].sum())
         out = np.empty_like(place)
         out[:npos] = (total_p * auc - w[:npos] * place[:npos]) / (total_p - w[:npos])
         out[npos:] = (total_n * auc - w[npos:] * place[npos:]) / (total_n - w[npos:])
@@ -784,10 +759,11 @@ def _prepare(y_true, scores, names, sample_weight, metric, stratified):
 
 def _ranks(lay: _Layout) -> np.ndarray:
     """``replicate_value``'s ranks: (2, n) int64 over the class layout."""
-    bpz = np.concatenate(([0], lay.bp))
-    bnz = np.concatenate(([0], lay.bn))
-    gid_p = np.repeat(np.arange(lay.n_groups), np.diff(bpz))
-    gid_n = np.repeat(np.arange(lay.n_groups), np.diff(bnz))
+    bpz = np.concatenate(([0], lay.bp.astype(np.int64)))
+    bnz = np.concatenate(([0], lay.bn.astype(np.int64)))
+    tpc, fpc = _group_sizes(lay)
+    gid_p = np.repeat(np.arange(len(tpc)), tpc)
+    gid_n = np.repeat(np.arange(len(fpc)), fpc)
     return np.stack((np.concatenate((bpz[gid_p + 1], bpz[gid_n])),
                      np.concatenate((bnz[gid_p + 1], bpz[gid_n + 1]))))
 
@@ -800,13 +776,13 @@ def _kernel_arrays(prep: _Prepared, metric_code):
     src, w, loss, ranks, code = [], [], [], [], []
     for mo in models:
         lay = mo.lay
-        order = lay.merged if merged else np.arange(n)
+        order, code_m = _merged_order(lay) if merged else (np.arange(n), np.empty(0, np.uint8))
         src.append(prep.where0[lay.rows[order]])
         w.append(mo.wl[order] if mo.wl.shape[0] else mo.wl)
         loss.append(mo.loss[order] if mo.loss.shape[0] else mo.loss)
         ranks.append(_ranks(lay) if metric_code in (ROC_AUC, AVERAGE_PRECISION)
                      else np.empty((2, 0), np.int64))
-        code.append(lay.code if merged else np.empty(0, np.uint8))
+        code.append(code_m)
     if k == 1 and not merged:  # model 0 in its own class layout: no indirection
         src = [np.empty(0, np.int64)]
     return tuple(np.ascontiguousarray(np.stack(a)) for a in (src, w, loss, ranks, code))

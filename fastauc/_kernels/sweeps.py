@@ -100,7 +100,8 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out, tp0
 
     Returns ``(n_groups, total_pos, total_neg, area2, ap_num)``.
     """
-    store = thr_out.shape[0] > 0
+    store = tps_out.shape[0] > 0
+    store_thr = thr_out.shape[0] > 0
     moments = stats.shape[0] > 0
     total_p = stats[ST_TOTAL_POS] if moments else 1.0
     total_n = stats[ST_TOTAL_NEG] if moments else 1.0
@@ -142,7 +143,8 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out, tp0
         if tg > 0.0:
             ap_num += tg * (tp / (tp + fp))
         if store:
-            thr_out[g] = k
+            if store_thr:
+                thr_out[g] = k
             tps_out[g] = tp
             fps_out[g] = fp
         g += 1
