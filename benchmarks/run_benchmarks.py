@@ -142,6 +142,11 @@ def inference_rows(n_big, n_boot, n_resamples, repeat):
     return rows
 
 
+def _ms(seconds):
+    ms = seconds * 1e3
+    return f"{ms:,.0f} ms" if ms >= 100 else f"{ms:.3g} ms"
+
+
 def subprocess_seconds(code):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
@@ -232,8 +237,8 @@ def main(argv=None):
     ]
     for name, n, t_ours, t_peer, peer, result, met in inf_rows:
         mark = "" if met else " **not met**"
-        lines.append(f"| {name} | {n:.0e} | {t_ours * 1e3:,.4g} ms | {peer} | "
-                     f"{t_peer * 1e3:,.5g} ms | {result}{mark} |")
+        lines.append(f"| {name} | {n:.0e} | {_ms(t_ours)} | {peer} | {_ms(t_peer)} | "
+                     f"{result}{mark} |")
     lines += [
         "",
         f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",

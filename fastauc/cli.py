@@ -72,6 +72,13 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
           f"{'speed-up':>10}{'|diff|':>10}", file=out)
     for name, value, t, t_sk, ratio, diff in rows:
         print(f"{name:<25}{value:>10.6f}{t:>10.3f} s{t_sk:>14}{ratio:>10}{diff:>10}", file=out)
+    ci, t_ci = _best_time(lambda: fastauc.roc_auc_ci(y, p))
+    boot, t_boot = _best_time(lambda: fastauc.bootstrap_ci(y, p, n_resamples=1000,
+                                                           random_state=0), repeat=1)
+    print(f"\n95% interval of the AUC, DeLong:    [{ci.low:.6f}, {ci.high:.6f}] "
+          f"(se {ci.se:.6f}) in {t_ci:.3f} s", file=out)
+    print(f"95% interval of the AUC, bootstrap: [{boot.low:.6f}, {boot.high:.6f}] "
+          f"(se {boot.se:.6f}, 1,000 stratified replicates) in {t_boot:.3f} s", file=out)
     ys, ps = y[:naive_n], p[:naive_n]
     exact, t_naive = _best_time(lambda: pairwise_auc(ys, ps), repeat=1)
     fast, t_fast = _best_time(lambda: fastauc.roc_auc_score(ys, ps))

@@ -716,8 +716,12 @@ def _norm_ppf_or_nan(p: float) -> float:
     return _norm_ppf(p) if 0.0 < p < 1.0 else math.nan
 
 
-def _metric_code(metric, max_fpr):
+def _metric_code(metric, max_fpr, method):
+    """Kernel code of the metric and the partial-AUC bound (1 for none)."""
     v.check_choice(metric, "metric", _METRICS)
+    if method == "bca" and (metric == "average_precision" or max_fpr not in (None, 1)):
+        raise ValueError("method='bca' is available for metric='roc_auc' (without max_fpr) "
+                         "and 'log_loss'; use 'percentile' or 'basic'")
     if max_fpr is not None:
         if metric != "roc_auc":
             raise ValueError("max_fpr (partial AUC) applies to metric='roc_auc' only")
@@ -917,28 +921,29 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     (0.727, True)
     """
     n_resamples, level = _check_bootstrap_args(n_resamples, confidence_level, method, stratified)
-    code, fpr = _metric_code(metric, max_fpr)
-    if method == "bca" and code in (AVERAGE_PRECISION, PARTIAL_AUC):
-        raise ValueError("method='bca' is available for metric='roc_auc' (without max_fpr) "
-                         "and 'log_loss'; use 'percentile' or 'basic'")
+    code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
     prep = _prepare(y_true, [y_score], ["y_score"], sample_weight, metric, stratified)
     reps, (estimate,) = _run_replicates(prep, code, fpr, n_resamples, seed, progress)
     reps = reps[:, 0]
-    return _summarise(reps, estimate, level, method, metric, prep,
-                      lambda: _jackknife(prep.models[0], metric), stratified)
+    low, high, se, n_dropped = _summarise(
+        reps, estimate, level, method, prep, lambda: _jackknife(prep.models[0], metric),
+        stratified)
+    return BootstrapResult(estimate, low, high, se, method, level, n_resamples, n_dropped,
+                           metric, reps)
 
 
-def _summarise(reps, estimate, level, method, metric, prep, jackknife, stratified):
-    good = reps[np.isfinite(reps)]
-    n_dropped = int(reps.shape[0] - good.shape[0])
+def _summarise(values, estimate, level, method, prep, jackknife, stratified,
+               alternative="two-sided"):
+    """Interval, standard error and number dropped, from replicate values (NaN:
+    dropped); ``jackknife()`` gives the leave-one-out values for BCa."""
+    good = values[np.isfinite(values)]
     if good.shape[0] == 0:
         raise ValueError("every bootstrap replicate had a single class; use stratified=True")
     groups = _jack_groups(prep, jackknife(), stratified) if method == "bca" else None
-    low, high = _interval(good, estimate, level, method, groups)
+    low, high = _interval(good, estimate, level, method, groups, alternative)
     se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
-    return BootstrapResult(estimate, low, high, se, method, level, int(reps.shape[0]), n_dropped,
-                           metric, reps)
+    return low, high, se, int(values.shape[0] - good.shape[0])
 
 
 def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
@@ -995,28 +1000,20 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     """
     n_resamples, level = _check_bootstrap_args(n_resamples, confidence_level, method, stratified)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
-    code, fpr = _metric_code(metric, max_fpr)
-    if method == "bca" and code in (AVERAGE_PRECISION, PARTIAL_AUC):
-        raise ValueError("method='bca' is available for metric='roc_auc' (without max_fpr) "
-                         "and 'log_loss'; use 'percentile' or 'basic'")
+    code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
     prep = _prepare(y_true, [y_score_a, y_score_b], ["y_score_a", "y_score_b"], sample_weight,
                     metric, stratified)
     reps, (est_a, est_b) = _run_replicates(prep, code, fpr, n_resamples, seed, progress)
-    diff = reps[:, 0] - reps[:, 1]
-    good = diff[np.isfinite(diff)]
-    n_dropped = int(diff.shape[0] - good.shape[0])
-    if good.shape[0] == 0:
-        raise ValueError("every bootstrap replicate had a single class; use stratified=True")
     d = est_a - est_b
-    groups = None
-    if method == "bca":
-        jk = _jackknife(prep.models[0], metric)
-        jk_b_rows = np.empty_like(jk)
-        jk_b_rows[prep.models[1].lay.rows] = _jackknife(prep.models[1], metric)
-        groups = _jack_groups(prep, jk - jk_b_rows[prep.models[0].lay.rows], stratified)
-    low, high = _interval(good, d, level, method, groups, alternative)
-    se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+
+    def jackknife_difference():
+        jk_b = np.empty(prep.where0.shape[0])
+        jk_b[prep.models[1].lay.rows] = _jackknife(prep.models[1], metric)
+        return _jackknife(prep.models[0], metric) - jk_b[prep.models[0].lay.rows]
+
+    low, high, se, n_dropped = _summarise(reps[:, 0] - reps[:, 1], d, level, method, prep,
+                                          jackknife_difference, stratified, alternative)
     z = 0.0 if d == 0.0 and se == 0.0 else _ratio(d, se)
     return BootstrapTestResult(z, _pvalue(z, alternative), d, low, high, se, est_a, est_b,
                                method, alternative, level, int(reps.shape[0]), n_dropped, metric,

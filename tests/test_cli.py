@@ -19,7 +19,8 @@ def test_demo_prints_metrics():
     out = io.StringIO()
     assert demo(n=20_000, naive_n=2_000, out=out) == 0
     text = out.getvalue()
-    for word in ("roc_auc_score", "average_precision_score", "log_loss", "naive pairwise AUC"):
+    for word in ("roc_auc_score", "average_precision_score", "log_loss", "naive pairwise AUC",
+                 "DeLong", "bootstrap"):
         assert word in text
 
 

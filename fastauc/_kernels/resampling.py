@@ -91,6 +91,18 @@ def draw_large(state, m):
 
 
 @jit
+def _stratum(strata, s):
+    """Start, size, size as uint64 and Lemire's rejection threshold of stratum ``s``
+    (the threshold is 0 for an empty stratum or one of more than 2**32 rows,
+    which ``draw_large`` serves)."""
+    lo = strata[s]
+    size = strata[s + 1] - lo
+    m = np.uint64(size)
+    threshold = (TWO32 - m) % m if size > 0 and m <= TWO32 else np.uint64(0)
+    return lo, size, m, threshold
+
+
+@jit
 def draw_positions(seed, r, strata):
     """The class-layout positions drawn by replicate ``r``, in draw order.
 
@@ -102,17 +114,12 @@ def draw_positions(seed, r, strata):
     out = np.empty(strata[-1], np.int64)
     state = replicate_state(seed, r)
     for s in range(strata.shape[0] - 1):
-        lo = strata[s]
-        size = strata[s + 1] - lo
-        m = np.uint64(size)
-        if size == 0:
-            continue
+        lo, size, m, threshold = _stratum(strata, s)
         if m > TWO32:  # pragma: no cover - more than 4e9 rows in one stratum
             for i in range(size):
                 state, u = draw_large(state, m)
                 out[lo + i] = lo + u
             continue
-        threshold = (TWO32 - m) % m
         for i in range(0, size, 2):
             state, u1, u2 = _draw_pair(state, m, threshold)
             out[lo + i] = lo + u1
@@ -132,19 +139,14 @@ def _count_draws(seed, r, strata, cnt):
     one = cnt.dtype.type(1)
     wrapped = False
     for s in range(strata.shape[0] - 1):
-        lo = strata[s]
-        size = strata[s + 1] - lo
-        m = np.uint64(size)
-        if size == 0:
-            continue
+        lo, size, m, threshold = _stratum(strata, s)
         if m > TWO32:  # pragma: no cover - more than 4e9 rows in one stratum
-            for i in range(size):
+            for _ in range(size):
                 state, u = draw_large(state, m)
                 c = cnt[lo + u] + one
                 cnt[lo + u] = c
                 wrapped |= c == 0
             continue
-        threshold = (TWO32 - m) % m
         for _ in range(size // 2):
             state, u1, u2 = _draw_pair(state, m, threshold)
             c1 = cnt[lo + u1] + one
