@@ -460,3 +460,37 @@ def test_coverage_delong_and_bootstrap():
         assert 0.92 <= hits[key] / n_sets <= 0.98, (key, hits)
     for key in ("percentile", "bca"):
         assert 0.89 <= hits[key] / n_boot_sets <= 0.99, (key, hits)
+
+
+def test_u_and_delong_variance_exact_against_rational_arithmetic(rng):
+    """Few distinct scores: the exact U and DeLong variance in fractions.
+
+    (The same check at n = 1e8 gave U exactly and the variance to 2e-16.)"""
+    from fractions import Fraction
+
+    n, n_levels = 300_000, 400
+    y = (rng.random(n) < 0.3).astype(np.int8)
+    levels = rng.integers(0, 300, n) + y * rng.integers(0, 100, n)
+    s = levels * 0.001
+    cp = np.bincount(levels[y == 1], minlength=n_levels).tolist()
+    cn = np.bincount(levels[y == 0], minlength=n_levels).tolist()
+    m, k = sum(cp), sum(cn)
+    below, twice_u = 0, 0
+    v10, v01 = [], [None] * n_levels
+    for lv in range(n_levels):
+        twice_u += cp[lv] * (2 * below + cn[lv])
+        v10.append(Fraction(2 * below + cn[lv], 2 * k))
+        below += cn[lv]
+    above = 0
+    for lv in reversed(range(n_levels)):
+        v01[lv] = Fraction(2 * above + cp[lv], 2 * m)
+        above += cp[lv]
+    auc = Fraction(twice_u, 2 * m * k)
+    s10 = sum(c * (v - auc) ** 2 for c, v in zip(cp, v10)) / (m - 1)
+    s01 = sum(c * (v - auc) ** 2 for c, v in zip(cn, v01)) / (k - 1)
+    var = float(s10 / m + s01 / k)
+    assert fastauc.mann_whitney_u(y, s).statistic == twice_u / 2
+    _, cov1 = fastauc.delong_covariance(y, s)
+    _, cov2 = fastauc.delong_covariance(y, np.column_stack((s, s)))
+    assert cov1[0, 0] == pytest.approx(var, rel=1e-13)
+    assert cov2[0, 1] == pytest.approx(var, rel=1e-13)
