@@ -20,6 +20,18 @@ from .inference import (
     roc_auc_ci,
 )
 from .losses import log_loss
+from .thresholds import (
+    BestThreshold,
+    ConvexHull,
+    GainsTable,
+    ThresholdMetrics,
+    best_threshold,
+    gains_table,
+    gini,
+    lift_at,
+    roc_convex_hull,
+    threshold_metrics,
+)
 from .ranking import (
     auc,
     average_precision_score,
@@ -32,23 +44,33 @@ from .ranking import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BestThreshold",
     "BootstrapResult",
     "BootstrapTestResult",
     "ConfidenceInterval",
+    "ConvexHull",
     "DeLongTestResult",
+    "GainsTable",
     "MannWhitneyResult",
+    "ThresholdMetrics",
     "UndefinedMetricWarning",
     "auc",
     "average_precision_score",
+    "best_threshold",
     "bootstrap_ci",
     "bootstrap_test",
     "delong_covariance",
     "delong_test",
-    "mann_whitney_u",
-    "roc_auc_ci",
     "det_curve",
+    "gains_table",
+    "gini",
+    "lift_at",
     "log_loss",
+    "mann_whitney_u",
     "precision_recall_curve",
+    "roc_auc_ci",
     "roc_auc_score",
+    "roc_convex_hull",
     "roc_curve",
+    "threshold_metrics",
 ]

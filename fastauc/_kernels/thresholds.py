@@ -1,0 +1,59 @@
+"""Confusion-matrix metrics at every threshold, and the best threshold.
+
+The sweep gives, for every distinct score ``t`` (highest first), the weights
+``tp``/``fp`` of the positives/negatives scored ``>= t``; with the class
+totals ``P``/``N`` that is the whole confusion matrix at ``t``.  ``value``
+evaluates one metric at one threshold with scikit-learn's conventions
+(``zero_division=0``); ``best_index`` scans every threshold in one pass,
+keeping the first (highest) threshold among equal values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import jit
+
+F1, FBETA, MCC, YOUDEN, ACCURACY, CLOSEST_TOPLEFT, COST = 0, 1, 2, 3, 4, 5, 6
+CODES = {"f1": F1, "fbeta": FBETA, "mcc": MCC, "youden": YOUDEN, "accuracy": ACCURACY,
+         "closest_topleft": CLOSEST_TOPLEFT, "cost": COST}
+
+
+@jit
+def _div(a, b):
+    return a / b if b != 0.0 else 0.0
+
+
+@jit
+def value(tp, fp, total_p, total_n, code, beta, cost_fp, cost_fn):
+    """One metric at one threshold (larger is better: distances and costs are negated)."""
+    fn = total_p - tp
+    tn = total_n - fp
+    if code == F1 or code == FBETA:
+        b2 = beta * beta if code == FBETA else 1.0
+        return _div((1.0 + b2) * tp, (1.0 + b2) * tp + b2 * fn + fp)
+    if code == MCC:
+        den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+        return _div(tp * tn - fp * fn, np.sqrt(den)) if den > 0.0 else 0.0
+    if code == YOUDEN:
+        return _div(tp, total_p) + _div(tn, total_n) - 1.0
+    if code == ACCURACY:
+        return _div(tp + tn, total_p + total_n)
+    if code == CLOSEST_TOPLEFT:
+        miss = 1.0 - _div(tp, total_p)
+        fpr = _div(fp, total_n)
+        return -(miss * miss + fpr * fpr)
+    return -(cost_fp * fp + cost_fn * fn)
+
+
+@jit
+def best_index(tps, fps, total_p, total_n, code, beta, cost_fp, cost_fn):
+    """Index of the best threshold (the first one on ties) and its value."""
+    best = 0
+    best_v = value(tps[0], fps[0], total_p, total_n, code, beta, cost_fp, cost_fn)
+    for i in range(1, tps.shape[0]):
+        x = value(tps[i], fps[i], total_p, total_n, code, beta, cost_fp, cost_fn)
+        if x > best_v:
+            best_v = x
+            best = i
+    return best, best_v

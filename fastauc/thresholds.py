@@ -1,0 +1,480 @@
+"""Operating points: confusion-matrix metrics at every threshold, the best
+threshold, lift and gains, the ROC convex hull and the Gini coefficient.
+
+Everything comes from the same sort and sweep as ``roc_curve``: for every
+distinct score ``t`` (highest first) the sweep gives the weights ``tp(t)``
+and ``fp(t)`` of the positives and negatives with ``score >= t``; with the
+class totals that is the confusion matrix at every threshold at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _validation as v
+from ._jit import jit
+from ._kernels.sorting import keys_to_floats
+from ._kernels.thresholds import CODES, FBETA, best_index
+from .ranking import _binary_target, _sorted_tallies, roc_auc_score
+
+__all__ = [
+    "BestThreshold",
+    "ConvexHull",
+    "GainsTable",
+    "ThresholdMetrics",
+    "best_threshold",
+    "gains_table",
+    "gini",
+    "lift_at",
+    "roc_convex_hull",
+    "threshold_metrics",
+]
+
+
+def _div(a, b):
+    """``a / b`` elementwise, 0 where ``b == 0`` (scikit-learn's zero_division=0)."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    out = np.zeros(np.broadcast(a, b).shape)
+    np.divide(a, b, out=out, where=b != 0)
+    return out
+
+
+def _tallies(y_true, y_score, sample_weight, pos_label):
+    """Distinct thresholds (descending) with cumulative tp/fp, and the class totals."""
+    is_pos, s, w, _, _ = _binary_target(y_true, y_score, sample_weight, pos_label,
+                                        default_rule="sklearn")
+    t = _sorted_tallies(is_pos, s, w, curve=True)
+    thr = keys_to_floats(t.thr_keys[1:])
+    return thr, t.tps[1:], t.fps[1:], float(t.total_pos), float(t.total_neg)
+
+
+@dataclass(frozen=True)
+class ThresholdMetrics:
+    """Confusion-matrix metrics at every distinct threshold (one row each,
+    thresholds decreasing; predict positive when ``score >= threshold``).
+
+    ``threshold``, ``tp`` and ``fp`` are stored; every other array is computed
+    on first access.  Aliases share one array (``recall is tpr``).
+    """
+
+    threshold: np.ndarray
+    tp: np.ndarray  #: weight of positives scored >= threshold
+    fp: np.ndarray  #: weight of negatives scored >= threshold
+    total_pos: float
+    total_neg: float
+
+    @cached_property
+    def tn(self):
+        return self.total_neg - self.fp
+
+    @cached_property
+    def fn(self):
+        return self.total_pos - self.tp
+
+    @cached_property
+    def tpr(self):
+        """True positive rate (recall, sensitivity)."""
+        return _div(self.tp, self.total_pos)
+
+    @property
+    def recall(self):
+        return self.tpr
+
+    @property
+    def sensitivity(self):
+        return self.tpr
+
+    @cached_property
+    def fpr(self):
+        return _div(self.fp, self.total_neg)
+
+    @cached_property
+    def tnr(self):
+        """True negative rate (specificity)."""
+        return _div(self.tn, self.total_neg)
+
+    @property
+    def specificity(self):
+        return self.tnr
+
+    @cached_property
+    def fnr(self):
+        return _div(self.fn, self.total_pos)
+
+    @cached_property
+    def precision(self):
+        """Positive predictive value (0 when nothing is predicted positive)."""
+        return _div(self.tp, self.tp + self.fp)
+
+    @property
+    def ppv(self):
+        return self.precision
+
+    @cached_property
+    def npv(self):
+        """Negative predictive value (0 when nothing is predicted negative)."""
+        return _div(self.tn, self.tn + self.fn)
+
+    @cached_property
+    def accuracy(self):
+        return _div(self.tp + self.tn, self.total_pos + self.total_neg)
+
+    @cached_property
+    def error_rate(self):
+        return 1.0 - self.accuracy
+
+    @cached_property
+    def f1(self):
+        return self.fbeta(1.0)
+
+    def fbeta(self, beta):
+        """F-beta score ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` (0 if undefined)."""
+        b2 = float(beta) ** 2
+        return _div((1.0 + b2) * self.tp, (1.0 + b2) * self.tp + b2 * self.fn + self.fp)
+
+    @cached_property
+    def mcc(self):
+        """Matthews correlation coefficient (0 when a margin is empty, as scikit-learn)."""
+        tp, fp, tn, fn = self.tp, self.fp, self.tn, self.fn
+        den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+        return _div(tp * tn - fp * fn, np.sqrt(den))
+
+    @cached_property
+    def youden(self):
+        """Youden's J = sensitivity + specificity - 1."""
+        return self.tpr + self.tnr - 1.0
+
+    @cached_property
+    def predicted_positive_rate(self):
+        return _div(self.tp + self.fp, self.total_pos + self.total_neg)
+
+    @cached_property
+    def lift(self):
+        """Precision divided by the prevalence."""
+        return _div(self.precision, self.total_pos / (self.total_pos + self.total_neg))
+
+    _FIELDS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "tnr", "fnr", "precision",
+               "npv", "accuracy", "error_rate", "f1", "mcc", "youden", "lift",
+               "predicted_positive_rate")
+
+    def __len__(self):
+        return self.threshold.shape[0]
+
+    def to_dict(self):
+        """Every metric as a list (JSON-ready)."""
+        return {name: getattr(self, name).tolist() for name in self._FIELDS}
+
+
+def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None):
+    """Confusion-matrix metrics at every distinct threshold, from one sort.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels ({0, 1} or {-1, 1}, or give ``pos_label``).
+    y_score : array-like of shape (n_samples,)
+        Scores; row ``i`` is predicted positive at threshold ``t`` when
+        ``y_score[i] >= t``.
+    sample_weight : array-like of shape (n_samples,), default=None
+    pos_label : int, float, bool or str, default=None
+
+    Returns
+    -------
+    ThresholdMetrics
+        Arrays with one entry per distinct score, thresholds decreasing:
+        ``threshold``, ``tp``, ``fp``, ``tn``, ``fn`` (weighted counts),
+        ``tpr``/``recall``/``sensitivity``, ``fpr``, ``tnr``/``specificity``,
+        ``fnr``, ``precision``/``ppv``, ``npv``, ``accuracy``, ``error_rate``,
+        ``f1``, ``mcc``, ``youden``, ``lift``, ``predicted_positive_rate``,
+        and the method ``fbeta(beta)``.  Each equals scikit-learn's metric on
+        ``y_pred = y_score >= threshold`` with ``zero_division=0``.
+
+    See Also
+    --------
+    best_threshold, roc_curve
+
+    Examples
+    --------
+    >>> from fastauc import threshold_metrics
+    >>> m = threshold_metrics([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> m.threshold
+    array([0.8 , 0.4 , 0.35, 0.1 ])
+    >>> m.precision
+    array([1.        , 0.5       , 0.66666667, 0.5       ])
+    >>> m.f1
+    array([0.66666667, 0.5       , 0.8       , 0.66666667])
+    """
+    return ThresholdMetrics(*_tallies(y_true, y_score, sample_weight, pos_label))
+
+
+class BestThreshold(NamedTuple):
+    """Result of :func:`best_threshold`."""
+
+    threshold: float
+    value: float  #: the metric there (for "cost": the cost; "closest_topleft": the distance^2)
+    metric: str
+
+
+def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None, cost_fp=None,
+                   cost_fn=None, pos_label=None):
+    """The threshold that maximises a metric over every distinct threshold.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`threshold_metrics`.
+    metric : {"f1", "fbeta", "mcc", "youden", "accuracy", "closest_topleft", "cost"}
+        ``"closest_topleft"`` minimises ``(1 - tpr)^2 + fpr^2`` (pROC's
+        "closest.topleft"); ``"cost"`` minimises ``cost_fp * FP + cost_fn * FN``.
+    beta : float, default=1.0
+        For ``"fbeta"``.
+    cost_fp, cost_fn : float
+        For ``"cost"`` (both required, non-negative).
+
+    Returns
+    -------
+    BestThreshold
+        ``(threshold, value, metric)``; among equally good thresholds the
+        highest is returned.
+
+    See Also
+    --------
+    threshold_metrics
+
+    References
+    ----------
+    .. [1] Youden, W. J. (1950). Index for rating diagnostic tests. Cancer 3, 32-35.
+    .. [2] Perkins, N. J. and Schisterman, E. F. (2006). The inconsistency of
+       "optimal" cutpoints obtained using two criteria based on the receiver
+       operating characteristic curve. Am. J. Epidemiol. 163, 670-675.
+
+    Examples
+    --------
+    >>> from fastauc import best_threshold
+    >>> best_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], metric="youden")
+    BestThreshold(threshold=0.35, value=0.6666666666666667, metric='youden')
+    """
+    v.check_choice(metric, "metric", tuple(CODES))
+    code = CODES[metric]
+    if metric == "cost":
+        if cost_fp is None or cost_fn is None:
+            raise ValueError("metric='cost' needs both cost_fp and cost_fn")
+        for name, c in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
+            if not np.isfinite(c) or c < 0:
+                raise ValueError(f"{name} must be a finite non-negative number, got {c!r}")
+    elif cost_fp is not None or cost_fn is not None:
+        raise ValueError("cost_fp and cost_fn apply to metric='cost' only")
+    if code == FBETA and not (np.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive number, got {beta!r}")
+    thr, tps, fps, total_p, total_n = _tallies(y_true, y_score, sample_weight, pos_label)
+    i, best = best_index(tps, fps, total_p, total_n, code, float(beta),
+                         float(cost_fp or 0.0), float(cost_fn or 0.0))
+    if metric in ("cost", "closest_topleft"):
+        best = -best
+    return BestThreshold(float(thr[i]), float(best), metric)
+
+
+def gini(y_true, y_score, *, sample_weight=None):
+    """Gini coefficient ``2 * AUC - 1`` (the accuracy ratio), weighted.
+
+    Examples
+    --------
+    >>> from fastauc import gini
+    >>> round(gini([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
+    0.5
+    """
+    return 2.0 * roc_auc_score(y_true, y_score, sample_weight=sample_weight) - 1.0
+
+
+# ------------------------------------------------------------------ lift and gains
+
+def _cumulative(y_true, y_score, sample_weight, pos_label):
+    """Cumulative weight and positive weight at each group end (from the top)."""
+    _, tps, fps, total_p, total_n = _tallies(y_true, y_score, sample_weight, pos_label)
+    if total_p <= 0:
+        raise ValueError("y_true has no positive rows (with positive weight); lift and gains "
+                         "are not defined")
+    cw = np.concatenate(([0.0], tps + fps))
+    cp = np.concatenate(([0.0], tps))
+    return cw, cp, total_p, total_p + total_n
+
+
+def _positives_in_top(cw, cp, x):
+    """Positive weight among the top ``x`` weight; a tied group cut by ``x``
+    contributes in proportion (its rows are not ordered among themselves)."""
+    return np.interp(x, cw, cp)
+
+
+def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
+    """Lift in the top fraction ``k`` of rows: their positive rate over the overall rate.
+
+    Rows tied at the cut count in proportion to the part of their group that
+    falls inside the top ``k`` (averaging over the orders of tied rows),
+    never by an arbitrary order.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`threshold_metrics`.
+    k : float in (0, 1]
+        Fraction of the (weighted) rows, highest scores first.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from fastauc import lift_at
+    >>> lift_at([1, 0, 1, 0, 0, 0, 0, 0, 0, 0], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0], 0.2)
+    2.5
+    """
+    if isinstance(k, bool) or not isinstance(k, (int, float, np.number)) or not 0 < k <= 1:
+        raise ValueError(f"k must be a fraction in (0, 1], got {k!r}")
+    cw, cp, total_p, total = _cumulative(y_true, y_score, sample_weight, pos_label)
+    top = k * total
+    return float(_positives_in_top(cw, cp, top) / top / (total_p / total))
+
+
+@dataclass(frozen=True)
+class GainsTable:
+    """Per-bin gains and lift (:func:`gains_table`); arrays of length ``n_bins``."""
+
+    bin: np.ndarray
+    count: np.ndarray  #: (weighted) rows in the bin
+    positives: np.ndarray  #: (weighted) positives in the bin
+    rate: np.ndarray  #: positives / count
+    cumulative_gain: np.ndarray  #: share of all positives in bins 1..b
+    lift: np.ndarray  #: rate / overall positive rate
+    cumulative_lift: np.ndarray  #: cumulative rate / overall positive rate
+    base_rate: float = field(default=0.0)
+
+    def to_dict(self):
+        return {k: (val.tolist() if isinstance(val, np.ndarray) else val)
+                for k, val in self.__dict__.items()}
+
+    def __str__(self):
+        lines = [f"{'bin':>4}{'count':>12}{'positives':>12}{'rate':>9}{'cum. gain':>11}"
+                 f"{'lift':>8}{'cum. lift':>11}"]
+        for i in range(self.bin.shape[0]):
+            lines.append(f"{self.bin[i]:>4}{self.count[i]:>12.6g}{self.positives[i]:>12.6g}"
+                         f"{self.rate[i]:>9.4f}{self.cumulative_gain[i]:>11.4f}"
+                         f"{self.lift[i]:>8.3f}{self.cumulative_lift[i]:>11.3f}")
+        return "\n".join(lines)
+
+
+def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=None):
+    """Cumulative gains and lift by bins of equal (weighted) size, highest scores first.
+
+    Bin edges that fall inside a group of tied scores split the group in
+    proportion, so the table does not depend on the order of tied rows
+    (counts can then be fractional).
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`threshold_metrics`.
+    n_bins : int, default=10
+        Deciles by default.
+
+    Returns
+    -------
+    GainsTable
+
+    Examples
+    --------
+    >>> from fastauc import gains_table
+    >>> g = gains_table([1, 0, 1, 0, 0, 0, 0, 0, 0, 1], list(range(10, 0, -1)), n_bins=5)
+    >>> g.positives
+    array([1., 1., 0., 0., 1.])
+    >>> g.cumulative_gain
+    array([0.33333333, 0.66666667, 0.66666667, 0.66666667, 1.        ])
+    """
+    n_bins = v.check_positive_int(n_bins, "n_bins")
+    cw, cp, total_p, total = _cumulative(y_true, y_score, sample_weight, pos_label)
+    edges = total * np.arange(n_bins + 1) / n_bins
+    cum_pos = _positives_in_top(cw, cp, edges)
+    count = np.diff(edges)
+    positives = np.diff(cum_pos)
+    base = total_p / total
+    rate = positives / count
+    return GainsTable(np.arange(1, n_bins + 1), count, positives, rate, cum_pos[1:] / total_p,
+                      rate / base, cum_pos[1:] / edges[1:] / base, base)
+
+
+# ------------------------------------------------------------------ convex hull
+
+@jit
+def _upper_hull(x, y):
+    """Indices of the upper convex hull of points sorted by x (then y), left to right."""
+    n = x.shape[0]
+    hull = np.empty(n, np.int64)
+    h = 0
+    for i in range(n):
+        while h >= 2:
+            a = hull[h - 2]
+            b = hull[h - 1]
+            cross = (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a])
+            if cross >= 0.0:  # b is not above the chord a-i: drop it
+                h -= 1
+            else:
+                break
+        hull[h] = i
+        h += 1
+    return hull[:h]
+
+
+@dataclass(frozen=True)
+class ConvexHull:
+    """The ROC convex hull (:func:`roc_convex_hull`)."""
+
+    fpr: np.ndarray
+    tpr: np.ndarray
+    thresholds: np.ndarray  #: score of each hull vertex (inf for (0, 0))
+    auc: float  #: area under the hull, >= the ROC AUC
+
+
+def roc_convex_hull(y_true, y_score, *, sample_weight=None, pos_label=None):
+    """Vertices of the ROC convex hull and the area under it.
+
+    Every point on the hull is reachable by randomising between the two
+    thresholds at the ends of its segment (Provost & Fawcett 2001), so the
+    hull's area is at least the AUC.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`threshold_metrics`.
+
+    Returns
+    -------
+    ConvexHull
+        ``fpr``, ``tpr``, ``thresholds`` of the vertices from (0, 0) to
+        (1, 1), and ``auc``.
+
+    References
+    ----------
+    .. [1] Provost, F. and Fawcett, T. (2001). Robust classification for
+       imprecise environments. Machine Learning 42, 203-231.
+
+    Examples
+    --------
+    >>> from fastauc import roc_convex_hull
+    >>> hull = roc_convex_hull([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> hull.fpr, hull.tpr, hull.auc
+    (array([0. , 0. , 0.5, 1. ]), array([0. , 0.5, 1. , 1. ]), 0.875)
+    """
+    thr, tps, fps, total_p, total_n = _tallies(y_true, y_score, sample_weight, pos_label)
+    if total_p <= 0 or total_n <= 0:
+        raise ValueError("the ROC convex hull needs both classes (with positive weight)")
+    x = np.concatenate(([0.0], fps / total_n))
+    y = np.concatenate(([0.0], tps / total_p))
+    idx = _upper_hull(x, y)
+    hx, hy = x[idx], y[idx]
+    area = float(np.sum(np.diff(hx) * (hy[1:] + hy[:-1])) / 2.0)
+    return ConvexHull(hx, hy, np.concatenate(([np.inf], thr))[idx], area)
