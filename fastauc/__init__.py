@@ -29,6 +29,7 @@ from .thresholds import (
     gains_table,
     gini,
     lift_at,
+    partial_auc,
     roc_convex_hull,
     threshold_metrics,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "gini",
     "lift_at",
     "log_loss",
+    "partial_auc",
     "mann_whitney_u",
     "precision_recall_curve",
     "roc_auc_ci",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["delong_covariance", "pairwise_auc"]
+__all__ = ["delong_covariance", "pairwise_auc", "partial_auc_proc"]
 
 
 def pairwise_auc(y_true, y_score, sample_weight=None, *, block=1 << 20):
@@ -112,3 +112,44 @@ def delong_covariance(y_true, y_scores, sample_weight=None):
     s10 = (d10 * u[:, None]).T @ d10 / (U - 1)
     s01 = (d01 * vw[:, None]).T @ d01 / (V - 1)
     return aucs, s10 / U + s01 / V
+
+
+def partial_auc_proc(sp, se, lower, upper):
+    """pROC's partial area, step by step as its documentation describes.
+
+    ``sp``/``se`` are every ROC point sorted by increasing specificity (ties
+    by decreasing sensitivity).  The trapezoids of the points inside
+    ``[lower, upper]`` (on the ``sp`` axis) are summed, and at each end that
+    is not a point the curve is interpolated linearly between the last point
+    outside and the first inside.  For the sensitivity focus pass the points
+    reversed with the axes swapped.  Small data only (plain Python loops).
+
+    Examples
+    --------
+    >>> partial_auc_proc([0.0, 0.5, 1.0], [1.0, 1.0, 0.0], 0.5, 1.0)
+    0.25
+    """
+    x = [float(a) for a in sp]
+    y = [float(b) for b in se]
+    inside = [i for i in range(len(x)) if lower <= x[i] <= upper]
+    area = 0.0
+    for i, j in zip(inside[:-1], inside[1:]):
+        area += (x[j] - x[i]) * (y[i] + y[j]) / 2.0
+
+    def interpolate(at, i_lo, i_hi):
+        t = (at - x[i_lo]) / (x[i_hi] - x[i_lo])
+        return y[i_lo] + t * (y[i_hi] - y[i_lo])
+
+    if not inside:  # the whole range lies between two points
+        hi = next(i for i in range(len(x)) if x[i] >= upper)
+        lo = hi - 1
+        return (upper - lower) * (interpolate(upper, lo, hi) + interpolate(lower, lo, hi)) / 2.0
+    if x[inside[-1]] != upper:  # interpolate to the upper end
+        out = next(i for i in range(len(x)) if x[i] >= upper)
+        last = out - 1
+        area += (upper - x[last]) * (y[last] + interpolate(upper, last, out)) / 2.0
+    if x[inside[0]] != lower:  # and to the lower end
+        first = next(i for i in range(len(x)) if x[i] > lower)
+        before = first - 1
+        area += (x[first] - lower) * (y[first] + interpolate(lower, before, first)) / 2.0
+    return area

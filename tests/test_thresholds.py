@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fastauc
-from fastauc.ranking import _sorted_tallies  # noqa: F401  (import check)
+from fastauc import naive
 
 from .conftest import sklearn_call
 from .strategies import binary_problems
@@ -180,3 +180,55 @@ def test_threshold_metrics_large_matches_curve(rng):
     best = fastauc.best_threshold(y, s, metric="mcc")
     i = int(np.argmax(m.mcc))
     assert best.threshold == m.threshold[i]
+
+
+def _proc_points(y, s, w):
+    fpr, tpr, _ = sklearn_call(skm.roc_curve, y, s, sample_weight=w, drop_intermediate=False)
+    return 1 - fpr[::-1], tpr[::-1]  # pROC's sort: specificity up, sensitivity down
+
+
+RANGES = [(0.0, 0.1), (0.0, 0.5), (0.05, 0.3), (0.2, 0.9), (0.9, 1.0), (0.0, 1.0),
+          (0.33, 0.34)]
+
+
+@given(binary_problems(max_size=40), st.sampled_from(RANGES), st.booleans())
+def test_partial_auc_matches_proc_procedure(problem, rng_, correct):
+    y, s, w = problem
+    ww = np.ones(len(y)) if w is None else w
+    if ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
+        return
+    a, b = rng_
+    sp, se = _proc_points(y, s, w)
+    # focus specificity: FPR in [a, b] is specificity in [1 - b, 1 - a]
+    ref = naive.partial_auc_proc(sp, se, 1 - b, 1 - a)
+    ours = fastauc.partial_auc(y, s, fpr_range=(a, b), sample_weight=w)
+    assert ours == pytest.approx(ref, abs=1e-12)
+    # focus sensitivity: the points reversed, axes swapped
+    ref_t = naive.partial_auc_proc(se[::-1], sp[::-1], a, b)
+    ours_t = fastauc.partial_auc(y, s, tpr_range=(a, b), sample_weight=w)
+    assert ours_t == pytest.approx(ref_t, abs=1e-12)
+    if correct:
+        width = b - a
+        chance = (b * b - a * a) / 2
+        corrected = fastauc.partial_auc(y, s, fpr_range=(a, b), correct=True, sample_weight=w)
+        assert corrected == pytest.approx((1 + (ref - chance) / (width - chance)) / 2, abs=1e-12)
+        chance_t = width - (b * b - a * a) / 2
+        corrected_t = fastauc.partial_auc(y, s, tpr_range=(a, b), correct=True, sample_weight=w)
+        assert corrected_t == pytest.approx((1 + (ref_t - chance_t) / (width - chance_t)) / 2,
+                                            abs=1e-12)
+
+
+@given(binary_problems(max_size=40), st.sampled_from([0.1, 0.3, 0.5, 0.77, 1.0]))
+def test_partial_auc_mcclish_equals_sklearn_max_fpr(problem, max_fpr):
+    y, s, w = problem
+    ww = np.ones(len(y)) if w is None else w
+    if ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
+        return
+    ref = sklearn_call(skm.roc_auc_score, y, s, sample_weight=w, max_fpr=max_fpr)
+    ours = fastauc.partial_auc(y, s, fpr_range=(0, max_fpr), correct=True, sample_weight=w)
+    assert ours == pytest.approx(ref, abs=1e-12)
+    full = fastauc.partial_auc(y, s, sample_weight=w)
+    assert full == pytest.approx(sklearn_call(skm.roc_auc_score, y, s, sample_weight=w),
+                                 abs=1e-12)
+    assert fastauc.partial_auc(y, s, tpr_range=(0, 1), sample_weight=w) == pytest.approx(
+        full, abs=1e-12)
