@@ -6,6 +6,13 @@ Drop-in replacements for scikit-learn's ranking metrics: change
 """
 
 from ._validation import UndefinedMetricWarning
+from .classification import (
+    f1_score,
+    fbeta_score,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
 from .inference import (
     BootstrapResult,
     BootstrapTestResult,
@@ -63,13 +70,18 @@ __all__ = [
     "delong_covariance",
     "delong_test",
     "det_curve",
+    "f1_score",
+    "fbeta_score",
     "gains_table",
     "gini",
     "lift_at",
     "log_loss",
-    "partial_auc",
     "mann_whitney_u",
+    "partial_auc",
     "precision_recall_curve",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
     "roc_auc_ci",
     "roc_auc_score",
     "roc_convex_hull",
