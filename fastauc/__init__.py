@@ -40,6 +40,7 @@ from .thresholds import (
     roc_convex_hull,
     threshold_metrics,
 )
+from .report import ModelReport, Report, report
 from .ranking import (
     auc,
     average_precision_score,
@@ -60,6 +61,8 @@ __all__ = [
     "DeLongTestResult",
     "GainsTable",
     "MannWhitneyResult",
+    "ModelReport",
+    "Report",
     "ThresholdMetrics",
     "UndefinedMetricWarning",
     "auc",
@@ -82,6 +85,7 @@ __all__ = [
     "precision_recall_fscore_support",
     "precision_score",
     "recall_score",
+    "report",
     "roc_auc_ci",
     "roc_auc_score",
     "roc_convex_hull",

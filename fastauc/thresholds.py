@@ -298,7 +298,10 @@ def gini(y_true, y_score, *, sample_weight=None):
 
 def _cumulative(y_true, y_score, sample_weight, pos_label):
     """Cumulative weight and positive weight at each group end (from the top)."""
-    _, tps, fps, total_p, total_n = _tallies(y_true, y_score, sample_weight, pos_label)
+    return _cumulative_from(*_tallies(y_true, y_score, sample_weight, pos_label)[1:])
+
+
+def _cumulative_from(tps, fps, total_p, total_n):
     if total_p <= 0:
         raise ValueError("y_true has no positive rows (with positive weight); lift and gains "
                          "are not defined")
@@ -340,6 +343,10 @@ def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
     if isinstance(k, bool) or not isinstance(k, (int, float, np.number)) or not 0 < k <= 1:
         raise ValueError(f"k must be a fraction in (0, 1], got {k!r}")
     cw, cp, total_p, total = _cumulative(y_true, y_score, sample_weight, pos_label)
+    return _lift(cw, cp, total_p, total, k)
+
+
+def _lift(cw, cp, total_p, total, k):
     top = k * total
     return float(_positives_in_top(cw, cp, top) / top / (total_p / total))
 

@@ -1,0 +1,225 @@
+"""One call, the whole evaluation: ``report`` for one or several score columns."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.thresholds import CODES, best_index
+from .inference import bootstrap_ci, delong_test, roc_auc_ci
+from .losses import log_loss
+from .thresholds import _cumulative_from, _lift, threshold_metrics
+
+__all__ = ["ModelReport", "Report", "report"]
+
+BEST_METRICS = ("f1", "mcc", "youden")
+LIFT_FRACTIONS = (0.01, 0.05, 0.10)
+_AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "mcc",
+                 "youden", "accuracy", "predicted_positive_rate")
+
+
+def _plain(x):
+    """JSON-ready: numpy scalars to Python, NaN/inf to None."""
+    if isinstance(x, dict):
+        return {str(k): _plain(val) for k, val in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(val) for val in x]
+    if isinstance(x, (np.floating, float)):
+        x = float(x)
+        return x if math.isfinite(x) else None
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    return x
+
+
+@dataclass(frozen=True)
+class ModelReport:
+    """Everything :func:`report` says about one score column."""
+
+    name: str
+    auc: float
+    auc_low: float
+    auc_high: float
+    auc_se: float
+    gini: float
+    average_precision: float
+    log_loss: float | None  #: None when the scores are not probabilities
+    best: dict  #: metric -> threshold, value and the confusion metrics there
+    lift: dict  #: fraction -> lift in the top fraction
+
+    def to_dict(self):
+        return _plain(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Report:
+    """Result of :func:`report`; ``str()`` is a readable table, ``to_dict()`` is JSON-ready."""
+
+    models: list
+    comparisons: list  #: paired DeLong tests, one dict per pair of models
+    n_samples: int
+    n_positive: float  #: weight of the positive class
+    n_negative: float
+    ci_method: str
+    confidence_level: float
+    weighted: bool = field(default=False)
+
+    def to_dict(self):
+        d = dict(self.__dict__)
+        d["models"] = [m.to_dict() for m in self.models]
+        return _plain(d)
+
+    def __str__(self):
+        pct = f"{self.confidence_level:.0%}"
+        w = "weighted " if self.weighted else ""
+        out = [f"{self.n_samples:,} rows; {w}positives {self.n_positive:,.6g}, "
+               f"negatives {self.n_negative:,.6g}", ""]
+        names = [m.name for m in self.models]
+        width = max(12, *(len(n) for n in names)) + 2
+        head = f"{'':<22}" + "".join(f"{n:>{width}}" for n in names)
+        out.append(head)
+
+        def row(label, values, fmt="{:.4f}"):
+            cells = "".join(f"{('-' if x is None else fmt.format(x)):>{width}}" for x in values)
+            out.append(f"{label:<22}{cells}")
+
+        row("AUC", [m.auc for m in self.models])
+        row(f"  {pct} CI ({self.ci_method})", [f"{m.auc_low:.4f}-{m.auc_high:.4f}"
+                                              for m in self.models], "{}")
+        row("Gini", [m.gini for m in self.models])
+        row("average precision", [m.average_precision for m in self.models])
+        row("log loss", [m.log_loss for m in self.models])
+        for k in LIFT_FRACTIONS:
+            row(f"lift at {k:.0%}", [m.lift[k] for m in self.models], "{:.3f}")
+        for metric in BEST_METRICS:
+            row(f"best {metric}: threshold", [m.best[metric]["threshold"] for m in self.models],
+                "{:.6g}")
+            for key in ("value", "precision", "recall", "specificity"):
+                row(f"  {key}", [m.best[metric][key] for m in self.models])
+        if self.comparisons:
+            out += ["", f"Paired DeLong tests ({pct} CI of the AUC difference):"]
+            for c in self.comparisons:
+                out.append(f"  {c['a']} - {c['b']}: {c['difference']:+.4f} "
+                           f"[{c['low']:+.4f}, {c['high']:+.4f}], z = {c['statistic']:.3f}, "
+                           f"p = {c['pvalue']:.3g}")
+        return "\n".join(out)
+
+
+def _model_report(name, is_pos, s, w, ci, confidence_level, bootstrap_options):
+    sw = w if w.shape[0] else None
+    if ci == "delong":
+        interval = roc_auc_ci(is_pos, s, confidence_level=confidence_level, sample_weight=sw)
+    else:
+        interval = bootstrap_ci(is_pos, s, confidence_level=confidence_level, sample_weight=sw,
+                                **bootstrap_options)
+    m = threshold_metrics(is_pos, s, sample_weight=sw)
+    # average precision from the same tallies: sum over thresholds of
+    # (recall increment) * precision, scikit-learn's step-function rule
+    ap = float(np.sum(np.diff(m.tpr, prepend=0.0) * m.precision))
+    best = {}
+    for metric in BEST_METRICS:
+        i, value = best_index(m.tp, m.fp, m.total_pos, m.total_neg, CODES[metric], 1.0, 0.0, 0.0)
+        best[metric] = {"threshold": float(m.threshold[i]), "value": float(value)}
+        best[metric].update({key: float(getattr(m, key)[i]) for key in _AT_THRESHOLD})
+    cw, cp, total_p, total = _cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
+    lift = {k: _lift(cw, cp, total_p, total, k) for k in LIFT_FRACTIONS}
+    probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)
+    ll = log_loss(is_pos, s, sample_weight=sw) if probabilities else None
+    return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
+                       2.0 * interval.estimate - 1.0, ap, ll, best, lift)
+
+
+def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
+           confidence_level=0.95, **bootstrap_options):
+    """AUC with its interval, Gini, average precision, log loss, best thresholds,
+    lift, and paired DeLong tests, for one or several score columns.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels: {0, 1}, {-1, 1} or bool, or give ``pos_label``.
+    y_scores : array-like of shape (n_samples,) or (n_samples, k)
+        One column per model.
+    sample_weight : array-like of shape (n_samples,), default=None
+    ci : {"delong", "bootstrap"}, default="delong"
+        How the AUC interval is computed (see :func:`roc_auc_ci`).
+    names : list of str, default=None
+        Model names (default ``model_1``, ...).
+    pos_label : label, default=None
+    confidence_level : float, default=0.95
+    **bootstrap_options
+        For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``progress``...
+
+    Returns
+    -------
+    Report
+        ``models`` (one :class:`ModelReport` each: ``auc``, ``auc_low``,
+        ``auc_high``, ``auc_se``, ``gini``, ``average_precision``,
+        ``log_loss`` (None unless every score is in [0, 1]), ``best`` (for
+        "f1", "mcc" and "youden": the threshold, the value and the confusion
+        metrics there), ``lift`` at 1%, 5% and 10%) and ``comparisons`` (the
+        paired DeLong test of every pair of models).  ``str(report)`` is a
+        table, ``report.to_dict()`` plain JSON-ready types.
+
+    See Also
+    --------
+    roc_auc_ci, threshold_metrics, best_threshold, lift_at, delong_test
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import report
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000)
+    >>> scores = np.column_stack((y + rng.normal(size=1000), y + 2 * rng.normal(size=1000)))
+    >>> r = report(y, scores, names=["good", "weak"])
+    >>> [round(m.auc, 3) for m in r.models]
+    [0.79, 0.659]
+    >>> round(r.comparisons[0]["difference"], 3)
+    0.131
+    """
+    v.check_choice(ci, "ci", ("delong", "bootstrap"))
+    level = v.check_confidence_level(confidence_level)
+    if ci == "delong" and bootstrap_options:
+        raise TypeError(f"unexpected arguments for ci='delong': {sorted(bootstrap_options)}")
+    S = v.as_float_array(y_scores, "y_scores", ndim=(1, 2))
+    if S.ndim == 1:
+        S = S[:, None]
+    y = v.as_label_array(y_true)
+    if y.ndim != 1:
+        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
+    n = v.check_lengths(y_true=y, y_scores=S)
+    w = v.check_sample_weight(sample_weight, n)
+    classes = v.unique_labels(y)
+    v.require_binary(classes, pos_label is not None)
+    pos_label = v.resolve_pos_label(classes, pos_label)
+    if pos_label not in classes.tolist():
+        raise ValueError(f"pos_label={pos_label!r} is not a label of y_true "
+                         f"(labels: {classes.tolist()})")
+    if classes.shape[0] < 2:
+        raise ValueError(f"y_true has only one class ({classes[0]!r}); a report needs both")
+    is_pos = v.positive_mask(y, pos_label)
+    k = S.shape[1]
+    names = [f"model_{i + 1}" for i in range(k)] if names is None else [str(x) for x in names]
+    if len(names) != k:
+        raise ValueError(f"names has {len(names)} entries for {k} score columns")
+    for j in range(k):
+        v.check_finite(S[:, j], names[j])
+    models = [_model_report(names[j], is_pos, np.ascontiguousarray(S[:, j]), w, ci, level,
+                            bootstrap_options) for j in range(k)]
+    comparisons = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            t = delong_test(is_pos, S[:, a], S[:, b], confidence_level=level,
+                            sample_weight=w if w.shape[0] else None)
+            comparisons.append({"a": names[a], "b": names[b], "difference": t.difference,
+                                "low": t.low, "high": t.high, "se": t.se,
+                                "statistic": t.statistic, "pvalue": t.pvalue})
+    weights = w if w.shape[0] else np.ones(n)
+    return Report(models, comparisons, n, float(weights[is_pos].sum()),
+                  float(weights[~is_pos].sum()), ci, level, bool(w.shape[0]))

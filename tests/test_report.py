@@ -1,0 +1,80 @@
+"""report(): every number equals the function that defines it."""
+
+import json
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+
+import fastauc
+
+
+@pytest.fixture
+def data(rng):
+    n = 3000
+    y = rng.integers(0, 2, n)
+    a = 1 / (1 + np.exp(-(y + rng.normal(size=n))))
+    b = np.round(y + 2 * rng.normal(size=n), 1)
+    w = rng.choice([0.5, 1.0, 2.0], n)
+    return y, np.column_stack((a, b)), w
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_report_numbers_match_their_definitions(data, weighted):
+    y, S, w = data
+    sw = w if weighted else None
+    r = fastauc.report(y, S, sample_weight=sw, names=["prob", "raw"])
+    assert [m.name for m in r.models] == ["prob", "raw"]
+    for j, m in enumerate(r.models):
+        s = S[:, j]
+        ci = fastauc.roc_auc_ci(y, s, sample_weight=sw)
+        assert (m.auc, m.auc_low, m.auc_high, m.auc_se) == pytest.approx(
+            (ci.estimate, ci.low, ci.high, ci.se), abs=1e-12)
+        assert m.auc == pytest.approx(skm.roc_auc_score(y, s, sample_weight=sw), abs=1e-12)
+        assert m.gini == pytest.approx(2 * m.auc - 1, abs=1e-15)
+        assert m.average_precision == pytest.approx(
+            skm.average_precision_score(y, s, sample_weight=sw), abs=1e-12)
+        if j == 0:
+            assert m.log_loss == pytest.approx(skm.log_loss(y, s, sample_weight=sw), abs=1e-12)
+        else:
+            assert m.log_loss is None
+        for metric in ("f1", "mcc", "youden"):
+            best = fastauc.best_threshold(y, s, metric=metric, sample_weight=sw)
+            assert m.best[metric]["threshold"] == best.threshold
+            assert m.best[metric]["value"] == pytest.approx(best.value, abs=1e-15)
+            pred = (s >= best.threshold).astype(int)
+            assert m.best[metric]["precision"] == pytest.approx(
+                skm.precision_score(y, pred, sample_weight=sw), abs=1e-12)
+            assert m.best[metric]["recall"] == pytest.approx(
+                skm.recall_score(y, pred, sample_weight=sw), abs=1e-12)
+        for k in (0.01, 0.05, 0.1):
+            assert m.lift[k] == pytest.approx(fastauc.lift_at(y, s, k, sample_weight=sw),
+                                              rel=1e-12)
+    (c,) = r.comparisons
+    t = fastauc.delong_test(y, S[:, 0], S[:, 1], sample_weight=sw)
+    assert (c["difference"], c["statistic"], c["pvalue"]) == pytest.approx(
+        (t.difference, t.statistic, t.pvalue), abs=1e-12)
+    text = str(r)
+    for word in ("prob", "raw", "AUC", "Gini", "lift at 5%", "best mcc", "Paired DeLong"):
+        assert word in text
+    d = r.to_dict()
+    json.dumps(d, allow_nan=False)
+    assert d["models"][1]["log_loss"] is None and d["n_samples"] == 3000
+
+
+def test_report_bootstrap_and_labels(data):
+    y, S, _ = data
+    labels = np.where(y == 1, "sick", "well")
+    r = fastauc.report(labels, S[:, 0], pos_label="sick", ci="bootstrap", n_resamples=100,
+                       random_state=0)
+    b = fastauc.bootstrap_ci(y, S[:, 0], n_resamples=100, random_state=0)
+    assert (r.models[0].auc_low, r.models[0].auc_high) == (b.low, b.high)
+    assert r.ci_method == "bootstrap" and r.comparisons == []
+    with pytest.raises(ValueError, match="pos_label"):
+        fastauc.report(labels, S[:, 0])
+    with pytest.raises(ValueError, match="one class"):
+        fastauc.report(np.ones(10), np.arange(10.0))
+    with pytest.raises(ValueError, match="names"):
+        fastauc.report(y, S, names=["one"])
+    with pytest.raises(TypeError, match="delong"):
+        fastauc.report(y, S, n_resamples=10)
