@@ -40,6 +40,7 @@ from .thresholds import (
     roc_convex_hull,
     threshold_metrics,
 )
+from .plots import plot_gains, plot_precision_recall, plot_roc, roc_confidence_band
 from .report import ModelReport, Report, report
 from .ranking import (
     auc,
@@ -81,6 +82,9 @@ __all__ = [
     "log_loss",
     "mann_whitney_u",
     "partial_auc",
+    "plot_gains",
+    "plot_precision_recall",
+    "plot_roc",
     "precision_recall_curve",
     "precision_recall_fscore_support",
     "precision_score",
@@ -88,6 +92,7 @@ __all__ = [
     "report",
     "roc_auc_ci",
     "roc_auc_score",
+    "roc_confidence_band",
     "roc_convex_hull",
     "roc_curve",
     "threshold_metrics",

@@ -87,15 +87,223 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     return 0
 
 
+class CLIError(Exception):
+    """A user error: printed as one line, exit status 2, no traceback."""
+
+
+_PARQUET = (".parquet", ".pq")
+
+
+def _need_pyarrow(what):
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise CLIError(f"{what} needs pyarrow: pip install 'fastauc[io]'") from None
+
+
+def read_columns(path, columns):
+    """Read ``columns`` of a CSV or Parquet file into numpy arrays (a dict).
+
+    Parquet needs pyarrow (the ``io`` extra); CSV uses pyarrow when it is
+    installed and the standard library otherwise.  Missing files and columns
+    raise :class:`CLIError` naming them.
+    """
+    import os
+
+    if not os.path.exists(path):
+        raise CLIError(f"no such file: {path}")
+    wanted = list(dict.fromkeys(columns))
+    lower = path.lower()
+    if lower.endswith(_PARQUET):
+        _need_pyarrow("reading Parquet")
+        import pyarrow.parquet as pq
+
+        available = pq.read_schema(path).names
+        _check_columns(path, wanted, available)
+        table = pq.read_table(path, columns=wanted)
+        return {c: table.column(c).to_numpy(zero_copy_only=False) for c in wanted}
+    delimiter = "\t" if lower.endswith((".tsv", ".tab")) else ","
+    try:
+        import pyarrow.csv as pcsv
+    except ImportError:
+        return _read_csv_stdlib(path, wanted, delimiter)
+    import pyarrow as pa
+
+    try:
+        header = pcsv.open_csv(path, parse_options=pcsv.ParseOptions(delimiter=delimiter))
+        available = header.schema.names
+    except pa.ArrowInvalid as exc:
+        raise CLIError(f"could not read {path} as CSV: {exc}") from None
+    _check_columns(path, wanted, available)
+    table = pcsv.read_csv(path, parse_options=pcsv.ParseOptions(delimiter=delimiter),
+                          convert_options=pcsv.ConvertOptions(include_columns=wanted))
+    return {c: table.column(c).to_numpy(zero_copy_only=False) for c in wanted}
+
+
+def _read_csv_stdlib(path, wanted, delimiter):
+    import csv
+
+    with open(path, newline="") as fh:
+        reader = csv.reader(fh, delimiter=delimiter)
+        try:
+            available = next(reader)
+        except StopIteration:
+            raise CLIError(f"{path} is empty") from None
+        _check_columns(path, wanted, available)
+        idx = [available.index(c) for c in wanted]
+        rows = [[r[i] for i in idx] for r in reader if r]
+    out = {}
+    for j, c in enumerate(wanted):
+        col = np.array([r[j] for r in rows], dtype=object)
+        try:
+            out[c] = np.array([float(x) if x.strip() not in ("", "NA", "NaN", "nan") else np.nan
+                               for x in col])
+        except ValueError:
+            out[c] = col.astype(str)
+    return out
+
+
+def _check_columns(path, wanted, available):
+    missing = [c for c in wanted if c not in available]
+    if missing:
+        raise CLIError(f"column {missing[0]!r} not found in {path} "
+                       f"(columns: {', '.join(map(str, available))})")
+
+
+def _as_scores(name, values):
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise CLIError(f"column {name!r} is not numeric") from None
+    return arr
+
+
+def _missing(values):
+    if values.dtype.kind == "f":
+        return ~np.isfinite(values)
+    if values.dtype.kind == "O":
+        return np.array([v is None or (isinstance(v, float) and v != v) for v in values])
+    return np.zeros(values.shape[0], bool)
+
+
+def _pos_label(target, text):
+    """The --pos-label text as a value of the target's type."""
+    if text is None:
+        return None
+    kind = target.dtype.kind
+    try:
+        if kind in "iu":
+            return int(text)
+        if kind == "f":
+            return float(text)
+        if kind == "b":
+            return text.lower() in ("1", "true", "yes")
+    except ValueError:
+        raise CLIError(f"--pos-label {text!r} is not a value of the target column") from None
+    return text
+
+
+def run_report(args, out=sys.stdout):
+    """``fastauc report``: read, validate, report, optionally plot."""
+    import json
+
+    import fastauc
+
+    cols = [args.target, *args.score] + ([args.weight] if args.weight else [])
+    data = read_columns(args.file, cols)
+    target = data[args.target]
+    scores = {c: _as_scores(c, data[c]) for c in args.score}
+    weight = _as_scores(args.weight, data[args.weight]) if args.weight else None
+    bad = _missing(target)
+    for c in [*args.score] + ([args.weight] if args.weight else []):
+        arr = weight if c == args.weight else scores[c]
+        miss = _missing(arr)
+        if miss.any() and not args.dropna:
+            raise CLIError(f"column {c!r} has {int(miss.sum()):,} missing, NaN or infinite "
+                           "values; pass --dropna to drop those rows")
+        bad |= miss
+    if bad.any() and not args.dropna:
+        raise CLIError(f"column {args.target!r} has {int(bad.sum()):,} missing values; pass "
+                       "--dropna to drop those rows")
+    keep = ~bad
+    if target.dtype.kind == "O":
+        target = target.astype(str)
+    target = target[keep]
+    S = np.column_stack([scores[c][keep] for c in args.score])
+    w = weight[keep] if weight is not None else None
+    classes = np.unique(target)
+    if classes.shape[0] < 2:
+        raise CLIError(f"the target column {args.target!r} has only one class "
+                       f"({classes[0] if classes.shape[0] else 'no rows'}); a report needs both")
+    if classes.shape[0] > 2 and args.pos_label is None:
+        raise CLIError(f"the target column {args.target!r} has {classes.shape[0]} classes; "
+                       "pass --pos-label VALUE to score one class against the rest")
+    pos_label = _pos_label(target, args.pos_label)
+    if pos_label is not None and classes.shape[0] > 2:
+        target = target == pos_label
+        pos_label = True
+    options = {}
+    if args.ci == "bootstrap":
+        options = {"n_resamples": args.n_resamples, "random_state": args.seed,
+                   "progress": not args.json}
+    try:
+        rep = fastauc.report(target, S, sample_weight=w, ci=args.ci, names=args.score,
+                             pos_label=pos_label, **options)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc)) from None
+    if args.plot:
+        from .plots import save_report_plot
+
+        save_report_plot(args.plot, target, S, args.score, w, pos_label, seed=args.seed)
+    if args.json:
+        print(json.dumps(rep.to_dict(), allow_nan=False), file=out)
+    else:
+        print(f"{args.file}: target {args.target!r}", file=out)
+        print(rep, file=out)
+        if args.plot:
+            print(f"plot written to {args.plot}", file=out)
+    return 0
+
+
+def _report_parser(sub):
+    r = sub.add_parser("report", help="evaluate score columns of a CSV or Parquet file",
+                       description="AUC with a confidence interval, Gini, average precision, "
+                       "log loss, best thresholds, lift and paired DeLong tests.")
+    r.add_argument("file", help="a .csv, .tsv or .parquet file")
+    r.add_argument("--target", required=True, help="the label column")
+    r.add_argument("--score", required=True, action="append",
+                   help="a score column (repeat for several models)")
+    r.add_argument("--weight", help="a sample-weight column")
+    r.add_argument("--pos-label", help="the positive class (needed unless labels are 0/1, "
+                   "-1/1 or true/false)")
+    r.add_argument("--ci", choices=("delong", "bootstrap"), default="delong")
+    r.add_argument("--n-resamples", type=int, default=1000, help="bootstrap replicates")
+    r.add_argument("--seed", type=int, default=0, help="bootstrap random seed")
+    r.add_argument("--plot", metavar="PATH", help="write ROC, precision-recall and gains "
+                   "plots to this PNG (needs matplotlib: pip install 'fastauc[plot]')")
+    r.add_argument("--json", action="store_true", help="print only JSON on stdout")
+    r.add_argument("--dropna", action="store_true",
+                   help="drop rows with a missing target, score or weight")
+    return r
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="fastauc", description=__doc__)
     sub = parser.add_subparsers(dest="command")
     d = sub.add_parser("demo", help="score built-in synthetic data and compare timings")
     d.add_argument("--n", type=int, default=1_000_000, help="rows (default 1e6)")
+    _report_parser(sub)
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        if args.n < 1000:
-            parser.error("--n must be at least 1000")
-        return demo(n=args.n)
+    try:
+        if args.command == "demo":
+            if args.n < 1000:
+                parser.error("--n must be at least 1000")
+            return demo(n=args.n)
+        if args.command == "report":
+            if args.n_resamples < 1:
+                raise CLIError("--n-resamples must be at least 1")
+            return run_report(args)
+    except CLIError as exc:
+        parser.exit(2, f"fastauc: error: {exc}\n")
     parser.print_help()
     return 0

@@ -182,8 +182,10 @@ def _prefix(cnt, src, w, start, stop, out):
 
 
 @jit
-def _merged_sweep(cnt, src, w, code, metric, max_fpr):
-    """Group-by-group sweep in merged order; partial AUC (and a reference).
+def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
+    """Group-by-group sweep in merged order: the partial AUC, and the TPR of
+    the ROC polyline at each FPR in ``grid`` (increasing) into ``tpr_out``
+    (the top of a vertical segment at a grid value; ``grid`` may be empty).
 
     ``src``/``w`` are in merged order; ``code[p]`` bit 0 = positive, bit 1 =
     first row of a distinct-score group.
@@ -207,6 +209,10 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr):
     partial = 0.0
     x0 = 0.0  # last ROC point inside [0, max_fpr]
     y0 = 0.0
+    gx = 0.0  # last ROC point, for the grid
+    gy = 0.0
+    j = 0
+    n_grid = grid.shape[0]
     for p in range(n + 1):
         if p == n or code[p] & 2:  # close the previous group
             area2 += fg * (2.0 * tp + tg)
@@ -215,14 +221,21 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr):
             if tg > 0.0 or fg > 0.0:
                 x1 = fp / total_n
                 y1 = tp / total_p
+                while j < n_grid and grid[j] < x1:
+                    tpr_out[j] = gy + (y1 - gy) * (grid[j] - gx) / (x1 - gx)
+                    j += 1
+                gx = x1
+                gy = y1
                 if x1 <= max_fpr:
                     partial += 0.5 * (x1 - x0) * (y0 + y1)
                     x0 = x1
                     y0 = y1
-                else:  # the segment crosses max_fpr: interpolate, as scikit-learn
+                elif x0 < max_fpr:  # the segment crosses max_fpr: interpolate, as sklearn
                     y = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
                     partial += 0.5 * (max_fpr - x0) * (y0 + y)
-                    break
+                    x0 = max_fpr
+                    if n_grid == 0:
+                        break
             tg = 0.0
             fg = 0.0
             if p == n:
@@ -232,6 +245,9 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr):
             tg += x
         else:
             fg += x
+    while j < n_grid:  # at and beyond the last point (FPR = 1)
+        tpr_out[j] = gy
+        j += 1
     if metric == PARTIAL_AUC:
         min_area = 0.5 * max_fpr * max_fpr
         return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
@@ -259,7 +275,7 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
     sums.  Each is one streaming pass per class.
     """
     if metric == PARTIAL_AUC:
-        return _merged_sweep(cnt, src, w, code, metric, max_fpr)
+        return _merged_sweep(cnt, src, w, code, metric, max_fpr, scratch[:0], scratch[:0])
     if metric == LOG_LOSS:
         s = 0.0
         sw = 0.0
@@ -326,3 +342,22 @@ def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code
                 wide = np.zeros(n, np.int64)
             _replicate(seed, r_start + r, wide, strata, src, n_pos, w, loss, ranks, code,
                        metric, max_fpr, scratch, out[r])
+
+
+@jit
+def roc_band_batch(seed, r_start, out, strata, src, w, code, grid):
+    """TPR at the FPR values ``grid`` for replicates ``r_start ..``: ``out`` is
+    (n_replicates, len(grid)); one model, arrays in merged order."""
+    n = strata[-1]
+    small = np.zeros(n, np.uint8)
+    wide = np.zeros(0, np.int64)
+    for r in range(out.shape[0]):
+        if _count_draws(seed, r_start + r, strata, small):
+            _merged_sweep(small, src, w, code, ROC_AUC, 1.0, grid, out[r])
+        else:
+            if wide.shape[0] == 0:
+                wide = np.zeros(n, np.int64)
+            _count_draws(seed, r_start + r, strata, wide)
+            _merged_sweep(wide, src, w, code, ROC_AUC, 1.0, grid, out[r])
+            wide[:] = 0
+        small[:] = 0

@@ -1,0 +1,247 @@
+"""Plots (matplotlib, the optional ``plot`` extra, imported only when called).
+
+Every plotting function draws from the same sorted tallies as the metrics
+and returns the matplotlib Figure.  ``roc_confidence_band`` computes the
+pointwise bootstrap band of the ROC curve with the batched bootstrap kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
+from ._parallel import map_chunks
+from .inference import _BATCH, _kernel_arrays, _prepare
+from .ranking import average_precision_score, precision_recall_curve, roc_curve
+from .thresholds import _cumulative, best_threshold, gains_table, threshold_metrics
+
+__all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("plotting needs matplotlib: pip install 'fastauc[plot]'") from None
+    return plt
+
+
+def _axes(ax, **subplots):
+    if ax is not None:
+        return ax.figure, ax
+    plt = _pyplot()
+    fig, ax = plt.subplots(**subplots)
+    return fig, ax
+
+
+def _labels(y_true, pos_label):
+    """Boolean positives, by scikit-learn's rule for pos_label=None."""
+    y = v.as_label_array(y_true)
+    classes = v.unique_labels(y)
+    v.require_binary(classes, pos_label is not None)
+    return v.positive_mask(y, v.resolve_pos_label(classes, pos_label))
+
+
+def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
+                        n_resamples=200, confidence_level=0.95, fpr_grid=None,
+                        stratified=True, random_state=0):
+    """Pointwise bootstrap band of the ROC curve: TPR quantiles on a grid of FPR.
+
+    Each replicate's ROC polyline is evaluated at every ``fpr_grid`` value
+    (the top of a vertical step at a grid value), with the same resamples as
+    :func:`bootstrap_ci` (same ``random_state``, same replicates).
+
+    Returns
+    -------
+    fpr_grid, tpr_low, tpr_high : ndarray
+        The grid (default 101 points on [0, 1]) and the band's edges (the
+        ``(1 - level)/2`` and ``(1 + level)/2`` quantiles).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import roc_confidence_band
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> grid, low, high = roc_confidence_band(y, y + rng.normal(size=500), n_resamples=100)
+    >>> grid.shape, bool(np.all(low <= high))
+    ((101,), True)
+    """
+    level = v.check_confidence_level(confidence_level)
+    n_resamples = v.check_positive_int(n_resamples, "n_resamples")
+    grid = np.linspace(0.0, 1.0, 101) if fpr_grid is None else np.asarray(fpr_grid, np.float64)
+    if grid.ndim != 1 or not np.all(np.diff(grid) > 0) or grid[0] < 0 or grid[-1] > 1:
+        raise ValueError("fpr_grid must be increasing values in [0, 1]")
+    is_pos = _labels(y_true, pos_label)
+    prep = _prepare(is_pos, [y_score], ["y_score"], sample_weight, "roc_auc", stratified)
+    src, w, _, _, code = _kernel_arrays(prep, PARTIAL_AUC)  # merged-order arrays
+    seed = v.seed_from_random_state(random_state)
+    out = np.empty((n_resamples, grid.shape[0]))
+    map_chunks(roc_band_batch, [(seed, r, out[r: r + _BATCH], prep.strata, src[0], w[0],
+                                 code[0], grid) for r in range(0, n_resamples, _BATCH)])
+    alpha = 1.0 - level
+    low, high = np.nanquantile(out, [alpha / 2, 1 - alpha / 2], axis=0)
+    return grid, low, high
+
+
+def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
+             n_resamples=200, confidence_level=0.95, random_state=0,
+             operating_point="youden", label=None, ax=None):
+    """ROC curve with its bootstrap confidence band and an operating point.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`roc_curve`.
+    band : bool, default=True
+        Shade the pointwise bootstrap band (:func:`roc_confidence_band`).
+    n_resamples, confidence_level, random_state
+        For the band.
+    operating_point : str, float or None, default="youden"
+        A :func:`best_threshold` metric, a threshold value, or None.
+    label : str, default=None
+        Legend label (the AUC is appended).
+    ax : matplotlib Axes, default=None
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fastauc import plot_roc
+    >>> fig = plot_roc([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], band=False)
+    >>> fig.axes[0].get_xlabel()
+    'False positive rate'
+    """
+    from .ranking import roc_auc_score
+
+    fig, ax = _axes(ax, figsize=(5.5, 5))
+    is_pos = _labels(y_true, pos_label)
+    fpr, tpr, _ = roc_curve(is_pos, y_score, sample_weight=sample_weight)
+    auc = roc_auc_score(is_pos, y_score, sample_weight=sample_weight)
+    text = f"AUC = {auc:.3f}" if label is None else f"{label} (AUC = {auc:.3f})"
+    (line,) = ax.plot(fpr, tpr, lw=1.8, label=text)
+    if band:
+        grid, low, high = roc_confidence_band(
+            is_pos, y_score, sample_weight=sample_weight, n_resamples=n_resamples,
+            confidence_level=confidence_level, random_state=random_state)
+        ax.fill_between(grid, low, high, color=line.get_color(), alpha=0.2, lw=0,
+                        label=f"{confidence_level:.0%} bootstrap band")
+    if operating_point is not None:
+        if isinstance(operating_point, str):
+            t = best_threshold(is_pos, y_score, metric=operating_point,
+                               sample_weight=sample_weight).threshold
+            name = operating_point
+        else:
+            t, name = float(operating_point), "threshold"
+        m = threshold_metrics(is_pos, y_score, sample_weight=sample_weight)
+        i = int(np.searchsorted(-m.threshold, -t, side="right")) - 1  # last threshold >= t
+        i = max(i, 0)
+        ax.plot([m.fpr[i]], [m.tpr[i]], "o", color=line.get_color(), ms=7,
+                label=f"{name}: t = {m.threshold[i]:.4g}")
+    ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="False positive rate",
+           ylabel="True positive rate", title="ROC curve")
+    ax.legend(loc="lower right", fontsize="small")
+    return fig
+
+
+def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None, label=None,
+                          ax=None, baseline=True):
+    """Precision-recall curve (a step function) with the average precision.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fastauc import plot_precision_recall
+    >>> fig = plot_precision_recall([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fig.axes[0].get_ylabel()
+    'Precision'
+    """
+    fig, ax = _axes(ax, figsize=(5.5, 5))
+    is_pos = _labels(y_true, pos_label)
+    precision, recall, _ = precision_recall_curve(is_pos, y_score, sample_weight=sample_weight)
+    ap = average_precision_score(is_pos, y_score, sample_weight=sample_weight)
+    text = f"AP = {ap:.3f}" if label is None else f"{label} (AP = {ap:.3f})"
+    (line,) = ax.plot(recall, precision, drawstyle="steps-post", lw=1.8, label=text)
+    if baseline:  # a classifier without skill: precision = prevalence
+        w = np.ones(is_pos.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+        prevalence = w[is_pos].sum() / w.sum()
+        ax.axhline(prevalence, ls="--", lw=0.8, color="grey",
+                   label=f"prevalence {prevalence:.3f}")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="Recall", ylabel="Precision",
+           title="Precision-recall curve")
+    ax.legend(loc="upper right", fontsize="small")
+    return fig
+
+
+def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10, label=None,
+               ax=None, baseline=True):
+    """Cumulative gains curve and lift by bin.
+
+    Without ``ax``, a figure with two panels: the cumulative gains curve
+    (share of positives captured against share of rows, highest scores
+    first, tied rows spread evenly) and the lift of each of ``n_bins`` bins
+    (:func:`gains_table`).  With ``ax``, only the gains curve, on ``ax``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fastauc import plot_gains
+    >>> fig = plot_gains([1, 0, 1, 0, 0, 0, 0, 0, 0, 1], list(range(10, 0, -1)), n_bins=5)
+    >>> len(fig.axes)
+    2
+    """
+    is_pos = _labels(y_true, pos_label)
+    cw, cp, total_p, total = _cumulative(is_pos, y_score, sample_weight, None)
+    if ax is None:
+        plt = _pyplot()
+        fig, (ax, ax_lift) = plt.subplots(1, 2, figsize=(10, 4.5))
+    else:
+        fig, ax_lift = ax.figure, None
+    ax.plot(cw / total, cp / total_p, lw=1.8, label=label or "model")
+    if baseline:
+        ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey", label="random")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="Share of rows (highest scores first)",
+           ylabel="Share of positives", title="Cumulative gains")
+    ax.legend(loc="lower right", fontsize="small")
+    if ax_lift is not None:
+        g = gains_table(is_pos, y_score, n_bins=n_bins, sample_weight=sample_weight)
+        ax_lift.bar(g.bin, g.lift, color="C0", alpha=0.7, label="lift in bin")
+        ax_lift.plot(g.bin, g.cumulative_lift, "o-", color="C1", label="cumulative lift")
+        ax_lift.axhline(1.0, ls="--", lw=0.8, color="grey")
+        ax_lift.set(xlabel=f"Bin (1 = top {100 / n_bins:.0f}%)", ylabel="Lift",
+                    title="Lift by bin", xticks=g.bin)
+        ax_lift.legend(fontsize="small")
+    return fig
+
+
+def save_report_plot(path, y_true, scores, names, sample_weight=None, pos_label=None, seed=0):
+    """One PNG with the ROC curves (with bootstrap bands), the precision-recall
+    curves and the cumulative gains of every score column (the CLI's --plot)."""
+    plt = _pyplot()
+    import matplotlib
+
+    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo"):
+        plt.switch_backend("Agg")
+    S = np.asarray(scores, np.float64).reshape(len(scores), -1)
+    is_pos = _labels(y_true, pos_label)
+    fig, axes = plt.subplots(1, 3, figsize=(16, 5))
+    for j, name in enumerate(names):
+        s = np.ascontiguousarray(S[:, j])
+        plot_roc(is_pos, s, sample_weight=sample_weight, label=name, ax=axes[0],
+                 random_state=seed, operating_point="youden" if j == 0 else None)
+        plot_precision_recall(is_pos, s, sample_weight=sample_weight, label=name, ax=axes[1],
+                              baseline=j == 0)
+        plot_gains(is_pos, s, sample_weight=sample_weight, label=name, ax=axes[2],
+                   baseline=j == 0)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
