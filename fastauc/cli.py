@@ -50,6 +50,13 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     y, p = make_demo_data(n)
     print(f"fastauc {fastauc.__version__} demo: {n:,} rows, {int(y.sum()):,} positives, "
           f"{len(np.unique(p)):,} distinct scores", file=out)
+    # a second, weaker model on the same rows, for the paired comparison
+    noise = np.random.default_rng(1).standard_normal(n)
+    q = np.round(np.clip(p + 0.15 * noise * np.sqrt(p * (1 - p)), 1e-4, 1 - 1e-4), 4)
+    rep, t_rep = _best_time(lambda: fastauc.report(y, np.column_stack((p, q)),
+                                                   names=["model_a", "model_b"]), repeat=1)
+    print(f"\nfastauc.report on both models ({t_rep:.2f} s):\n", file=out)
+    print(rep, file=out)
     rows = []
     funcs = [("roc_auc_score", fastauc.roc_auc_score, "roc_auc_score"),
              ("average_precision_score", fastauc.average_precision_score,

@@ -29,3 +29,131 @@ def test_python_dash_m_help():
                           text=True, timeout=120)
     assert proc.returncode == 0 and "demo" in proc.stdout
     assert main([]) == 0
+
+
+# ------------------------------------------------------------------ fastauc report
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+import fastauc  # noqa: E402
+
+
+@pytest.fixture
+def table(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    p = 1 / (1 + np.exp(-(y + rng.normal(size=n))))
+    q = np.round(y + 2 * rng.normal(size=n), 2)
+    w = rng.choice([0.5, 1.0, 2.0], n)
+    label = np.where(y == 1, "sick", "well")
+    path = tmp_path / "scores.csv"
+    with open(path, "w") as fh:
+        fh.write("y,p,q,w,label,three\n")
+        for i in range(n):
+            fh.write(f"{y[i]},{float(p[i])!r},{float(q[i])!r},{w[i]},{label[i]},{i % 3}\n")
+    return path, y, p, q, w
+
+
+def _run(args):
+    return subprocess.run([sys.executable, "-m", "fastauc", *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_report_json_matches_the_library(table):
+    path, y, p, q, w = table
+    proc = _run(["report", path, "--target", "y", "--score", "p", "--score", "q",
+                 "--weight", "w", "--json"])
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)  # stdout is only JSON
+    ref = fastauc.report(y, np.column_stack((p, q)), sample_weight=w,
+                         names=["p", "q"]).to_dict()
+    assert got["models"][0]["auc"] == pytest.approx(ref["models"][0]["auc"], abs=1e-12)
+    assert got["models"][1]["best"]["f1"]["threshold"] == pytest.approx(
+        ref["models"][1]["best"]["f1"]["threshold"], abs=1e-12)
+    assert got["comparisons"][0]["pvalue"] == pytest.approx(ref["comparisons"][0]["pvalue"],
+                                                            rel=1e-9)
+
+
+def test_report_text_parquet_pos_label_bootstrap_and_plot(table, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    path, y, p, q, w = table
+    parquet = tmp_path / "scores.parquet"
+    pq.write_table(pa.table({"label": np.where(y == 1, "sick", "well"), "p": p}), parquet)
+    png = tmp_path / "plot.png"
+    out = io.StringIO()
+    args = ["report", str(parquet), "--target", "label", "--score", "p", "--pos-label", "sick",
+            "--ci", "bootstrap", "--n-resamples", "50", "--plot", str(png)]
+    from fastauc.cli import _report_parser, run_report
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    _report_parser(parser.add_subparsers(dest="command"))
+    assert run_report(parser.parse_args(args), out=out) == 0
+    text = out.getvalue()
+    assert "AUC" in text and "bootstrap" in text and "plot written" in text
+    assert png.stat().st_size > 10_000
+    assert f"{fastauc.roc_auc_score(y, p):.4f}" in text
+
+
+@pytest.mark.parametrize("args,words", [
+    (["report", "missing.csv", "--target", "y", "--score", "p"], ["no such file"]),
+    (["report", "{path}", "--target", "y", "--score", "nope"], ["column 'nope' not found",
+                                                                "columns: y, p"]),
+    (["report", "{path}", "--target", "label", "--score", "p"], ["pos_label"]),
+    (["report", "{path}", "--target", "three", "--score", "p"], ["3 classes", "--pos-label"]),
+    (["report", "{path}", "--target", "label", "--score", "label"], ["not numeric"]),
+    (["report", "{nan}", "--target", "y", "--score", "p"], ["2 missing", "--dropna"]),
+    (["report", "{one}", "--target", "y", "--score", "p"], ["only one class"]),
+    (["report", "{path}", "--target", "y", "--score", "p", "--n-resamples", "0",
+      "--ci", "bootstrap"], ["--n-resamples"]),
+])
+def test_report_bad_input_one_line_no_traceback(table, tmp_path, args, words):
+    path = table[0]
+    nan = tmp_path / "nan.csv"
+    nan.write_text("y,p\n0,0.1\n1,nan\n0,\n1,0.9\n")
+    one = tmp_path / "one.csv"
+    one.write_text("y,p\n1,0.1\n1,0.5\n")
+    args = [a.format(path=path, nan=nan, one=one) for a in args]
+    proc = _run(args)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fastauc: error:")
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def test_report_dropna(tmp_path):
+    nan = tmp_path / "nan.csv"
+    nan.write_text("y,p\n0,0.1\n1,nan\n0,0.3\n1,0.9\n0,0.2\n1,0.8\n")
+    proc = _run(["report", nan, "--target", "y", "--score", "p", "--dropna", "--json"])
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["n_samples"] == 5
+
+
+def test_parquet_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
+    import builtins
+
+    from fastauc.cli import CLIError, read_columns
+
+    path = tmp_path / "x.parquet"
+    path.write_bytes(b"PAR1")
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError("no pyarrow")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(CLIError, match=r"fastauc\[io\]"):
+        read_columns(str(path), ["y"])
+    csv_path = tmp_path / "x.csv"
+    csv_path.write_text("y,p,name\n0,0.1,a\n1,0.9,b\n")
+    cols = read_columns(str(csv_path), ["y", "p", "name"])  # the stdlib reader
+    assert cols["p"].tolist() == [0.1, 0.9] and cols["name"].tolist() == ["a", "b"]
