@@ -142,6 +142,40 @@ def inference_rows(n_big, n_boot, n_resamples, repeat):
     return rows
 
 
+def threshold_rows(n_big, repeat, tmpdir):
+    """Rows for the thresholds/report goals (same layout as ``inference_rows``)."""
+    rows = []
+    y, s, _ = data(n_big)
+    fastauc.roc_curve(y[:1000], s[:1000])
+    t_curve = best_time(lambda: fastauc.roc_curve(y, s), repeat)
+    for name, call in (("`threshold_metrics`", lambda: fastauc.threshold_metrics(y, s)),
+                       ("`threshold_metrics` + `.f1`, `.mcc`",
+                        lambda: (lambda m: (m.f1, m.mcc))(fastauc.threshold_metrics(y, s))),
+                       ("`best_threshold` (F1)", lambda: fastauc.best_threshold(y, s))):
+        call()
+        t = best_time(call, repeat)
+        rows.append((name, n_big, t, t_curve, "`fastauc.roc_curve`",
+                     f"{t / t_curve:.2f}x roc_curve (goal <= 1.5x)", t / t_curve <= 1.5))
+    fastauc.report(y[:1000], s[:1000])
+    t_rep = best_time(lambda: fastauc.report(y, s), max(1, repeat // 2))
+    rows.append(("`report`, one model, DeLong", n_big, t_rep, 3.0, "the goal",
+                 f"{t_rep:.2f} s (goal < 3 s)", t_rep < 3.0))
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        return rows
+    from fastauc.cli import read_columns
+
+    path = os.path.join(tmpdir, "bench.parquet")
+    pq.write_table(pa.table({"y": y, "s": s}), path)
+    t_read = best_time(lambda: read_columns(path, ["y", "s"]), repeat)
+    rows.append(("read a Parquet file (2 columns)", n_big, t_read, t_rep,
+                 "`report` on it", f"{t_read / t_rep:.2f}x the report (not the bottleneck)",
+                 t_read < t_rep))
+    return rows
+
+
 def _ms(seconds):
     ms = seconds * 1e3
     return f"{ms:,.0f} ms" if ms >= 100 else f"{ms:.3g} ms"
@@ -218,6 +252,10 @@ def main(argv=None):
     rows.append(naive_row(10**4 if args.quick else 10**5))
     inf_rows = inference_rows(big, 10**5 if args.quick else 10**6,
                               100 if args.quick else 1000, 3)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmpdir:
+        thr_rows = threshold_rows(big, 3, tmpdir)
     imp, first, (extra, input_bytes, score_bytes) = startup_and_memory(big)
     lines = [
         "| function | n | fastauc | peer | peer / fastauc | goal |",
@@ -236,6 +274,17 @@ def main(argv=None):
         "|---|---|---|---|---|---|",
     ]
     for name, n, t_ours, t_peer, peer, result, met in inf_rows:
+        mark = "" if met else " **not met**"
+        lines.append(f"| {name} | {n:.0e} | {_ms(t_ours)} | {peer} | {_ms(t_peer)} | "
+                     f"{result}{mark} |")
+    lines += [
+        "",
+        "Thresholds and reports (issue 4):",
+        "",
+        "| function | n | fastauc | compared with | its time | result |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, n, t_ours, t_peer, peer, result, met in thr_rows:
         mark = "" if met else " **not met**"
         lines.append(f"| {name} | {n:.0e} | {_ms(t_ours)} | {peer} | {_ms(t_peer)} | "
                      f"{result}{mark} |")

@@ -48,3 +48,9 @@ def test_inference(benchmark, problem, name):
 def test_delong_test(benchmark, problem):
     y, s, w = problem
     benchmark(fastauc.delong_test, y, s, w)
+
+
+@pytest.mark.parametrize("name", ["threshold_metrics", "best_threshold", "report"])
+def test_thresholds(benchmark, problem, name):
+    y, s, _ = problem
+    benchmark(getattr(fastauc, name), y, s)
