@@ -176,6 +176,16 @@ def threshold_rows(n_big, repeat, tmpdir):
     return rows
 
 
+def _goal_table(title, rows):
+    lines = ["", title, "", "| function | n | fastauc | compared with | its time | result |",
+             "|---|---|---|---|---|---|"]
+    for name, n, t_ours, t_peer, peer, result, met in rows:
+        mark = "" if met else " **not met**"
+        lines.append(f"| {name} | {n:.0e} | {_ms(t_ours)} | {peer} | {_ms(t_peer)} | "
+                     f"{result}{mark} |")
+    return lines
+
+
 def _ms(seconds):
     ms = seconds * 1e3
     return f"{ms:,.0f} ms" if ms >= 100 else f"{ms:.3g} ms"
@@ -266,28 +276,8 @@ def main(argv=None):
         mark = "met" if ratio >= goal else "**not met**"
         lines.append(f"| {name} | {n} | {t_ours * 1e3:.3g} ms | {t_peer * 1e3:.4g} ms | "
                      f"{ratio:,.1f}x | >= {goal}x ({mark}) |")
-    lines += [
-        "",
-        "Inference (issue 3):",
-        "",
-        "| function | n | fastauc | compared with | its time | result |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name, n, t_ours, t_peer, peer, result, met in inf_rows:
-        mark = "" if met else " **not met**"
-        lines.append(f"| {name} | {n:.0e} | {_ms(t_ours)} | {peer} | {_ms(t_peer)} | "
-                     f"{result}{mark} |")
-    lines += [
-        "",
-        "Thresholds and reports (issue 4):",
-        "",
-        "| function | n | fastauc | compared with | its time | result |",
-        "|---|---|---|---|---|---|",
-    ]
-    for name, n, t_ours, t_peer, peer, result, met in thr_rows:
-        mark = "" if met else " **not met**"
-        lines.append(f"| {name} | {n:.0e} | {_ms(t_ours)} | {peer} | {_ms(t_peer)} | "
-                     f"{result}{mark} |")
+    lines += _goal_table("Inference (issue 3):", inf_rows)
+    lines += _goal_table("Thresholds and reports (issue 4):", thr_rows)
     lines += [
         "",
         f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",

@@ -21,3 +21,21 @@ def sklearn_call(fn, *args, **kwargs):
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+@pytest.fixture
+def block_import(monkeypatch):
+    """``block_import("matplotlib")``: importing that package (and below) fails."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def block(prefix):
+        def fake_import(name, *args, **kwargs):
+            if name.startswith(prefix):
+                raise ImportError(f"no {prefix}")
+            return real_import(name, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "__import__", fake_import)
+
+    return block

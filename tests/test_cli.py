@@ -136,21 +136,12 @@ def test_report_dropna(tmp_path):
     assert json.loads(proc.stdout)["n_samples"] == 5
 
 
-def test_parquet_without_pyarrow_names_the_extra(tmp_path, monkeypatch):
-    import builtins
-
+def test_parquet_without_pyarrow_names_the_extra(tmp_path, block_import):
     from fastauc.cli import CLIError, read_columns
 
     path = tmp_path / "x.parquet"
     path.write_bytes(b"PAR1")
-    real_import = builtins.__import__
-
-    def fake_import(name, *args, **kwargs):
-        if name.startswith("pyarrow"):
-            raise ImportError("no pyarrow")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake_import)
+    block_import("pyarrow")
     with pytest.raises(CLIError, match=r"fastauc\[io\]"):
         read_columns(str(path), ["y"])
     csv_path = tmp_path / "x.csv"

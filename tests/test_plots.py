@@ -75,16 +75,7 @@ def test_plot_precision_recall_and_gains(data):
     plt.close(fig)
 
 
-def test_plots_need_no_display_and_name_the_extra(monkeypatch, data):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def fake_import(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError("no matplotlib")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake_import)
+def test_plots_name_the_extra_without_matplotlib(block_import, data):
+    block_import("matplotlib")
     with pytest.raises(ImportError, match=r"fastauc\[plot\]"):
         fastauc.plot_roc(*data, band=False)
