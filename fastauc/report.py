@@ -124,8 +124,9 @@ def _model_report(name, is_pos, s, w, ci, confidence_level, bootstrap_options):
     best = {}
     for metric in BEST_METRICS:
         i, value = best_index(m.tp, m.fp, m.total_pos, m.total_neg, CODES[metric], 1.0, 0.0, 0.0)
+        point = m.at(i)
         best[metric] = {"threshold": float(m.threshold[i]), "value": float(value)}
-        best[metric].update({key: float(getattr(m, key)[i]) for key in _AT_THRESHOLD})
+        best[metric].update({key: float(getattr(point, key)[0]) for key in _AT_THRESHOLD})
     cw, cp, total_p, total = _cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
     lift = {k: _lift(cw, cp, total_p, total, k) for k in LIFT_FRACTIONS}
     probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)

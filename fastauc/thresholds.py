@@ -18,7 +18,7 @@ import numpy as np
 from . import _validation as v
 from ._jit import jit
 from ._kernels.sorting import keys_to_floats
-from ._kernels.thresholds import CODES, FBETA, best_index
+from ._kernels.thresholds import ACCURACY, CODES, FBETA, MCC, YOUDEN, best_index, values
 from .ranking import _binary_target, _sorted_tallies, roc_auc_score
 
 __all__ = [
@@ -121,9 +121,12 @@ class ThresholdMetrics:
         """Negative predictive value (0 when nothing is predicted negative)."""
         return _div(self.tn, self.tn + self.fn)
 
+    def _kernel(self, code, beta=1.0):
+        return values(self.tp, self.fp, self.total_pos, self.total_neg, code, float(beta))
+
     @cached_property
     def accuracy(self):
-        return _div(self.tp + self.tn, self.total_pos + self.total_neg)
+        return self._kernel(ACCURACY)
 
     @cached_property
     def error_rate(self):
@@ -134,21 +137,22 @@ class ThresholdMetrics:
         return self.fbeta(1.0)
 
     def fbeta(self, beta):
-        """F-beta score ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` (0 if undefined)."""
-        b2 = float(beta) ** 2
-        return _div((1.0 + b2) * self.tp, (1.0 + b2) * self.tp + b2 * self.fn + self.fp)
+        """F-beta score ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` (0 if undefined).
+
+        F1, F-beta, MCC, Youden's J and accuracy are computed by the same
+        compiled formulas that :func:`best_threshold` maximises.
+        """
+        return self._kernel(FBETA, beta)
 
     @cached_property
     def mcc(self):
         """Matthews correlation coefficient (0 when a margin is empty, as scikit-learn)."""
-        tp, fp, tn, fn = self.tp, self.fp, self.tn, self.fn
-        den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
-        return _div(tp * tn - fp * fn, np.sqrt(den))
+        return self._kernel(MCC)
 
     @cached_property
     def youden(self):
         """Youden's J = sensitivity + specificity - 1."""
-        return self.tpr + self.tnr - 1.0
+        return self._kernel(YOUDEN)
 
     @cached_property
     def predicted_positive_rate(self):
@@ -165,6 +169,11 @@ class ThresholdMetrics:
 
     def __len__(self):
         return self.threshold.shape[0]
+
+    def at(self, i):
+        """The metrics at row ``i`` only, as a one-row ``ThresholdMetrics``."""
+        return ThresholdMetrics(self.threshold[i: i + 1], self.tp[i: i + 1], self.fp[i: i + 1],
+                                self.total_pos, self.total_neg)
 
     def to_dict(self):
         """Every metric as a list (JSON-ready)."""

@@ -57,3 +57,12 @@ def best_index(tps, fps, total_p, total_n, code, beta, cost_fp, cost_fn):
             best_v = x
             best = i
     return best, best_v
+
+
+@jit
+def values(tps, fps, total_p, total_n, code, beta):
+    """``value`` at every threshold, in one pass (no temporaries)."""
+    out = np.empty(tps.shape[0])
+    for i in range(tps.shape[0]):
+        out[i] = value(tps[i], fps[i], total_p, total_n, code, beta, 0.0, 0.0)
+    return out
