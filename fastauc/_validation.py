@@ -210,6 +210,28 @@ def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:
     return np.ascontiguousarray(mask, dtype=bool)
 
 
+def binary_rows(y_true, sample_weight=None, pos_label=None, *, rule="greater", **arrays):
+    """Validate a binary target and the arrays that go with it (same length).
+
+    ``rule`` says what ``pos_label=None`` means: ``"greater"`` takes the
+    greater label (``roc_auc_score``'s rule), ``"sklearn"`` needs labels
+    {0, 1} or {-1, 1} (the curves' rule).  Returns ``(is_pos, classes,
+    weight)``; a single class is allowed here (callers decide).
+    """
+    y = as_label_array(y_true)
+    if y.ndim != 1:
+        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
+    n = check_lengths(y_true=y, **arrays)
+    w = check_sample_weight(sample_weight, n)
+    classes = unique_labels(y)
+    require_binary(classes, pos_label is not None)
+    if pos_label is None and rule == "greater":
+        pos_label = classes[-1]
+    else:
+        pos_label = resolve_pos_label(classes, pos_label)
+    return positive_mask(y, pos_label), classes, w
+
+
 def check_multilabel_indicator(y: np.ndarray, name: str = "y_true") -> np.ndarray:
     """2-D 0/1 indicator matrix -> bool array, or raise."""
     if y.dtype.kind == "b":

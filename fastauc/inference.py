@@ -379,14 +379,7 @@ def _delong_many(is_pos, S, w):
 
 def _delong_setup(y_true, y_scores, sample_weight, name):
     S = _scores_matrix(y_scores, name)
-    y = v.as_label_array(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
-    n = v.check_lengths(y_true=y, **{name: S})
-    w = v.check_sample_weight(sample_weight, n)
-    classes = v.unique_labels(y)
-    v.require_binary(classes, False)
-    is_pos = v.positive_mask(y, classes[-1])
+    is_pos, _, w = v.binary_rows(y_true, sample_weight, **{name: S})
     return is_pos, S, w
 
 
@@ -519,8 +512,12 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
         raise TypeError(f"unexpected arguments for method='delong': {sorted(bootstrap_options)}")
     level = v.check_confidence_level(confidence_level)
     aucs, cov = delong_covariance(y_true, y_score, sample_weight=sample_weight)
-    est = float(aucs[0])
-    se = math.sqrt(max(float(cov[0, 0]), 0.0)) if not math.isnan(cov[0, 0]) else math.nan
+    return _wald_interval(float(aucs[0]), float(cov[0, 0]), level, transform)
+
+
+def _wald_interval(est, var, level, transform=None) -> ConfidenceInterval:
+    """DeLong interval of one AUC from its variance (Wald, or Wald on the logit scale)."""
+    se = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
     z = _norm_ppf(0.5 + 0.5 * level)
     name = "delong" if transform is None else "delong-logit"
     if transform == "logit" and 0.0 < est < 1.0:
@@ -600,13 +597,18 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
         nan = math.nan
         return DeLongTestResult(nan, nan, nan, nan, nan, nan, nan, nan, alternative, level)
     aucs, cov = _delong_many(is_pos, S, w)
-    d = float(aucs[0] - aucs[1])
-    var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
+    return _paired_test(aucs, cov, 0, 1, level, alternative)
+
+
+def _paired_test(aucs, cov, a, b, level, alternative) -> DeLongTestResult:
+    """DeLong's z test of ``aucs[a] - aucs[b]`` from their covariance matrix."""
+    d = float(aucs[a] - aucs[b])
+    var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     se = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
     z = 0.0 if d == 0.0 and se == 0.0 else _ratio(d, se)
     low, high = _difference_interval(d, se, level, alternative)
-    return DeLongTestResult(z, _pvalue(z, alternative), d, low, high, se, float(aucs[0]),
-                            float(aucs[1]), alternative, level)
+    return DeLongTestResult(z, _pvalue(z, alternative), d, low, high, se, float(aucs[a]),
+                            float(aucs[b]), alternative, level)
 
 
 # ------------------------------------------------------------------ bootstrap
@@ -741,18 +743,12 @@ class _Prepared(NamedTuple):
 
 
 def _prepare(y_true, scores, names, sample_weight, metric, stratified):
-    y = v.as_label_array(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
     arrays = [v.as_float_array(s, nm) for s, nm in zip(scores, names)]
-    n = v.check_lengths(y_true=y, **dict(zip(names, arrays)))
-    w = v.check_sample_weight(sample_weight, n)
-    classes = v.unique_labels(y)
-    v.require_binary(classes, False)
+    is_pos, classes, w = v.binary_rows(y_true, sample_weight, **dict(zip(names, arrays)))
     if len(classes) < 2:
         raise ValueError(
             f"y_true contains only one class ({classes[0]!r}); the bootstrap needs both")
-    is_pos = v.positive_mask(y, classes[-1])
+    n = is_pos.shape[0]
     models = [_model(is_pos, s, w, metric, nm) for s, nm in zip(arrays, names)]
     n_pos = models[0].lay.n_pos
     strata = np.array([0, n_pos, n] if stratified else [0, n], np.int64)

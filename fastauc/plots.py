@@ -13,8 +13,9 @@ from . import _validation as v
 from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
 from ._parallel import map_chunks
 from .inference import _BATCH, _kernel_arrays, _prepare
-from .ranking import average_precision_score, precision_recall_curve, roc_curve
-from .thresholds import _cumulative, best_threshold, gains_table, threshold_metrics
+from ._kernels.thresholds import CODES, best_index
+from .ranking import precision_recall_curve, roc_curve
+from .thresholds import _cumulative, _gains, threshold_metrics
 
 __all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
 
@@ -37,10 +38,7 @@ def _axes(ax, **subplots):
 
 def _labels(y_true, pos_label):
     """Boolean positives, by scikit-learn's rule for pos_label=None."""
-    y = v.as_label_array(y_true)
-    classes = v.unique_labels(y)
-    v.require_binary(classes, pos_label is not None)
-    return v.positive_mask(y, v.resolve_pos_label(classes, pos_label))
+    return v.binary_rows(y_true, pos_label=pos_label, rule="sklearn")[0]
 
 
 def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
@@ -99,7 +97,8 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     n_resamples, confidence_level, random_state
         For the band.
     operating_point : str, float or None, default="youden"
-        A :func:`best_threshold` metric, a threshold value, or None.
+        A :func:`best_threshold` metric ("f1", "mcc", "youden", "accuracy",
+        "closest_topleft"), a threshold value, or None.
     label : str, default=None
         Legend label (the AUC is appended).
     ax : matplotlib Axes, default=None
@@ -117,12 +116,11 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     >>> fig.axes[0].get_xlabel()
     'False positive rate'
     """
-    from .ranking import roc_auc_score
-
     fig, ax = _axes(ax, figsize=(5.5, 5))
     is_pos = _labels(y_true, pos_label)
     fpr, tpr, _ = roc_curve(is_pos, y_score, sample_weight=sample_weight)
-    auc = roc_auc_score(is_pos, y_score, sample_weight=sample_weight)
+    # the area of the drawn polyline (dropped points are collinear: same area)
+    auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
     text = f"AUC = {auc:.3f}" if label is None else f"{label} (AUC = {auc:.3f})"
     (line,) = ax.plot(fpr, tpr, lw=1.8, label=text)
     if band:
@@ -132,15 +130,16 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
         ax.fill_between(grid, low, high, color=line.get_color(), alpha=0.2, lw=0,
                         label=f"{confidence_level:.0%} bootstrap band")
     if operating_point is not None:
-        if isinstance(operating_point, str):
-            t = best_threshold(is_pos, y_score, metric=operating_point,
-                               sample_weight=sample_weight).threshold
-            name = operating_point
-        else:
-            t, name = float(operating_point), "threshold"
         m = threshold_metrics(is_pos, y_score, sample_weight=sample_weight)
-        i = int(np.searchsorted(-m.threshold, -t, side="right")) - 1  # last threshold >= t
-        i = max(i, 0)
+        if isinstance(operating_point, str):
+            v.check_choice(operating_point, "operating_point",
+                           tuple(c for c in CODES if c not in ("fbeta", "cost")))
+            i = best_index(m.tp, m.fp, m.total_pos, m.total_neg, CODES[operating_point],
+                           1.0, 0.0, 0.0)[0]
+            name = operating_point
+        else:  # the last (lowest) threshold >= the value given
+            i = max(int(np.searchsorted(-m.threshold, -float(operating_point), "right")) - 1, 0)
+            name = "threshold"
         ax.plot([m.fpr[i]], [m.tpr[i]], "o", color=line.get_color(), ms=7,
                 label=f"{name}: t = {m.threshold[i]:.4g}")
     ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey")
@@ -166,7 +165,7 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
     fig, ax = _axes(ax, figsize=(5.5, 5))
     is_pos = _labels(y_true, pos_label)
     precision, recall, _ = precision_recall_curve(is_pos, y_score, sample_weight=sample_weight)
-    ap = average_precision_score(is_pos, y_score, sample_weight=sample_weight)
+    ap = float(-np.sum(np.diff(recall) * precision[:-1]))  # scikit-learn's step rule
     text = f"AP = {ap:.3f}" if label is None else f"{label} (AP = {ap:.3f})"
     (line,) = ax.plot(recall, precision, drawstyle="steps-post", lw=1.8, label=text)
     if baseline:  # a classifier without skill: precision = prevalence
@@ -212,7 +211,7 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
            ylabel="Share of positives", title="Cumulative gains")
     ax.legend(loc="lower right", fontsize="small")
     if ax_lift is not None:
-        g = gains_table(is_pos, y_score, n_bins=n_bins, sample_weight=sample_weight)
+        g = _gains(cw, cp, total_p, total, v.check_positive_int(n_bins, "n_bins"))
         ax_lift.bar(g.bin, g.lift, color="C0", alpha=0.7, label="lift in bin")
         ax_lift.plot(g.bin, g.cumulative_lift, "o-", color="C1", label="cumulative lift")
         ax_lift.axhline(1.0, ls="--", lw=0.8, color="grey")

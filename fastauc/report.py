@@ -9,7 +9,13 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.thresholds import CODES, best_index
-from .inference import bootstrap_ci, delong_test, roc_auc_ci
+from .inference import (
+    _class_weights,
+    _paired_test,
+    _wald_interval,
+    bootstrap_ci,
+    delong_covariance,
+)
 from .losses import log_loss
 from .thresholds import _cumulative_from, _lift, threshold_metrics
 
@@ -110,13 +116,8 @@ class Report:
         return "\n".join(out)
 
 
-def _model_report(name, is_pos, s, w, ci, confidence_level, bootstrap_options):
+def _model_report(name, is_pos, s, w, interval):
     sw = w if w.shape[0] else None
-    if ci == "delong":
-        interval = roc_auc_ci(is_pos, s, confidence_level=confidence_level, sample_weight=sw)
-    else:
-        interval = bootstrap_ci(is_pos, s, confidence_level=confidence_level, sample_weight=sw,
-                                **bootstrap_options)
     m = threshold_metrics(is_pos, s, sample_weight=sw)
     # average precision from the same tallies: sum over thresholds of
     # (recall increment) * precision, scikit-learn's step-function rule
@@ -191,36 +192,38 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     S = v.as_float_array(y_scores, "y_scores", ndim=(1, 2))
     if S.ndim == 1:
         S = S[:, None]
-    y = v.as_label_array(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
-    n = v.check_lengths(y_true=y, y_scores=S)
-    w = v.check_sample_weight(sample_weight, n)
-    classes = v.unique_labels(y)
-    v.require_binary(classes, pos_label is not None)
-    pos_label = v.resolve_pos_label(classes, pos_label)
-    if pos_label not in classes.tolist():
+    is_pos, classes, w = v.binary_rows(y_true, sample_weight, pos_label, rule="sklearn",
+                                       y_scores=S)
+    if pos_label is not None and pos_label not in classes.tolist():
         raise ValueError(f"pos_label={pos_label!r} is not a label of y_true "
                          f"(labels: {classes.tolist()})")
     if classes.shape[0] < 2:
         raise ValueError(f"y_true has only one class ({classes[0]!r}); a report needs both")
-    is_pos = v.positive_mask(y, pos_label)
-    k = S.shape[1]
+    n, k = S.shape
     names = [f"model_{i + 1}" for i in range(k)] if names is None else [str(x) for x in names]
     if len(names) != k:
         raise ValueError(f"names has {len(names)} entries for {k} score columns")
     for j in range(k):
         v.check_finite(S[:, j], names[j])
-    models = [_model_report(names[j], is_pos, np.ascontiguousarray(S[:, j]), w, ci, level,
-                            bootstrap_options) for j in range(k)]
+    sw = w if w.shape[0] else None
+    # one DeLong covariance for all models: their intervals and every paired test
+    if ci == "delong" or k > 1:
+        aucs, cov = delong_covariance(is_pos, S, sample_weight=sw)
+    models = []
+    for j in range(k):
+        s = np.ascontiguousarray(S[:, j])
+        if ci == "delong":
+            interval = _wald_interval(float(aucs[j]), float(cov[j, j]), level)
+        else:
+            interval = bootstrap_ci(is_pos, s, confidence_level=level, sample_weight=sw,
+                                    **bootstrap_options)
+        models.append(_model_report(names[j], is_pos, s, w, interval))
     comparisons = []
     for a in range(k):
         for b in range(a + 1, k):
-            t = delong_test(is_pos, S[:, a], S[:, b], confidence_level=level,
-                            sample_weight=w if w.shape[0] else None)
+            t = _paired_test(aucs, cov, a, b, level, "two-sided")
             comparisons.append({"a": names[a], "b": names[b], "difference": t.difference,
                                 "low": t.low, "high": t.high, "se": t.se,
                                 "statistic": t.statistic, "pvalue": t.pvalue})
-    weights = w if w.shape[0] else np.ones(n)
-    return Report(models, comparisons, n, float(weights[is_pos].sum()),
-                  float(weights[~is_pos].sum()), ci, level, bool(w.shape[0]))
+    total_p, total_n = _class_weights(is_pos, w)
+    return Report(models, comparisons, n, total_p, total_n, ci, level, bool(w.shape[0]))

@@ -415,7 +415,11 @@ def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=Non
     array([0.33333333, 0.66666667, 0.66666667, 0.66666667, 1.        ])
     """
     n_bins = v.check_positive_int(n_bins, "n_bins")
-    cw, cp, total_p, total = _cumulative(y_true, y_score, sample_weight, pos_label)
+    return _gains(*_cumulative(y_true, y_score, sample_weight, pos_label), n_bins)
+
+
+def _gains(cw, cp, total_p, total, n_bins):
+    """The gains table from the cumulative weight and positive weight curves."""
     edges = total * np.arange(n_bins + 1) / n_bins
     cum_pos = _positives_in_top(cw, cp, edges)
     count = np.diff(edges)
