@@ -9,6 +9,7 @@ write flag requires it.
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -16,13 +17,43 @@ import numpy as np
 EMPTY_WEIGHT = np.empty(0, np.float64)
 
 
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter has a value or type the function does not take (both a
+    ValueError and a TypeError, like scikit-learn's class of the same name)."""
+
+
 class UndefinedMetricWarning(UserWarning):
     """A metric is undefined for the input (for example only one class is
-    present); the function returns NaN, as scikit-learn does."""
+    present); the function returns NaN, as scikit-learn does.
+
+    When scikit-learn has been imported, the warnings fastauc emits are of a
+    subclass of this class and of ``sklearn.exceptions.UndefinedMetricWarning``,
+    so filters and ``pytest.warns`` written for either see them.
+    """
 
 
-def warn_undefined(message: str) -> None:
-    warnings.warn(message, UndefinedMetricWarning, stacklevel=3)
+_bridged: list = []
+
+
+def undefined_metric_warning() -> type:
+    """The class to emit: fastauc's, joined with scikit-learn's when it is loaded.
+
+    Code that filters or expects scikit-learn's class has imported it, so
+    looking in ``sys.modules`` (not importing scikit-learn) is enough and keeps
+    ``import fastauc`` free of scikit-learn.
+    """
+    sk = sys.modules.get("sklearn.exceptions")
+    if sk is None:
+        return UndefinedMetricWarning
+    if not _bridged:
+        _bridged.append(type("UndefinedMetricWarning",
+                             (UndefinedMetricWarning, sk.UndefinedMetricWarning),
+                             {"__module__": __name__, "__doc__": UndefinedMetricWarning.__doc__}))
+    return _bridged[0]
+
+
+def warn_undefined(message: str, stacklevel: int = 3) -> None:
+    warnings.warn(message, undefined_metric_warning(), stacklevel=stacklevel)
 
 
 def _asarray(x, name: str) -> np.ndarray:
@@ -53,123 +84,239 @@ def as_float_array(x, name: str, *, ndim=(1,)) -> np.ndarray:
     arr = _asarray(x, name)
     if arr.dtype.kind not in "biuf":
         if arr.dtype.kind == "c":
-            raise TypeError(f"{name} must be real numbers, got complex dtype {arr.dtype}")
+            raise ValueError(f"Complex data not supported ({name} has dtype {arr.dtype})")
         if arr.dtype.kind == "O":
             try:
                 arr = arr.astype(np.float64)
             except (TypeError, ValueError):
-                raise TypeError(
-                    f"{name} must be numeric, got values of dtype object that are not numbers"
-                ) from None
+                raise ValueError(
+                    f"Unable to convert array of bytes/strings into decimal numbers with "
+                    f"dtype='numeric' ({name} must be numeric, got values of dtype object "
+                    "that are not numbers)") from None
         else:
-            raise TypeError(f"{name} must be numeric, got dtype {arr.dtype}")
+            raise ValueError(
+                "dtype='numeric' is not compatible with arrays of bytes/strings.Convert your "
+                f"data to numeric values explicitly instead. ({name} must be numeric, got "
+                f"dtype {arr.dtype})")
     if arr.ndim == 2 and arr.shape[1] == 1 and 1 in ndim and 2 not in ndim:
         arr = arr[:, 0]
     if arr.ndim not in ndim:
         shapes = " or ".join({1: "(n_samples,)", 2: "(n_samples, n_columns)"}[d] for d in ndim)
         raise ValueError(f"{name} must have shape {shapes}, got an array of shape {arr.shape}")
     if arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one sample is required")
+        raise empty_error(name, arr.shape)
     return _kernel_ready(arr)
 
 
 def check_finite(arr: np.ndarray, name: str) -> None:
-    """Raise if ``arr`` has NaN or infinite values (counted, first position)."""
+    """Raise if ``arr`` has NaN or infinite values (scikit-learn's words, then ours)."""
+    if not np.isfinite(arr).all():
+        raise_non_finite(name, arr)
+
+
+def raise_non_finite(name: str, arr: np.ndarray) -> None:
+    """scikit-learn's "Input y contains NaN." (or infinity), then the count and
+    the first position."""
     finite = np.isfinite(arr)
-    if not finite.all():
-        raise_non_finite(name, int(arr.size - np.count_nonzero(finite)),
-                         np.unravel_index(int(np.argmin(finite)), arr.shape))
-
-
-def raise_non_finite(name: str, count: int, first) -> None:
-    if isinstance(first, tuple) and len(first) == 1:
-        first = first[0]
-    first = tuple(int(i) for i in first) if isinstance(first, tuple) else int(first)
+    count = int(arr.size - np.count_nonzero(finite))
+    first = np.unravel_index(int(np.argmin(finite)), arr.shape)
+    first = int(first[0]) if len(first) == 1 else tuple(int(i) for i in first)
+    what = "NaN" if np.isnan(arr).any() else (
+        f"infinity or a value too large for {np.dtype(np.float64)!r}")
+    # scikit-learn names labels and weights in this message, but not scores
+    shown = f"{name} " if name in ("y_true", "y_pred", "sample_weight") else ""
     raise ValueError(
-        f"{name} contains {count} NaN or infinite value{'s' if count != 1 else ''} "
-        f"(first at index {first}); remove or impute them first"
+        f"Input {shown}contains {what}. ({name} has {count} NaN or infinite "
+        f"value{'s' if count != 1 else ''}, first at index {first}; remove or impute them "
+        "first)"
     )
+
+
+def _inconsistent(lengths: dict) -> ValueError:
+    desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+    return ValueError("Found input variables with inconsistent numbers of samples: "
+                      f"{list(lengths.values())} ({desc})")
 
 
 def check_lengths(**arrays) -> int:
     """All arrays have the same number of rows; return it."""
-    items = [(k, v) for k, v in arrays.items() if v is not None]
-    lengths = {k: (v.shape[0] if hasattr(v, "shape") else len(v)) for k, v in items}
+    lengths = {k: (v.shape[0] if hasattr(v, "shape") else len(v))
+               for k, v in arrays.items() if v is not None}
     if len(set(lengths.values())) > 1:
-        desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
-        raise ValueError(f"inconsistent numbers of samples: {desc}")
+        raise _inconsistent(lengths)
     return next(iter(lengths.values()))
 
 
-def check_sample_weight(sample_weight, n: int) -> np.ndarray:
-    """None -> empty array; otherwise a finite, non-negative float64 (n,) array."""
+# Weight sums outside this range are rescaled by a power of two (exact) for the
+# results that do not depend on the scale of the weights; products of two sums
+# then stay far from float64's overflow and underflow.
+_SAFE_TOTAL = (2.0**-400, 2.0**400)
+
+
+def check_sample_weight(sample_weight, n: int, *, names=("y_true", "y_score"),
+                        frequency: bool = False) -> np.ndarray:
+    """None -> empty array; otherwise a finite, non-negative float64 (n,) array.
+
+    Weights whose total is too large or too small for float64 arithmetic are
+    scaled by a power of two (results invariant to the scale do not change,
+    not even in the last bit); with ``frequency=True`` (weights that count
+    rows: DeLong, Mann-Whitney) such weights raise instead.
+    """
     if sample_weight is None:
         return EMPTY_WEIGHT
+    ndim = np.ndim(sample_weight)
+    if ndim == 0:
+        raise InvalidParameterError("The 'sample_weight' parameter must be an array-like or "
+                                    f"None. Got {sample_weight!r} instead.")
+    if ndim != 1:
+        raise ValueError(f"Sample weights must be 1D array or scalar, got {ndim}D array. "
+                         "Expected either a scalar value or a 1D array of length "
+                         f"{n}. (sample_weight has shape {np.shape(sample_weight)})")
     w = as_float_array(sample_weight, "sample_weight")
     if w.shape[0] != n:
-        raise ValueError(
-            f"sample_weight has {w.shape[0]} samples but y_true and y_score have {n}"
-        )
-    finite = np.isfinite(w)
-    if not finite.all():
-        raise_non_finite("sample_weight", int(n - np.count_nonzero(finite)), int(np.argmin(finite)))
+        raise _inconsistent({**dict.fromkeys(names, n), "sample_weight": w.shape[0]})
+    check_finite(w, "sample_weight")
     negative = w < 0
     if negative.any():
         raise ValueError(
             f"sample_weight contains {int(np.count_nonzero(negative))} negative value(s) "
             f"(first at index {int(np.argmax(negative))}); weights must be >= 0"
         )
-    if not (w > 0).any():
-        raise ValueError("sample_weight sums to zero: at least one weight must be positive")
+    top = w.max()
+    if top == 0:
+        raise ValueError("Sample weights must contain at least one non-zero number. "
+                         "(sample_weight sums to zero: at least one weight must be positive)")
+    total = w.sum()
+    if not _SAFE_TOTAL[0] < total < _SAFE_TOTAL[1]:
+        if frequency:
+            raise ValueError(
+                f"sample_weight sums to {total!r}: frequency weights (counts of rows) of "
+                "this size overflow float64 arithmetic; rescale them (this result depends "
+                "on the scale of the weights)"
+            )
+        w = np.ldexp(w, -int(np.frexp(top)[1]))  # exact: multiplies by a power of two
     return w
 
 
 # ---------------------------------------------------------------- labels
 
-def as_label_array(y, name: str = "y_true") -> np.ndarray:
-    arr = _asarray(y, name)
+_LEGACY_MULTILABEL = (
+    "You appear to be using a legacy multi-label data representation. Sequence of "
+    "sequences are no longer supported; use a binary array or sparse matrix instead - the "
+    "MultiLabelBinarizer transformer can convert to this format."
+)
+_BYTES_LABELS = ("Support for labels represented as bytes is not supported. Convert the "
+                 "labels to a string or integer format.")
+
+
+def empty_error(name: str, shape) -> ValueError:
+    return ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is "
+                      f"required. ({name} is empty: at least one sample is required)")
+
+
+def _is_sequence(x) -> bool:
+    return isinstance(x, (list, tuple, np.ndarray)) and not isinstance(x, str)
+
+
+def as_label_array(y, name: str = "y_true", *, allow_empty: bool = False) -> np.ndarray:
+    """Labels -> array (1-D, or 2-D for indicator matrices); (n, 1) columns are raveled.
+
+    Raises scikit-learn's errors for bytes labels, the legacy sequence-of-sequences
+    multilabel format, NaN/inf labels and (unless ``allow_empty``) empty input.
+    """
+    if type(y).__module__.startswith("scipy.sparse"):  # indicator matrices: densify
+        y = y.toarray()
+    try:
+        arr = _asarray(y, name)
+    except TypeError:
+        if isinstance(y, (list, tuple)) and any(_is_sequence(r) for r in y):
+            raise ValueError(f"{_LEGACY_MULTILABEL} ({name} is a ragged sequence of "
+                             "sequences)") from None
+        raise
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
-    if arr.ndim == 0 or arr.shape[0] == 0:
-        raise ValueError(f"{name} is empty: at least one sample is required")
-    if arr.dtype.kind == "c":
+    if arr.ndim == 0 or (arr.shape[0] == 0 and not allow_empty):
+        raise empty_error(name, arr.shape)
+    kind = arr.dtype.kind
+    if kind == "S" or (kind == "O" and arr.size and isinstance(arr.flat[0], bytes)):
+        raise TypeError(f"{_BYTES_LABELS} ({name} holds bytes)")
+    if kind == "O" and arr.ndim == 1 and arr.size and _is_sequence(arr[0]):
+        raise ValueError(f"{_LEGACY_MULTILABEL} ({name} is a sequence of sequences)")
+    if kind == "c":
         raise TypeError(f"{name} must hold class labels, got complex dtype {arr.dtype}")
-    if arr.dtype.kind == "f":
-        nan = np.isnan(arr)
-        if nan.any():
-            raise ValueError(
-                f"{name} contains {int(np.count_nonzero(nan))} NaN label(s) "
-                f"(first at index {int(np.argmax(nan.ravel()))})"
-            )
-        if np.isinf(arr).any():
-            raise ValueError(f"{name} contains infinite labels")
+    if kind == "f" and not np.isfinite(arr).all():
+        raise_non_finite(name, arr)
     return arr
 
 
+def is_continuous(classes: np.ndarray) -> bool:
+    return classes.dtype.kind == "f" and bool(np.any(classes != np.floor(classes)))
+
+
 def unique_labels(y: np.ndarray, name: str = "y_true") -> np.ndarray:
-    """Sorted distinct labels, fast for numeric binary labels (no sort)."""
+    """Sorted distinct labels, fast for numeric binary labels (no sort).
+
+    Continuous float values raise scikit-learn's "continuous format is not
+    supported"; labels that cannot be compared raise its "Mix of label input
+    types (string and number)".
+    """
+    classes = distinct(y, name)
+    if is_continuous(classes):
+        raise ValueError(
+            f"continuous format is not supported ({name} looks continuous: float values "
+            f"{classes[:5]} are not class labels; a binary target is expected)"
+        )
+    return classes
+
+
+def distinct(y: np.ndarray, name: str = "y_true") -> np.ndarray:
+    """Sorted distinct values of a 1-D label array (no sort for two numeric values)."""
     if y.dtype.kind == "b":
         lo, hi = bool(y.min()), bool(y.max())
         return np.array([lo, hi] if lo != hi else [lo])
     if y.dtype.kind in "iuf":
         lo, hi = y.min(), y.max()
         if lo == hi:
-            classes = np.array([lo])
-        elif y.size == np.count_nonzero(y == lo) + np.count_nonzero(y == hi):
-            classes = np.array([lo, hi])
-        else:
-            classes = np.unique(y)
-    else:
-        try:
-            classes = np.unique(y)
-        except TypeError as exc:
-            raise TypeError(f"{name} mixes label types that cannot be compared: {exc}") from None
-    if classes.dtype.kind == "f" and np.any(classes != np.floor(classes)):
-        raise ValueError(
-            f"{name} looks continuous (float values {classes[:5]} are not class labels); "
-            "a binary target with two classes is expected"
-        )
-    return classes
+            return np.array([lo])
+        if y.size == np.count_nonzero(y == lo) + np.count_nonzero(y == hi):
+            return np.array([lo, hi])
+        return np.unique(y)
+    try:
+        return np.unique(y)
+    except TypeError as exc:
+        raise ValueError(f"Mix of label input types (string and number); {name} mixes "
+                         f"label types that cannot be compared: {exc}") from None
+
+
+def target_type(y: np.ndarray, name: str = "y_true"):
+    """scikit-learn's ``type_of_target`` for an array from :func:`as_label_array`.
+
+    Returns ``(type, y, classes)``: indicator matrices come back as bool
+    (nonzero is a label), ``classes`` are the sorted distinct values of a 1-D
+    target (None for 2-D).
+    """
+    if y.ndim == 1:
+        if y.shape[0] == 0:
+            return "binary", y, y
+        if y.dtype.kind == "O" and not isinstance(y[0], str):
+            return "unknown", y, None
+        classes = distinct(y, name)
+        if is_continuous(classes):
+            return "continuous", y, classes
+        return ("multiclass" if classes.shape[0] > 2 else "binary"), y, classes
+    if y.ndim != 2 or 0 in y.shape or y.dtype.kind not in "biuf":
+        return "unknown", y, None
+    if y.dtype.kind == "b":
+        return "multilabel-indicator", y, None
+    values = np.unique(y)
+    integral = y.dtype.kind in "iu" or not is_continuous(values)
+    if values.shape[0] < 3 and integral:
+        return "multilabel-indicator", y != 0, None
+    if not integral:
+        if not np.isfinite(values).all():
+            raise_non_finite(name, y)
+        return "continuous-multioutput", y, None
+    return "multiclass-multioutput", y, None
 
 
 def _fmt_classes(classes) -> str:
@@ -197,8 +344,9 @@ def resolve_pos_label(classes: np.ndarray, pos_label):
 def require_binary(classes: np.ndarray, pos_label_given: bool, name: str = "y_true") -> None:
     if len(classes) > 2 and not pos_label_given:
         raise ValueError(
-            f"{name} has {len(classes)} classes {_fmt_classes(classes)} but a binary "
-            "target is required here; pass pos_label to treat one class as positive"
+            f"multiclass format is not supported ({name} has {len(classes)} classes "
+            f"{_fmt_classes(classes)} but a binary target is required here; pass pos_label "
+            "to treat one class as positive)"
         )
 
 
@@ -233,14 +381,12 @@ def binary_rows(y_true, sample_weight=None, pos_label=None, *, rule="greater", *
 
 
 def check_multilabel_indicator(y: np.ndarray, name: str = "y_true") -> np.ndarray:
-    """2-D 0/1 indicator matrix -> bool array, or raise."""
-    if y.dtype.kind == "b":
-        return y
-    if y.dtype.kind not in "iuf" or not np.all((y == 0) | (y == 1)):
-        raise ValueError(
-            f"{name} is 2-D, so it must be a multilabel indicator matrix of 0/1 values"
-        )
-    return y.astype(bool)
+    """2-D indicator matrix -> bool array, or scikit-learn's "... format is not supported"."""
+    kind, y, _ = target_type(y, name)
+    if kind != "multilabel-indicator":
+        raise ValueError(f"{kind} format is not supported ({name} is 2-D, so it must be a "
+                         "multilabel indicator matrix of 0/1 values)")
+    return y
 
 
 def check_choice(value, name: str, options) -> None:

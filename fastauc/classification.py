@@ -18,7 +18,8 @@ from . import _validation as v
 __all__ = ["f1_score", "fbeta_score", "precision_recall_fscore_support", "precision_score",
            "recall_score"]
 
-_AVERAGES = (None, "micro", "macro", "weighted")
+_AVERAGES = (None, "micro", "macro", "weighted", "samples")
+_TARGETS = ("binary", "multiclass", "multilabel-indicator")
 
 
 def _zero_division_value(zero_division):
@@ -27,10 +28,12 @@ def _zero_division_value(zero_division):
     if isinstance(zero_division, (int, float, np.number)) and not isinstance(zero_division, bool):
         if zero_division in (0, 1) or math.isnan(zero_division):
             return float(zero_division)
-    raise ValueError(f'zero_division must be "warn", 0.0, 1.0 or np.nan, got {zero_division!r}')
+    raise v.InvalidParameterError(
+        "The 'zero_division' parameter must be a float among {0.0, 1.0}, numpy.nan or a str "
+        f"among {{'warn'}}. Got {zero_division!r} instead.")
 
 
-def _divide(num, den, metric, modifier, warn_for, zero_division):
+def _divide(num, den, metric, modifier, average, warn_for, zero_division):
     """``num / den`` with scikit-learn's zero_division handling and warning."""
     mask = den == 0
     out = num / np.where(mask, 1.0, den)
@@ -38,28 +41,115 @@ def _divide(num, den, metric, modifier, warn_for, zero_division):
         return out
     out[mask] = _zero_division_value(zero_division)
     if isinstance(zero_division, str) and metric in warn_for:
-        where = "due to" if out.shape[0] == 1 else "in labels with"
+        axis0, axis1 = ("label", "sample") if average == "samples" else ("sample", "label")
+        where = "due to" if out.shape[0] == 1 else f"in {axis1}s with"
         warnings.warn(f"{metric.capitalize()} is ill-defined and being set to 0.0 {where} no "
-                      f"{modifier} samples. Use `zero_division` parameter to control this "
-                      "behavior.", v.UndefinedMetricWarning, stacklevel=4)
+                      f"{modifier} {axis0}s. Use `zero_division` parameter to control this "
+                      "behavior.", v.undefined_metric_warning(), stacklevel=4)
     return out
 
 
-def _targets(y_true, y_pred, sample_weight):
-    yt = v.as_label_array(y_true, "y_true")
-    yp = v.as_label_array(y_pred, "y_pred")
-    for name, a in (("y_true", yt), ("y_pred", yp)):
-        if a.ndim != 1:
-            raise ValueError(f"{name} must have shape (n_samples,), got {a.shape} "
-                             "(multilabel input is not supported)")
+def _fmt_values(classes):
+    return str(np.asarray(classes))
+
+
+def _check_targets(y_true, y_pred, sample_weight):
+    """scikit-learn's target checks for a fixed prediction.
+
+    Returns ``(y_type, present, yt, yp, w)``: ``y_type`` is "binary",
+    "multiclass" or "multilabel-indicator"; ``present`` the sorted labels of
+    both (column indices for indicator matrices, whose ``yt``/``yp`` are bool).
+    """
+    yt = v.as_label_array(y_true, "y_true", allow_empty=True)
+    yp = v.as_label_array(y_pred, "y_pred", allow_empty=True)
     n = v.check_lengths(y_true=yt, y_pred=yp)
-    w = v.check_sample_weight(sample_weight, n)
-    try:
-        present = np.unique(np.concatenate((v.unique_labels(yt, "y_true"),
-                                            v.unique_labels(yp, "y_pred"))))
-    except TypeError as exc:
-        raise ValueError(f"Mix of label input types in y_true and y_pred: {exc}") from exc
-    return yt, yp, w, present
+    (type_true, yt, cls_true), (type_pred, yp, cls_pred) = (
+        v.target_type(yt, "y_true"), v.target_type(yp, "y_pred"))
+    if n == 0:
+        raise ValueError("Found empty input array (e.g., `y_true` or `y_pred`) while a minimum "
+                         "of 1 sample is required.")
+    w = v.check_sample_weight(sample_weight, n, names=("y_true", "y_pred"))
+    types = {type_true, type_pred}
+    if types == {"binary", "multiclass"}:
+        types = {"multiclass"}
+    if len(types) > 1:
+        raise ValueError(f"Classification metrics can't handle a mix of {type_true} and "
+                         f"{type_pred} targets")
+    y_type = types.pop()
+    if y_type not in _TARGETS:
+        raise ValueError(f"{y_type} is not supported")
+    if y_type == "multilabel-indicator":
+        if yt.shape[1] != yp.shape[1]:
+            raise ValueError("Multi-label binary indicator input with different numbers of "
+                             f"labels ({yt.shape[1]} columns in y_true, {yp.shape[1]} in "
+                             "y_pred)")
+        return y_type, np.arange(yt.shape[1]), yt, yp, w
+    if (cls_true.dtype.kind in "UO") != (cls_pred.dtype.kind in "UO"):
+        raise ValueError("Mix of label input types (string and number); Got "
+                         f"{_fmt_values(cls_true)} and {_fmt_values(cls_pred)}.")
+    present = np.union1d(cls_true, cls_pred)
+    if y_type == "binary" and present.shape[0] > 2:
+        y_type = "multiclass"
+    return y_type, present, yt, yp, w
+
+
+def _set_wise_labels(y_type, present, average, labels, pos_label):
+    if average not in _AVERAGES and average != "binary":
+        raise v.InvalidParameterError(
+            "The 'average' parameter must be a str among {'binary', 'micro', 'macro', "
+            f"'weighted', 'samples'}} or None. Got {average!r} instead.")
+    if average == "binary":
+        if y_type != "binary":
+            options = [a for a in _AVERAGES if a != "samples" or y_type != "multiclass"]
+            raise ValueError(f"Target is {y_type} but average='binary'. Please choose another "
+                             f"average setting, one of {options!r}.")
+        if pos_label not in present.tolist() and present.shape[0] >= 2:
+            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one "
+                             f"of {present}")
+        return [pos_label]
+    if pos_label not in (None, 1):
+        warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average != "
+                      f"'binary' (got {average!r}). You may use labels=[pos_label] to specify a "
+                      "single positive class.", UserWarning, stacklevel=4)
+    return labels
+
+
+def _tallies(y_type, present, yt, yp, w, labels, samplewise):
+    """Weighted (tp, predicted, true) per selected label, or per sample."""
+    weights = w if w.shape[0] else None
+    if y_type != "multilabel-indicator":
+        if samplewise:
+            raise ValueError("Samplewise metrics are not available outside of multilabel "
+                             "classification.")
+        selected = present if labels is None else np.asarray(labels)
+        universe = np.union1d(present, selected) if labels is not None else present
+        it = np.searchsorted(universe, yt)
+        ip = np.searchsorted(universe, yp)
+        k = universe.shape[0]
+        hit = it == ip
+        tp = np.bincount(it[hit], weights=None if weights is None else weights[hit],
+                         minlength=k)
+        true_sum = np.bincount(it, weights=weights, minlength=k)
+        pred_sum = np.bincount(ip, weights=weights, minlength=k)
+        sel = np.searchsorted(universe, selected)
+        return (np.asarray(a[sel], np.float64) for a in (tp, pred_sum, true_sum))
+    if labels is not None:
+        labels = np.asarray(labels)
+        if labels.shape != present.shape or np.any(labels != present):
+            if labels.size and labels.max() > present.max():
+                raise ValueError("All labels must be in [0, n labels) for multilabel targets. "
+                                 f"Got {labels.max()} > {present.max()}")
+            if labels.size and labels.min() < 0:
+                raise ValueError("All labels must be in [0, n labels) for multilabel targets. "
+                                 f"Got {labels.min()} < 0")
+        yt, yp = yt[:, labels], yp[:, labels]
+    both = yt & yp
+    if samplewise:
+        counts = [a.sum(axis=1, dtype=np.float64) for a in (both, yp, yt)]
+        return (c * weights if weights is not None else c for c in counts)
+    if weights is None:
+        return (a.sum(axis=0, dtype=np.float64) for a in (both, yp, yt))
+    return (weights @ a for a in (both, yp, yt))
 
 
 def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
@@ -68,20 +158,22 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     """Precision, recall, F-beta and support per class or averaged.
 
     Same inputs, outputs, warnings and ``zero_division`` rules as
-    :func:`sklearn.metrics.precision_recall_fscore_support` for binary and
-    multiclass targets.
+    :func:`sklearn.metrics.precision_recall_fscore_support`: binary,
+    multiclass and multilabel-indicator targets.
 
     Parameters
     ----------
-    y_true, y_pred : array-like of shape (n_samples,)
-        True and predicted labels.
+    y_true, y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True and predicted labels, or multilabel indicator matrices.
     beta : float, default=1.0
         Weight of recall in the F-score.
     labels : array-like, default=None
-        Labels to include (and their order when ``average=None``).
+        Labels to include (and their order when ``average=None``); column
+        indices for multilabel input.
     pos_label : int, float, bool or str, default=1
         The positive class when ``average="binary"``.
-    average : {"binary", "micro", "macro", "weighted"} or None, default=None
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, default=None
+        ``"samples"`` (multilabel only) averages the per-sample scores.
     warn_for : tuple of str
         Which metrics warn on zero division.
     sample_weight : array-like of shape (n_samples,), default=None
@@ -99,58 +191,36 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     >>> precision_recall_fscore_support([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1],
     ...                                 average="macro")
     (0.2222222222222222, 0.3333333333333333, 0.26666666666666666, None)
+    >>> precision_recall_fscore_support([[1, 0, 1], [0, 1, 1]], [[1, 1, 1], [0, 1, 0]],
+    ...                                 average="samples")
+    (0.8333333333333333, 0.75, 0.7333333333333334, None)
     """
-    if average not in _AVERAGES and average != "binary":
-        raise ValueError(f"average has to be one of {_AVERAGES} or 'binary', got {average!r}")
     _zero_division_value(zero_division)
-    if beta < 0:
-        raise ValueError(f"beta should be >=0 in the F-beta score, got {beta!r}")
-    yt, yp, w, present = _targets(y_true, y_pred, sample_weight)
-    y_type = "binary" if present.shape[0] <= 2 else "multiclass"
-    if average == "binary":
-        if y_type != "binary":
-            raise ValueError("Target is multiclass but average='binary'. Please choose another "
-                             "average setting, one of [None, 'micro', 'macro', 'weighted'].")
-        if pos_label not in present.tolist() and present.shape[0] >= 2:
-            raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one "
-                             f"of {present.tolist()}")
-        labels = [pos_label]
-    elif pos_label not in (None, 1):
-        warnings.warn(f"Note that pos_label (set to {pos_label!r}) is ignored when average != "
-                      f"'binary' (got {average!r}). You may use labels=[pos_label] to specify a "
-                      "single positive class.", UserWarning, stacklevel=2)
-    selected = present if labels is None else np.asarray(labels)
-    if selected.ndim != 1 or selected.shape[0] == 0:
-        raise ValueError(f"labels must be a non-empty list of labels, got {labels!r}")
-    universe = np.unique(np.concatenate((present, selected)))
-    it = np.searchsorted(universe, yt)
-    ip = np.searchsorted(universe, yp)
-    weights = w if w.shape[0] else None
-    k = universe.shape[0]
-    hit = it == ip
-    tp = np.bincount(it[hit], weights=None if weights is None else weights[hit], minlength=k)
-    true_sum = np.bincount(it, weights=weights, minlength=k)
-    pred_sum = np.bincount(ip, weights=weights, minlength=k)
-    sel = np.searchsorted(universe, selected)
-    tp, true_sum, pred_sum = tp[sel], true_sum[sel], pred_sum[sel]
-    support = true_sum
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.number)) or beta < 0:
+        raise v.InvalidParameterError(
+            f"The 'beta' parameter must be a float in the range [0.0, inf). Got {beta!r} "
+            "instead.")
+    y_type, present, yt, yp, w = _check_targets(y_true, y_pred, sample_weight)
+    labels = _set_wise_labels(y_type, present, average, labels, pos_label)
+    samplewise = average == "samples"
+    tp, pred_sum, true_sum = _tallies(y_type, present, yt, yp, w, labels, samplewise)
     if average == "micro":
-        tp, true_sum, pred_sum = (np.array([a.sum()], np.float64)
-                                  for a in (tp, true_sum, pred_sum))
-    tp, t_f, p_f = (np.asarray(a, np.float64) for a in (tp, true_sum, pred_sum))
-    precision = _divide(tp, p_f, "precision", "predicted", warn_for, zero_division)
-    recall = _divide(tp, t_f, "recall", "true", warn_for, zero_division)
+        tp, pred_sum, true_sum = (np.array([a.sum()]) for a in (tp, pred_sum, true_sum))
+    precision = _divide(tp, pred_sum, "precision", "predicted", average, warn_for,
+                        zero_division)
+    recall = _divide(tp, true_sum, "recall", "true", average, warn_for, zero_division)
     if np.isposinf(beta):
         f = recall
     elif beta == 0:
         f = precision
     else:
         b2 = beta * beta
-        f = _divide((1 + b2) * tp, b2 * t_f + p_f, "f-score", "true nor predicted", warn_for,
-                    zero_division)
+        f = _divide((1 + b2) * tp, b2 * true_sum + pred_sum, "f-score", "true nor predicted",
+                    average, warn_for, zero_division)
     if average is None:
-        return precision, recall, f, support
-    avg_weights = t_f if average == "weighted" else None
+        return precision, recall, f, true_sum
+    avg_weights = (true_sum if average == "weighted"
+                   else (w if samplewise and w.shape[0] else None))
     return (_nanaverage(precision, avg_weights), _nanaverage(recall, avg_weights),
             _nanaverage(f, avg_weights), None)
 

@@ -301,7 +301,7 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     e = v.EMPTY_WEIGHT
     pk, _, nk, _, ph, nh, n_bad, first_bad, pidx, nidx = split_by_class(bits, is_pos, e, True)
     if n_bad:
-        v.raise_non_finite(name, n_bad, first_bad)
+        v.raise_non_finite(name, score)
     pk, pidx = radix_sort(pk, pidx, ph)
     nk, nidx = radix_sort(nk, nidx, nh)
     n = bits.shape[0]

@@ -70,20 +70,21 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
     v.check_finite(P, "y_proba")
     hi, lo = P.max(), P.min()
     if hi > 1:
-        raise ValueError(f"y_proba contains values greater than 1: {hi}")
+        raise ValueError(f"y_prob contains values greater than 1: {hi} (y_proba must be probabilities)")
     if lo < 0:
-        raise ValueError(f"y_proba contains values lower than 0: {lo}")
+        raise ValueError(f"y_prob contains values lower than 0: {lo} (y_proba must be probabilities)")
     y = v.as_label_array(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
-    n = v.check_lengths(y_true=y, y_proba=P)
-    w = v.check_sample_weight(sample_weight, n)
+    n = v.check_lengths(y_proba=P, y_true=y)  # scikit-learn's order in its message
+    w = v.check_sample_weight(sample_weight, n, names=("y_proba", "y_true"))
+    if y.ndim == 2:
+        return _multilabel_log_loss(v.check_multilabel_indicator(y), P, w, normalize)
     if labels is not None:
+        given = labels
         labels = np.asarray(labels)
         classes = np.unique(labels)
         if not np.array_equal(classes, labels):
             warnings.warn(
-                f"Labels passed were {labels}. But this function assumes labels are "
+                f"Labels passed were {given}. But this function assumes labels are "
                 "ordered lexicographically. Pass the ordered "
                 f"labels={classes.tolist()} and ensure that the columns of y_prob "
                 "correspond to this ordering.", UserWarning, stacklevel=2)
@@ -91,10 +92,10 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
         missing = np.setdiff1d(present, classes)
         if len(missing):
             raise ValueError(f"y_true contains values {set(missing.tolist())} not belonging "
-                             f"to the passed labels {labels}.")
+                             f"to the passed labels {given}.")
         if len(classes) == 1:
-            raise ValueError("The labels array needs to contain at least two labels for "
-                             f"log_loss, got {labels}.")
+            raise ValueError("The labels array needs to contain at least two labels, got "
+                             f"{classes}.")
     else:
         classes = v.unique_labels(y)
         if len(classes) == 1:
@@ -104,10 +105,8 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
     if P.ndim == 1:
         P = P[:, None]
     n_cols = 2 if P.shape[1] == 1 else P.shape[1]
-    if P.shape[1] > 1 and not np.all(np.isclose(P.sum(axis=1), 1.0,
-                                                 rtol=np.sqrt(np.finfo(np.float64).eps))):
-        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
-                      UserWarning, stacklevel=2)
+    if P.shape[1] > 1:
+        _warn_row_sums(P)
     if n_cols != len(classes):
         if labels is None:
             raise ValueError(
@@ -122,3 +121,25 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
         cls = np.searchsorted(classes, y).astype(np.int64)
     total, total_w = log_loss_sum(P, cls, w)
     return float(total / total_w) if normalize else float(total)
+
+
+def _multilabel_log_loss(Y, P, w, normalize):
+    """scikit-learn's log loss of an indicator matrix: ``-sum_l y_il log p_il`` per row
+    (each label's column is a class; rows are not renormalised)."""
+    if P.ndim != 2 or P.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"y_true and y_prob contain different number of classes: {Y.shape[1]} vs "
+            f"{P.shape[1] if P.ndim == 2 else 2}. Please provide the true labels explicitly "
+            "through the labels argument.")
+    _warn_row_sums(P)
+    eps = np.finfo(np.float64).eps
+    loss = -(Y * np.log(np.clip(P, eps, 1 - eps))).sum(axis=1)
+    if not normalize:
+        return float(loss @ w if w.shape[0] else loss.sum())
+    return float(np.average(loss, weights=w if w.shape[0] else None))
+
+
+def _warn_row_sums(P):
+    if not np.all(np.isclose(P.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(np.float64).eps))):
+        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                      UserWarning, stacklevel=3)

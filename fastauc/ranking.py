@@ -94,10 +94,8 @@ def _sorted_tallies(
         for a, b in zip(cuts[:-1], cuts[1:])
     ]
     runs = map_chunks(_sort_chunk, chunks)
-    n_bad = sum(r[4] for r in runs)
-    if n_bad:
-        first = next(cuts[c] + r[5] for c, r in enumerate(runs) if r[4])
-        v.raise_non_finite(name, n_bad, first)
+    if any(r[4] for r in runs):
+        v.raise_non_finite(name, score)
     if len(runs) == 1:
         pk1, pw1, nk1, nw1 = runs[0][:4]
         pk2, pw2, nk2, nw2 = _EMPTY_KEYS, v.EMPTY_WEIGHT, _EMPTY_KEYS, v.EMPTY_WEIGHT
@@ -421,6 +419,7 @@ def auc(x, y):
     >>> auc(fpr, tpr)
     0.75
     """
+    x_raw = np.asarray(x)
     x = np.asarray(x, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if x.ndim == 2 and x.shape[1] == 1:
@@ -433,7 +432,7 @@ def auc(x, y):
     if x.shape[0] < 2:
         raise ValueError(
             "At least 2 points are needed to compute area under curve, "
-            f"but x.shape = {x.shape}"
+            f"but x.shape = {x.shape[0]}"
         )
     dx = np.diff(x)
     direction = 1.0
@@ -441,7 +440,7 @@ def auc(x, y):
         if np.all(dx <= 0):
             direction = -1.0
         else:
-            raise ValueError(f"x is neither increasing nor decreasing : {x}.")
+            raise ValueError(f"x is neither increasing nor decreasing : {x_raw}.")
     return float(direction * (dx * (y[1:] + y[:-1]) / 2.0).sum())
 
 
@@ -608,11 +607,15 @@ def roc_auc_score(
         )
     S = v.as_float_array(y_score, "y_score", ndim=(1, 2))
     n = v.check_lengths(y_true=y, y_score=S)
-    w = v.check_sample_weight(sample_weight, n)
     classes = v.unique_labels(y)
+    multiclass = len(classes) > 2 or (S.ndim == 2 and S.shape[1] > 2)
+    if multiclass and multi_class == "ovo":
+        w = None if sample_weight is None else v.EMPTY_WEIGHT[:0]  # refused below
+    else:
+        w = v.check_sample_weight(sample_weight, n)
     if S.ndim == 2 and S.shape[1] == 1:
         S = np.ascontiguousarray(S[:, 0])
-    if len(classes) > 2 or (S.ndim == 2 and S.shape[1] > 2):
+    if multiclass:
         if max_fpr is not None and max_fpr != 1.0:
             raise ValueError(
                 "Partial AUC computation not available in multiclass setting, "
@@ -620,14 +623,15 @@ def roc_auc_score(
             )
         if multi_class == "raise":
             raise ValueError(
-                f"y_true has {len(classes)} classes and y_score has shape {S.shape}: "
-                "multi_class must be in ('ovo', 'ovr') for multiclass targets"
+                "multi_class must be in ('ovo', 'ovr') (y_true has "
+                f"{len(classes)} classes and y_score has shape {S.shape}: choose 'ovr' or 'ovo' "
+                "for multiclass targets)"
             )
         return _multiclass_roc_auc(y, S, labels, multi_class, average, w)
     if S.ndim == 2:
         raise ValueError(
-            f"y_score has shape {S.shape} but y_true is binary: pass the scores of the "
-            "positive class, shape (n_samples,)"
+            f"y should be a 1d array, got an array of shape {S.shape} instead. (y_true is "
+            "binary: pass the scores of the positive class, shape (n_samples,))"
         )
     if len(classes) < 2:
         v.warn_undefined(
@@ -672,17 +676,18 @@ def _multiclass_roc_auc(y, S, labels, multi_class, average, w):
         classes = np.unique(y)
         if len(classes) != S.shape[1]:
             raise ValueError(
-                f"Number of classes in y_true ({len(classes)}) not equal to the number of "
-                f"columns in 'y_score' ({S.shape[1]})"
+                "Number of classes in y_true not equal to the number of columns in "
+                f"'y_score' ({len(classes)} classes, {S.shape[1]} columns)"
             )
     if multi_class == "ovr":
         Y = y[:, None] == classes[None, :]
         return _average_binary(_binary_auc, Y, S, average, w)
-    if w.shape[0]:
+    if w is not None:
         raise ValueError(
             "sample_weight is not supported for multiclass one-vs-one ROC AUC, "
             "'sample_weight' must be None in this case."
         )
+    w = v.EMPTY_WEIGHT
     encoded = np.searchsorted(classes, y)
     present = np.unique(encoded)
     pair_scores = []
@@ -739,12 +744,13 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     _check_average(average)
     y = v.as_label_array(y_true)
     if y.ndim == 2:
+        Y = v.check_multilabel_indicator(y)
         if pos_label != 1:
             raise ValueError(
                 "Parameter pos_label is fixed to 1 for multilabel-indicator y_true. "
                 "Do not set pos_label or set pos_label to 1."
             )
-        Y, S, w = _multilabel_input(y, y_score, sample_weight)
+        Y, S, w = _multilabel_input(Y, y_score, sample_weight)
         return _average_binary(_binary_ap, Y, S, average, w)
     S = v.as_float_array(y_score, "y_score", ndim=(1, 2))
     n = v.check_lengths(y_true=y, y_score=S)
@@ -766,13 +772,12 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     if S.ndim == 2:
         if S.shape[1] != 1:
             raise ValueError(
-                f"y_score has shape {S.shape} but y_true is binary: pass the scores of "
-                "the positive class, shape (n_samples,)"
+                f"y should be a 1d array, got an array of shape {S.shape} instead. (y_true "
+                "is binary: pass the scores of the positive class, shape (n_samples,))"
             )
         S = np.ascontiguousarray(S[:, 0])
     if len(classes) == 2 and not np.any(classes == pos_label):
         raise ValueError(
-            f"pos_label={pos_label!r} is not a valid label. It should be one of "
-            f"{v._fmt_classes(classes)}"
+            f"pos_label={pos_label} is not a valid label. It should be one of {classes}"
         )
     return _binary_ap(v.positive_mask(y, pos_label), S, w)

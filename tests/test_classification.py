@@ -88,5 +88,6 @@ def test_string_labels_and_warnings():
         fastauc.precision_score([0, 1, 1], [1, 1, 0], pos_label=2)
     with pytest.raises(ValueError, match="zero_division"):
         fastauc.recall_score([0, 1], [1, 1], zero_division=2)
-    with pytest.raises(ValueError, match="average"):
+    with pytest.raises(ValueError, match="Samplewise metrics are not available outside of "
+                       "multilabel classification"):
         fastauc.f1_score([0, 1], [1, 1], average="samples")
