@@ -53,6 +53,22 @@ from .ranking import (
 
 __version__ = "0.1.0"
 
+# Submodules loaded on first use, so ``import fastauc`` stays light:
+# ``fastauc.naive`` (slow references) and ``fastauc.sklearn`` (needs scikit-learn).
+_LAZY_SUBMODULES = ("naive", "sklearn")
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'fastauc' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_LAZY_SUBMODULES])
+
 __all__ = [
     "BestThreshold",
     "BootstrapResult",

@@ -186,13 +186,15 @@ def check_sample_weight(sample_weight, n: int, *, names=("y_true", "y_score"),
     if top == 0:
         raise ValueError("Sample weights must contain at least one non-zero number. "
                          "(sample_weight sums to zero: at least one weight must be positive)")
-    total = w.sum()
+    with np.errstate(over="ignore"):
+        total = float(w.sum())
     if not _SAFE_TOTAL[0] < total < _SAFE_TOTAL[1]:
         if frequency:
             raise ValueError(
-                f"sample_weight sums to {total!r}: frequency weights (counts of rows) of "
-                "this size overflow float64 arithmetic; rescale them (this result depends "
-                "on the scale of the weights)"
+                f"sample_weight sums to {total!r}, outside the range float64 arithmetic "
+                f"handles for frequency weights ({_SAFE_TOTAL[0]:.3g} to "
+                f"{_SAFE_TOTAL[1]:.3g}); this result depends on the scale of the weights "
+                "(they count rows), so rescale them to the counts they stand for"
             )
         w = np.ldexp(w, -int(np.frexp(top)[1]))  # exact: multiplies by a power of two
     return w
@@ -358,19 +360,21 @@ def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:
     return np.ascontiguousarray(mask, dtype=bool)
 
 
-def binary_rows(y_true, sample_weight=None, pos_label=None, *, rule="greater", **arrays):
+def binary_rows(y_true, sample_weight=None, pos_label=None, *, rule="greater",
+                frequency=False, **arrays):
     """Validate a binary target and the arrays that go with it (same length).
 
     ``rule`` says what ``pos_label=None`` means: ``"greater"`` takes the
     greater label (``roc_auc_score``'s rule), ``"sklearn"`` needs labels
     {0, 1} or {-1, 1} (the curves' rule).  Returns ``(is_pos, classes,
-    weight)``; a single class is allowed here (callers decide).
+    weight)``; a single class is allowed here (callers decide).  ``frequency``
+    is passed to :func:`check_sample_weight`.
     """
     y = as_label_array(y_true)
     if y.ndim != 1:
         raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
     n = check_lengths(y_true=y, **arrays)
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, names=("y_true", *arrays), frequency=frequency)
     classes = unique_labels(y)
     require_binary(classes, pos_label is not None)
     if pos_label is None and rule == "greater":

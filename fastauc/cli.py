@@ -295,7 +295,10 @@ def _report_parser(sub):
 
 
 def main(argv=None):
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="fastauc", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"fastauc {__version__}")
     sub = parser.add_subparsers(dest="command")
     d = sub.add_parser("demo", help="score built-in synthetic data and compare timings")
     d.add_argument("--n", type=int, default=1_000_000, help="rows (default 1e6)")

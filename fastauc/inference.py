@@ -248,7 +248,7 @@ def mann_whitney_u(
     if use_continuity not in (True, False):
         raise ValueError(f"use_continuity must be True or False, got {use_continuity!r}")
     is_pos, s, w, _, _ = _binary_target(
-        y_true, y_score, sample_weight, None, default_rule="greater"
+        y_true, y_score, sample_weight, None, default_rule="greater", frequency=True
     )
     t = _sorted_tallies(is_pos, s, w, curve=False, moments=True)
     n1, n2 = t.total_pos, t.total_neg
@@ -379,7 +379,7 @@ def _delong_many(is_pos, S, w):
 
 def _delong_setup(y_true, y_scores, sample_weight, name):
     S = _scores_matrix(y_scores, name)
-    is_pos, _, w = v.binary_rows(y_true, sample_weight, **{name: S})
+    is_pos, _, w = v.binary_rows(y_true, sample_weight, frequency=True, **{name: S})
     return is_pos, S, w
 
 
@@ -520,7 +520,9 @@ def _wald_interval(est, var, level, transform=None) -> ConfidenceInterval:
     se = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
     z = _norm_ppf(0.5 + 0.5 * level)
     name = "delong" if transform is None else "delong-logit"
-    if transform == "logit" and 0.0 < est < 1.0:
+    if math.isnan(est) or math.isnan(se):  # no interval around an undefined estimate
+        low = high = math.nan
+    elif transform == "logit" and 0.0 < est < 1.0:
         centre = math.log(est / (1.0 - est))
         half = z * se / (est * (1.0 - est))
         low = 1.0 / (1.0 + math.exp(-(centre - half)))
@@ -533,6 +535,8 @@ def _wald_interval(est, var, level, transform=None) -> ConfidenceInterval:
 
 
 def _difference_interval(d, se, level, alternative, lo_bound=-1.0, hi_bound=1.0):
+    if math.isnan(d) or math.isnan(se):
+        return math.nan, math.nan
     if alternative == "two-sided":
         z = _norm_ppf(0.5 + 0.5 * level)
         return max(lo_bound, d - z * se), min(hi_bound, d + z * se)

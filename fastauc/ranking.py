@@ -158,7 +158,8 @@ def _check_average(average, options=_AVERAGES):
         raise ValueError(f"average must be one of {options}, got {average!r}")
 
 
-def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: str):
+def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: str,
+                   frequency: bool = False):
     """Validate a binary problem; return (is_pos, score, weight, classes, dtype).
 
     ``default_rule`` says what ``pos_label=None`` means: ``"sklearn"`` is the
@@ -174,7 +175,7 @@ def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: s
     raw_dtype = getattr(y_score, "dtype", None)
     s = v.as_float_array(y_score, "y_score")
     n = v.check_lengths(y_true=y, y_score=s)
-    w = v.check_sample_weight(sample_weight, n)
+    w = v.check_sample_weight(sample_weight, n, frequency=frequency)
     classes = v.unique_labels(y)
     v.require_binary(classes, pos_label is not None)
     if pos_label is None and default_rule == "greater":

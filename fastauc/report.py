@@ -193,7 +193,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     if S.ndim == 1:
         S = S[:, None]
     is_pos, classes, w = v.binary_rows(y_true, sample_weight, pos_label, rule="sklearn",
-                                       y_scores=S)
+                                       frequency=True, y_scores=S)
     if pos_label is not None and pos_label not in classes.tolist():
         raise ValueError(f"pos_label={pos_label!r} is not a label of y_true "
                          f"(labels: {classes.tolist()})")

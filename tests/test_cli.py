@@ -148,3 +148,9 @@ def test_parquet_without_pyarrow_names_the_extra(tmp_path, block_import):
     csv_path.write_text("y,p,name\n0,0.1,a\n1,0.9,b\n")
     cols = read_columns(str(csv_path), ["y", "p", "name"])  # the stdlib reader
     assert cols["p"].tolist() == [0.1, 0.9] and cols["name"].tolist() == ["a", "b"]
+
+
+def test_version_flag():
+    out = subprocess.run([sys.executable, "-m", "fastauc", "--version"], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == f"fastauc {fastauc.__version__}"

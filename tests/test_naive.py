@@ -32,3 +32,16 @@ def test_all_ties_is_one_half():
     # -0.0 and 0.0 are one tie
     assert fastauc.roc_auc_score([0, 1], [-0.0, 0.0]) == 0.5
     np.testing.assert_array_equal(fastauc.roc_curve([0, 1], [-0.0, 0.0])[2], [np.inf, 0.0])
+
+
+def test_submodules_reachable_lazily_after_plain_import():
+    import subprocess
+    import sys
+
+    code = ("import sys, fastauc\n"
+            "assert 'fastauc.naive' not in sys.modules and 'sklearn' not in sys.modules\n"
+            "assert fastauc.naive.pairwise_auc([0, 1, 1], [0.2, 0.2, 0.9]) == 0.75\n"
+            "assert 'naive' in dir(fastauc)\n"
+            "try:\n    fastauc.no_such_name\nexcept AttributeError:\n    pass\n"
+            "else:\n    raise SystemExit('no AttributeError')\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -251,3 +251,50 @@ def test_scalar_sample_weight_refused_like_sklearn():
         with pytest.raises(ValueError, match="'sample_weight' parameter") as info:
             m.f1_score([0, 1, 1, 0], [0, 1, 0, 0], sample_weight=2.0)
         assert isinstance(info.value, TypeError)
+
+
+# ------------------------------------------------------- weights at the edges
+
+@pytest.mark.parametrize("scale", [1e308, 1e200, 1e-300, 5e-324])
+def test_scale_free_results_survive_extreme_weights(scale, rng):
+    y = rng.integers(0, 2, 500)
+    s = rng.random(500).round(2)
+    w = np.full(500, scale)
+    assert fastauc.roc_auc_score(y, s, sample_weight=w) == pytest.approx(
+        fastauc.roc_auc_score(y, s), rel=1e-12)
+    assert fastauc.average_precision_score(y, s, sample_weight=w) == pytest.approx(
+        fastauc.average_precision_score(y, s), rel=1e-12)
+    for ours, ref in zip(fastauc.roc_curve(y, s, sample_weight=w), fastauc.roc_curve(y, s)):
+        np.testing.assert_allclose(ours, ref, rtol=1e-12)
+    m = fastauc.threshold_metrics(y, s, sample_weight=w)
+    np.testing.assert_allclose(m.f1, fastauc.threshold_metrics(y, s).f1, rtol=1e-12)
+    assert fastauc.partial_auc(y, s, sample_weight=w, fpr_range=(0, 0.5)) == pytest.approx(
+        fastauc.partial_auc(y, s, fpr_range=(0, 0.5)), rel=1e-12)
+
+
+def test_power_of_two_rescaling_is_exact(rng):
+    y = rng.integers(0, 2, 300)
+    s = rng.random(300)
+    w = rng.random(300) + 0.5
+    assert (fastauc.roc_auc_score(y, s, sample_weight=w * 2.0**1020)
+            == fastauc.roc_auc_score(y, s, sample_weight=w))
+
+
+@pytest.mark.parametrize("call", [
+    lambda y, s, w: fastauc.roc_auc_ci(y, s, sample_weight=w),
+    lambda y, s, w: fastauc.delong_covariance(y, s, sample_weight=w),
+    lambda y, s, w: fastauc.delong_test(y, s, -s, sample_weight=w),
+    lambda y, s, w: fastauc.mann_whitney_u(y, s, sample_weight=w),
+    lambda y, s, w: fastauc.report(y, s, sample_weight=w),
+])
+def test_frequency_weights_that_overflow_raise(call):
+    y = np.array([0, 1, 0, 1, 1])
+    s = np.array([0.1, 0.8, 0.3, 0.6, 0.9])
+    with pytest.raises(ValueError, match="sample_weight sums to inf.*frequency weights"):
+        call(y, s, np.full(5, 1e308))
+
+
+def test_no_interval_around_an_undefined_estimate():
+    with pytest.warns(fastauc.UndefinedMetricWarning):
+        ci = fastauc.roc_auc_ci([1, 1, 1], [0.1, 0.2, 0.3])
+    assert np.isnan(ci.estimate) and np.isnan(ci.low) and np.isnan(ci.high)
