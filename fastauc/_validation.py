@@ -9,6 +9,7 @@ write flag requires it.
 
 from __future__ import annotations
 
+import math
 import sys
 import warnings
 
@@ -175,17 +176,20 @@ def check_sample_weight(sample_weight, n: int, *, names=("y_true", "y_score"),
     w = as_float_array(sample_weight, "sample_weight")
     if w.shape[0] != n:
         raise _inconsistent({**dict.fromkeys(names, n), "sample_weight": w.shape[0]})
-    check_finite(w, "sample_weight")
-    negative = w < 0
-    if negative.any():
+    low, top = float(w.min()), float(w.max())  # NaN or inf show up in one of them
+    if not (math.isfinite(low) and math.isfinite(top)):
+        raise_non_finite("sample_weight", w)
+    if low < 0:
+        negative = w < 0
         raise ValueError(
             f"sample_weight contains {int(np.count_nonzero(negative))} negative value(s) "
             f"(first at index {int(np.argmax(negative))}); weights must be >= 0"
         )
-    top = w.max()
     if top == 0:
         raise ValueError("Sample weights must contain at least one non-zero number. "
                          "(sample_weight sums to zero: at least one weight must be positive)")
+    if top > _SAFE_TOTAL[0] and top * n < _SAFE_TOTAL[1]:  # top <= total <= top * n
+        return w
     with np.errstate(over="ignore"):
         total = float(w.sum())
     if not _SAFE_TOTAL[0] < total < _SAFE_TOTAL[1]:
