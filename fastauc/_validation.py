@@ -15,6 +15,8 @@ import warnings
 
 import numpy as np
 
+from ._containers import score_columns, sklearn_input_name, to_numpy
+
 EMPTY_WEIGHT = np.empty(0, np.float64)
 
 
@@ -57,16 +59,24 @@ def warn_undefined(message: str, stacklevel: int = 3) -> None:
     warnings.warn(message, undefined_metric_warning(), stacklevel=stacklevel)
 
 
-def _asarray(x, name: str) -> np.ndarray:
+def as_array(x, name: str) -> np.ndarray:
+    """Any array-like (pandas, polars, pyarrow included) -> numpy array, unconverted dtype."""
+    if type(x) is np.ndarray:
+        return x
     if x is None:
-        raise TypeError(f"{name} must be array-like, got None")
+        raise InvalidParameterError(f"The '{name}' parameter must be an array-like. Got None "
+                                    "instead.")
     if isinstance(x, (str, bytes)) or np.isscalar(x):
-        raise TypeError(f"{name} must be array-like, got a scalar {x!r}")
+        raise InvalidParameterError(f"The '{name}' parameter must be an array-like. Got "
+                                    f"{x!r} instead.")
     try:
-        arr = np.asarray(x)
-    except Exception as exc:  # pragma: no cover - exotic containers
+        return to_numpy(x, name)
+    except ValueError as exc:
+        if "inhomogeneous" not in str(exc) and "sequence" not in str(exc):
+            raise  # a missing value: scikit-learn's NaN error
         raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
-    return arr
+    except TypeError as exc:  # pragma: no cover - exotic containers
+        raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
 
 
 def _kernel_ready(arr: np.ndarray) -> np.ndarray:
@@ -82,7 +92,7 @@ def as_float_array(x, name: str, *, ndim=(1,)) -> np.ndarray:
 
     ``ndim`` lists the accepted dimensionalities (``(1,)`` or ``(1, 2)``).
     """
-    arr = _asarray(x, name)
+    arr = as_array(x, name)
     if arr.dtype.kind not in "biuf":
         if arr.dtype.kind == "c":
             raise ValueError(f"Complex data not supported ({name} has dtype {arr.dtype})")
@@ -109,6 +119,37 @@ def as_float_array(x, name: str, *, ndim=(1,)) -> np.ndarray:
     return _kernel_ready(arr)
 
 
+def n_rows(x) -> int:
+    """Rows of an array-like before conversion (-1 when it has no length)."""
+    try:
+        return len(x)
+    except TypeError:
+        return -1
+
+
+def score_matrix(y_scores, n: int, name: str = "y_scores"):
+    """Several models' scores -> ``(names or None, float64 (n, k) array)``.
+
+    Takes a 1-D or (n, k) array, a mapping ``{name: scores}``, a pandas or
+    polars DataFrame (column names become model names) or a list of k 1-D
+    arrays of length n (see :func:`fastauc._containers.score_columns`).
+    """
+    names, columns = score_columns(y_scores, n, name)
+    if columns is None:
+        S = as_float_array(y_scores, name, ndim=(1, 2))
+        return None, (S[:, None] if S.ndim == 1 else S)
+    if not columns:
+        raise ValueError(f"{name} holds no models")
+    S = np.empty((columns[0].shape[0], len(columns)), np.float64)
+    for j, col in enumerate(columns):
+        label = f"{name}[{names[j]!r}]" if names else f"{name}[{j}]"
+        col = as_float_array(col, label)
+        if col.shape[0] != S.shape[0]:
+            raise _inconsistent({f"{name}[0]": S.shape[0], label: col.shape[0]})
+        S[:, j] = col
+    return names, S
+
+
 def check_finite(arr: np.ndarray, name: str) -> None:
     """Raise if ``arr`` has NaN or infinite values (scikit-learn's words, then ours)."""
     if not np.isfinite(arr).all():
@@ -124,10 +165,8 @@ def raise_non_finite(name: str, arr: np.ndarray) -> None:
     first = int(first[0]) if len(first) == 1 else tuple(int(i) for i in first)
     what = "NaN" if np.isnan(arr).any() else (
         f"infinity or a value too large for {np.dtype(np.float64)!r}")
-    # scikit-learn names labels and weights in this message, but not scores
-    shown = f"{name} " if name in ("y_true", "y_pred", "sample_weight") else ""
     raise ValueError(
-        f"Input {shown}contains {what}. ({name} has {count} NaN or infinite "
+        f"Input {sklearn_input_name(name)}contains {what}. ({name} has {count} NaN or infinite "
         f"value{'s' if count != 1 else ''}, first at index {first}; remove or impute them "
         "first)"
     )
@@ -233,7 +272,7 @@ def as_label_array(y, name: str = "y_true", *, allow_empty: bool = False) -> np.
     if type(y).__module__.startswith("scipy.sparse"):  # indicator matrices: densify
         y = y.toarray()
     try:
-        arr = _asarray(y, name)
+        arr = as_array(y, name)
     except TypeError:
         if isinstance(y, (list, tuple)) and any(_is_sequence(r) for r in y):
             raise ValueError(f"{_LEGACY_MULTILABEL} ({name} is a ragged sequence of "

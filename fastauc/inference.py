@@ -342,13 +342,6 @@ _SMALL_DELONG = ("DeLong's variance needs a total weight above one in each class
                  "the covariance is NaN.")
 
 
-def _scores_matrix(y_scores, name: str) -> np.ndarray:
-    S = v.as_float_array(y_scores, name, ndim=(1, 2))
-    if S.ndim == 1:
-        S = S[:, None]
-    return S
-
-
 def _delong_one(is_pos, s, w):
     """AUC and variance of one model from the moments of one sweep."""
     t = _sorted_tallies(is_pos, s, w, curve=False, moments=True)
@@ -378,7 +371,7 @@ def _delong_many(is_pos, S, w):
 
 
 def _delong_setup(y_true, y_scores, sample_weight, name):
-    S = _scores_matrix(y_scores, name)
+    S = v.score_matrix(y_scores, v.n_rows(y_true), name)[1]
     is_pos, _, w = v.binary_rows(y_true, sample_weight, frequency=True, **{name: S})
     return is_pos, S, w
 

@@ -169,11 +169,12 @@ def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: s
     y = v.as_label_array(y_true)
     if y.ndim != 1:
         raise ValueError(
-            f"y_true has shape {y.shape}; a binary target of shape (n_samples,) is required "
-            "(multilabel-indicator input is not supported by this function)"
+            f"{v.target_type(y)[0]} format is not supported (y_true has shape {y.shape}; a "
+            "binary target of shape (n_samples,) is required by this function)"
         )
-    raw_dtype = getattr(y_score, "dtype", None)
-    s = v.as_float_array(y_score, "y_score")
+    raw = v.as_array(y_score, "y_score")
+    raw_dtype = raw.dtype
+    s = v.as_float_array(raw, "y_score")
     n = v.check_lengths(y_true=y, y_score=s)
     w = v.check_sample_weight(sample_weight, n, frequency=frequency)
     classes = v.unique_labels(y)
@@ -320,7 +321,7 @@ def precision_recall_curve(
     if no_positive:
         warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
         recall[:-1] = 1.0
-    if raw_dtype is not None and np.dtype(raw_dtype).kind in "iuf":
+    if raw_dtype.kind in "iuf":
         thresholds = thresholds.astype(raw_dtype, copy=False)
     return precision, recall, thresholds
 

@@ -189,9 +189,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     level = v.check_confidence_level(confidence_level)
     if ci == "delong" and bootstrap_options:
         raise TypeError(f"unexpected arguments for ci='delong': {sorted(bootstrap_options)}")
-    S = v.as_float_array(y_scores, "y_scores", ndim=(1, 2))
-    if S.ndim == 1:
-        S = S[:, None]
+    given_names, S = v.score_matrix(y_scores, v.n_rows(y_true))
+    if names is None:
+        names = given_names
     is_pos, classes, w = v.binary_rows(y_true, sample_weight, pos_label, rule="sklearn",
                                        frequency=True, y_scores=S)
     if pos_label is not None and pos_label not in classes.tolist():

@@ -1,0 +1,245 @@
+"""Every container a user has, for every public function: the same result as numpy.
+
+The containers (lists, tuples, (n, 1) columns, pandas Series with numpy and
+nullable dtypes, pandas Categorical labels, polars Series of every numeric
+and boolean dtype, pyarrow Array and ChunkedArray) are made from the same
+numpy data; every public function must give exactly the result it gives on
+numpy arrays of the values the container holds.  Missing values (pd.NA, None,
+nulls) raise scikit-learn's NaN error.
+"""
+
+import dataclasses
+import subprocess
+import sys
+
+import matplotlib
+import numpy as np
+import pytest
+
+import fastauc
+
+matplotlib.use("Agg")
+pd = pytest.importorskip("pandas")
+pl = pytest.importorskip("polars")
+pa = pytest.importorskip("pyarrow")
+
+N = 120
+_rng = np.random.default_rng(7)
+Y = _rng.integers(0, 2, N)
+S = np.round(_rng.random(N), 2)  # ties
+S2 = np.round(_rng.random(N), 2)
+W = np.round(_rng.random(N) * 3, 1)
+PRED = (S > 0.5).astype(np.int64)
+
+# function name -> call(y, s, s2, w, pred); s, s2 are probabilities in [0, 1]
+FAST = dict(n_resamples=20, random_state=0)
+CALLS = {
+    "roc_auc_score": lambda y, s, s2, w, p: fastauc.roc_auc_score(y, s, sample_weight=w),
+    "average_precision_score":
+        lambda y, s, s2, w, p: fastauc.average_precision_score(y, s, sample_weight=w),
+    "roc_curve": lambda y, s, s2, w, p: fastauc.roc_curve(y, s, sample_weight=w),
+    "precision_recall_curve":
+        lambda y, s, s2, w, p: fastauc.precision_recall_curve(y, s, sample_weight=w),
+    "det_curve": lambda y, s, s2, w, p: fastauc.det_curve(y, s, sample_weight=w),
+    "auc": lambda y, s, s2, w, p: fastauc.auc(*fastauc.roc_curve(y, s)[:2]),
+    "log_loss": lambda y, s, s2, w, p: fastauc.log_loss(y, s, sample_weight=w),
+    "f1_score": lambda y, s, s2, w, p: fastauc.f1_score(y, p, sample_weight=w),
+    "fbeta_score": lambda y, s, s2, w, p: fastauc.fbeta_score(y, p, beta=2, sample_weight=w),
+    "precision_score": lambda y, s, s2, w, p: fastauc.precision_score(y, p, sample_weight=w),
+    "recall_score": lambda y, s, s2, w, p: fastauc.recall_score(y, p, sample_weight=w),
+    "precision_recall_fscore_support": lambda y, s, s2, w, p:
+        fastauc.precision_recall_fscore_support(y, p, sample_weight=w),
+    "threshold_metrics":
+        lambda y, s, s2, w, p: fastauc.threshold_metrics(y, s, sample_weight=w).to_dict(),
+    "best_threshold": lambda y, s, s2, w, p: fastauc.best_threshold(y, s, sample_weight=w),
+    "gini": lambda y, s, s2, w, p: fastauc.gini(y, s, sample_weight=w),
+    "lift_at": lambda y, s, s2, w, p: fastauc.lift_at(y, s, 0.1, sample_weight=w),
+    "gains_table": lambda y, s, s2, w, p: fastauc.gains_table(y, s, sample_weight=w),
+    "roc_convex_hull": lambda y, s, s2, w, p: fastauc.roc_convex_hull(y, s, sample_weight=w),
+    "partial_auc": lambda y, s, s2, w, p:
+        fastauc.partial_auc(y, s, fpr_range=(0, 0.3), sample_weight=w),
+    "mann_whitney_u": lambda y, s, s2, w, p: fastauc.mann_whitney_u(y, s),
+    "delong_covariance": lambda y, s, s2, w, p: fastauc.delong_covariance(y, s),
+    "roc_auc_ci": lambda y, s, s2, w, p: fastauc.roc_auc_ci(y, s),
+    "delong_test": lambda y, s, s2, w, p: fastauc.delong_test(y, s, s2),
+    "bootstrap_ci": lambda y, s, s2, w, p: fastauc.bootstrap_ci(y, s, sample_weight=w, **FAST),
+    "bootstrap_test": lambda y, s, s2, w, p: fastauc.bootstrap_test(y, s, s2, **FAST),
+    "report": lambda y, s, s2, w, p: fastauc.report(y, s, sample_weight=w).to_dict(),
+    "roc_confidence_band": lambda y, s, s2, w, p: fastauc.roc_confidence_band(y, s, **FAST),
+    "plot_roc": lambda y, s, s2, w, p: _lines(fastauc.plot_roc(y, s, **FAST)),
+    "plot_precision_recall": lambda y, s, s2, w, p: _lines(fastauc.plot_precision_recall(y, s)),
+    "plot_gains": lambda y, s, s2, w, p: _lines(fastauc.plot_gains(y, s)),
+}
+
+
+def _lines(fig):
+    import matplotlib.pyplot as plt
+
+    data = [line.get_xydata() for ax in fig.axes for line in ax.get_lines()]
+    plt.close(fig)
+    return data
+
+
+def test_every_public_function_is_covered():
+    public = {n for n in fastauc.__all__ if callable(getattr(fastauc, n))
+              and not isinstance(getattr(fastauc, n), type)}
+    assert public <= set(CALLS), sorted(public - set(CALLS))
+
+
+# container name -> (labels, scores, weights) maker, from numpy arrays
+def _pl(dtype):
+    return lambda a: pl.Series(a).cast(dtype)
+
+
+CONTAINERS = {
+    "list": (list, list, list),
+    "tuple": (tuple, tuple, tuple),
+    "column": (lambda a: a[:, None], lambda a: a[:, None], lambda a: a),
+    "pandas": (pd.Series, pd.Series, pd.Series),
+    "pandas-nullable": (lambda a: pd.Series(a, dtype="Int64"),
+                        lambda a: pd.Series(a, dtype="Float64"),
+                        lambda a: pd.Series(a, dtype="Float64")),
+    "pandas-boolean": (lambda a: pd.Series(a.astype(bool), dtype="boolean"),
+                       pd.Series, pd.Series),
+    "pandas-categorical": (pd.Categorical, pd.Series, pd.Series),
+    "pandas-category-series": (lambda a: pd.Series(a, dtype="category"), pd.Series,
+                               pd.Series),
+    "polars-boolean": (lambda a: pl.Series(a.astype(bool)), pl.Series, pl.Series),
+    "polars-float32": (pl.Series, _pl(pl.Float32), _pl(pl.Float32)),
+    **{f"polars-{t.__name__.lower()}": (_pl(t), pl.Series, pl.Series)
+       for t in (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32,
+                 pl.UInt64, pl.Float32, pl.Float64)},
+    "pyarrow": (pa.array, pa.array, pa.array),
+    "pyarrow-chunked": tuple(
+        (lambda a: pa.chunked_array([a[: N // 3], a[N // 3:]])) for _ in range(3)),
+}
+
+
+def _numpy_view(obj):
+    """The numpy array a container holds (what the result must equal)."""
+    if isinstance(obj, (list, tuple)):
+        return np.asarray(obj)
+    if isinstance(obj, pd.Categorical):
+        return np.asarray(obj.categories)[obj.codes]
+    if isinstance(obj, pd.Series):
+        if obj.dtype.name == "category":
+            return _numpy_view(obj.array)
+        return obj.to_numpy(dtype=getattr(obj.dtype, "numpy_dtype", None))
+    if isinstance(obj, pl.Series):
+        return obj.to_numpy()
+    if isinstance(obj, (pa.Array, pa.ChunkedArray)):
+        return obj.to_numpy()
+    return np.asarray(obj)
+
+
+def _same(a, b):
+    if dataclasses.is_dataclass(a):
+        _same(dataclasses.asdict(a), dataclasses.asdict(b))
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for key in a:
+            _same(a[key], b[key])
+    elif isinstance(a, (tuple, list)):
+        assert len(a) == len(b)
+        for x, z in zip(a, b):
+            _same(x, z)
+    elif a is None or isinstance(a, str):
+        assert a == b
+    else:
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("container", sorted(CONTAINERS))
+@pytest.mark.parametrize("function", sorted(CALLS))
+def test_container_gives_the_numpy_result(function, container):
+    make_y, make_s, make_w = CONTAINERS[container]
+    y, s, s2, w, p = make_y(Y), make_s(S), make_s(S2), make_w(W), make_y(PRED)
+    ours = CALLS[function](y, s, s2, w, p)
+    ref = CALLS[function](*(_numpy_view(a) for a in (y, s, s2, w, p)))
+    _same(ours, ref)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: pd.Series([0.1, None, 0.3], dtype="Float64"),
+    lambda: pd.Series([0.1, pd.NA, 0.3], dtype="Float64"),
+    lambda: pl.Series([0.1, None, 0.3]),
+    lambda: pa.array([0.1, None, 0.3]),
+    lambda: pa.chunked_array([[0.1], [None, 0.3]]),
+])
+@pytest.mark.parametrize("role", ["y_score", "y_true", "sample_weight"])
+def test_missing_values_get_the_nan_error(make, role):
+    values = make()
+    y, s, w = [0, 1, 1], [0.2, 0.4, 0.6], None
+    if role == "y_score":
+        s = values
+    elif role == "y_true":
+        y = values
+    else:
+        w = values
+    with pytest.raises(ValueError, match="contains NaN") as info:
+        fastauc.roc_auc_score(y, s, sample_weight=w)
+    assert "index 1" in str(info.value)
+
+
+@pytest.mark.parametrize("labels", [
+    pd.Series([0, None, 1], dtype="Int64"),
+    pd.Series([True, None, False], dtype="boolean"),
+    pd.Series(["a", None, "b"], dtype="category"),
+    pl.Series([True, None, False]),
+    pl.Series(["a", None, "b"], dtype=pl.Categorical),
+])
+def test_missing_labels_get_the_nan_error(labels):
+    with pytest.raises(ValueError, match="Input y_true contains NaN"):
+        fastauc.f1_score(labels, [0, 1, 1])
+
+
+def test_polars_and_pandas_float_thresholds_keep_the_dtype():
+    for s in (pl.Series(S).cast(pl.Float32), pd.Series(S, dtype="float32")):
+        assert fastauc.precision_recall_curve(Y, s)[2].dtype == np.float32
+    for s in (pl.Series(S), pd.Series(S, dtype="Float64")):
+        assert fastauc.precision_recall_curve(Y, s)[2].dtype == np.float64
+
+
+MODELS = np.column_stack([S, S2])
+
+
+@pytest.mark.parametrize("form,names", [
+    ({"a": S, "b": S2}, ["a", "b"]),
+    (pd.DataFrame({"a": S, "b": S2}), ["a", "b"]),
+    (pd.DataFrame({"a": pd.Series(S, dtype="Float64"), "b": S2}), ["a", "b"]),
+    (pl.DataFrame({"a": S, "b": S2}), ["a", "b"]),
+    ([S, S2], None),
+    ((pd.Series(S), pl.Series(S2)), None),
+    ([S.tolist(), S2.tolist()], None),
+])
+def test_several_models_forms(form, names):
+    aucs, cov = fastauc.delong_covariance(Y, form)
+    ref_aucs, ref_cov = fastauc.delong_covariance(Y, MODELS)
+    np.testing.assert_array_equal(aucs, ref_aucs)
+    np.testing.assert_array_equal(cov, ref_cov)
+    rep = fastauc.report(Y, form)
+    assert [m.name for m in rep.models] == (names or ["model_1", "model_2"])
+    assert [m.auc for m in rep.models] == [m.auc for m in fastauc.report(Y, MODELS).models]
+
+
+def test_rows_of_scores_keep_numpy_meaning():
+    rows = MODELS.tolist()  # n rows of 2 scores: a (n, 2) matrix, as numpy reads it
+    np.testing.assert_array_equal(fastauc.delong_covariance(Y, rows)[0],
+                                  fastauc.delong_covariance(Y, MODELS)[0])
+
+
+def test_several_models_bad_forms():
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        fastauc.delong_covariance(Y, {"a": S, "b": S2[:10]})
+    with pytest.raises(ValueError, match=r"contains NaN.*y_scores\['a'\]"):
+        fastauc.report(Y, pd.DataFrame({"a": pd.Series([np.nan] * N, dtype="Float64")}))
+    with pytest.raises(ValueError, match="no models"):
+        fastauc.delong_covariance(Y, {})
+
+
+def test_import_does_not_load_dataframe_libraries():
+    code = ("import sys, fastauc\n"
+            "loaded = [m for m in ('pandas', 'polars', 'pyarrow', 'sklearn') if m in sys.modules]\n"
+            "assert not loaded, loaded\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
