@@ -1,0 +1,242 @@
+"""fastauc inside scikit-learn's model selection: scorers and patching.
+
+Most ``roc_auc_score`` calls come from ``cross_val_score``, ``cross_validate``,
+``GridSearchCV``, ``RandomizedSearchCV`` and ``permutation_importance`` with
+``scoring="roc_auc"``.  scikit-learn binds its scorer objects to its own metric
+functions when it is imported, so replacing ``sklearn.metrics.roc_auc_score``
+does not reach them.  This module (it imports scikit-learn; ``import fastauc``
+does not) offers two ways in:
+
+- :func:`get_scorer` returns a scikit-learn scorer backed by fastauc, with the
+  same ``response_method``, sign and keyword arguments as scikit-learn's own
+  scorer of that name: ``scoring=fastauc.sklearn.get_scorer("roc_auc")``.
+- :func:`patch` / :func:`unpatch`, or the context manager :func:`patched`,
+  route both ``sklearn.metrics.<name>`` (for the twelve functions in
+  :data:`FUNCTIONS`) and the string scorers (``scoring="roc_auc"``, ... in
+  :data:`SCORERS`) to fastauc, and put scikit-learn's own objects back on
+  exit.  Code that bound a function before the patch
+  (``from sklearn.metrics import roc_auc_score`` at the top of a module)
+  keeps scikit-learn's; scorers are looked up at call time, so every
+  ``scoring=`` string sees the patch.
+
+Fallback.  The fastauc-backed functions hand any input fastauc does not take
+to scikit-learn's original: scipy sparse matrices and non-numpy array-API
+arrays go there directly, and when fastauc raises ``ValueError``,
+``TypeError`` or ``NotImplementedError`` the same call is made to
+scikit-learn, whose result is returned or whose exception propagates.  So a
+patched program never fails where it worked before, and invalid input still
+raises scikit-learn's own error.  :func:`fallback_counts` says how often each
+function fell back in this process.
+
+Worker processes (``n_jobs > 1``).  scikit-learn resolves ``scoring`` into
+scorer objects in the calling process (``check_scoring``) and sends them to
+the joblib workers pickled.  A fastauc-backed scorer pickles its metric as a
+reference to ``fastauc.sklearn`` and the function's name, so each loky worker
+imports fastauc and scores with it, although the workers themselves are not
+patched: a worker that calls ``sklearn.metrics.roc_auc_score`` by name (an
+estimator's own ``score`` method, say) uses scikit-learn's.  In a worker the
+fallback calls that worker's (unpatched) scikit-learn function.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import functools
+import threading
+
+import sklearn.metrics as _skm
+from sklearn.metrics import _scorer
+
+import fastauc as _fastauc
+
+__all__ = ["FUNCTIONS", "SCORERS", "fallback_counts", "get_scorer", "is_patched", "patch",
+           "patched", "unpatch"]
+
+#: The ``sklearn.metrics`` functions :func:`patch` replaces.
+FUNCTIONS = (
+    "roc_auc_score", "roc_curve", "auc", "average_precision_score", "precision_recall_curve",
+    "det_curve", "log_loss", "f1_score", "fbeta_score", "precision_score", "recall_score",
+    "precision_recall_fscore_support",
+)
+
+#: The scorer names :func:`get_scorer` knows and :func:`patch` replaces.
+SCORERS = (
+    "roc_auc", "roc_auc_ovr", "roc_auc_ovo", "roc_auc_ovr_weighted", "roc_auc_ovo_weighted",
+    "average_precision", "neg_log_loss",
+    *(f"{m}{a}" for m in ("f1", "precision", "recall")
+      for a in ("", "_macro", "_micro", "_weighted", "_samples")),
+)
+
+# scikit-learn's objects as they were when this module was imported (never patched:
+# this module imports scikit-learn itself before anything can patch it)
+_ORIGINAL_FUNCTIONS = {name: getattr(_skm, name) for name in FUNCTIONS}
+_ORIGINAL_SCORERS = {name: _scorer._SCORERS[name] for name in SCORERS}
+_fallbacks: collections.Counter = collections.Counter()
+_lock = threading.Lock()
+_saved: dict = {}
+
+
+def _needs_sklearn(args, kwargs) -> bool:
+    """Inputs only scikit-learn takes: scipy sparse matrices, array-API arrays."""
+    for a in (*args, *kwargs.values()):
+        module = type(a).__module__
+        if module.startswith("scipy.sparse"):
+            return True
+        if hasattr(a, "__array_namespace__") and not module.startswith("numpy"):
+            return True
+    return False
+
+
+class _Metric:
+    """fastauc's function under scikit-learn's name, falling back to scikit-learn.
+
+    Pickles as ``(fastauc.sklearn._metric, (name,))``, so joblib workers get
+    fastauc without being patched.
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+        self.fast = getattr(_fastauc, name)
+        self.original = _ORIGINAL_FUNCTIONS[name]
+        functools.update_wrapper(self, self.fast)
+
+    def __call__(self, *args, **kwargs):
+        if _needs_sklearn(args, kwargs):
+            _fallbacks[self.name] += 1
+            return self.original(*args, **kwargs)
+        try:
+            return self.fast(*args, **kwargs)
+        except (ValueError, TypeError, NotImplementedError):
+            _fallbacks[self.name] += 1
+            return self.original(*args, **kwargs)
+
+    def __reduce__(self):
+        return _metric, (self.name,)
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self):
+        return f"<fastauc.sklearn metric {self.name}>"
+
+
+@functools.cache
+def _metric(name: str) -> _Metric:
+    if name not in FUNCTIONS:
+        raise ValueError(f"{name!r} is not one of fastauc.sklearn.FUNCTIONS: {FUNCTIONS}")
+    return _Metric(name)
+
+
+def get_scorer(name: str):
+    """A scikit-learn scorer of that name backed by fastauc.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`SCORERS` (``"roc_auc"``, ``"roc_auc_ovr"``,
+        ``"average_precision"``, ``"neg_log_loss"``, ``"f1_macro"``, ...).
+
+    Returns
+    -------
+    scorer : callable ``scorer(estimator, X, y, sample_weight=None)``
+        Built with :func:`sklearn.metrics.make_scorer` from fastauc's function
+        and the ``response_method``, sign and keyword arguments of
+        scikit-learn's scorer of the same name.
+
+    See Also
+    --------
+    patched : route ``scoring="roc_auc"`` strings to fastauc.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> import fastauc.sklearn
+    >>> X, y = make_classification(n_samples=300, random_state=0)
+    >>> scores = cross_val_score(LogisticRegression(), X, y, cv=3,
+    ...                          scoring=fastauc.sklearn.get_scorer("roc_auc"))
+    >>> scores.round(3)
+    array([0.965, 0.991, 0.96 ])
+    """
+    if name not in _ORIGINAL_SCORERS:
+        raise ValueError(f"{name!r} is not a scorer fastauc provides; choose one of {SCORERS}")
+    theirs = _ORIGINAL_SCORERS[name]
+    return _skm.make_scorer(_metric(theirs._score_func.__name__),
+                            response_method=theirs._response_method,
+                            greater_is_better=theirs._sign > 0, **theirs._kwargs)
+
+
+def is_patched() -> bool:
+    """Whether :func:`patch` is in effect."""
+    return bool(_saved)
+
+
+def patch() -> None:
+    """Route ``sklearn.metrics.<name>`` and the string scorers to fastauc.
+
+    Idempotent: patching twice is patching once.  :func:`unpatch` restores
+    scikit-learn's own objects.
+
+    Examples
+    --------
+    >>> import sklearn.metrics
+    >>> import fastauc.sklearn
+    >>> fastauc.sklearn.patch()
+    >>> sklearn.metrics.roc_auc_score([0, 1, 1], [0.2, 0.4, 0.3])
+    1.0
+    >>> fastauc.sklearn.unpatch()
+    >>> sklearn.metrics.roc_auc_score.__module__
+    'sklearn.metrics._ranking'
+    """
+    with _lock:
+        if _saved:
+            return
+        _saved["functions"] = {name: getattr(_skm, name) for name in FUNCTIONS}
+        _saved["scorers"] = {name: _scorer._SCORERS[name] for name in SCORERS}
+        for name in FUNCTIONS:
+            setattr(_skm, name, _metric(name))
+        for name in SCORERS:
+            _scorer._SCORERS[name] = get_scorer(name)
+
+
+def unpatch() -> None:
+    """Put back exactly the objects :func:`patch` replaced (no-op when not patched)."""
+    with _lock:
+        if not _saved:
+            return
+        for name, obj in _saved.pop("functions").items():
+            setattr(_skm, name, obj)
+        _scorer._SCORERS.update(_saved.pop("scorers"))
+
+
+@contextlib.contextmanager
+def patched():
+    """Context manager: :func:`patch` on entry; on exit, :func:`unpatch` unless
+    the patch was already in effect on entry.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> import fastauc.sklearn
+    >>> X, y = make_classification(n_samples=300, random_state=0)
+    >>> with fastauc.sklearn.patched():
+    ...     scores = cross_val_score(LogisticRegression(), X, y, cv=3, scoring="roc_auc")
+    >>> scores.round(3)
+    array([0.965, 0.991, 0.96 ])
+    """
+    was = is_patched()
+    patch()
+    try:
+        yield
+    finally:
+        if not was:
+            unpatch()
+
+
+def fallback_counts() -> dict:
+    """``{function name: calls handed to scikit-learn}`` in this process."""
+    return dict(_fallbacks)
