@@ -80,6 +80,48 @@ def small_n_row(repeat):
     return ("`roc_auc_score` per call", "1e+03", t_ours, t_sk, 10)
 
 
+def model_selection_rows(n_rows, cv, repeat):
+    """Rows (goal-table layout) for scoring inside scikit-learn's model selection."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_validate
+
+    import fastauc.sklearn
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((n_rows, 5))
+    y = (X @ np.array([1.0, -0.5, 0.25, 0.0, 0.1]) + rng.standard_normal(n_rows) > 1.0)
+
+    def scoring_seconds(rows=n_rows):
+        res = cross_validate(LogisticRegression(), X[:rows], y[:rows], cv=cv,
+                             scoring="roc_auc")
+        return float(np.sum(res["score_time"])), res["test_score"]
+
+    scoring_seconds(2000)  # warm-up: both paths loaded and compiled first
+    t_sk, ref = scoring_seconds()
+    with fastauc.sklearn.patched():
+        scoring_seconds(2000)
+        t_ours, ours = scoring_seconds()
+    assert np.allclose(ours, ref, rtol=1e-12, atol=1e-12)
+    rows = [(f"`cross_validate(LogisticRegression(), X, y, cv={cv}, scoring=\"roc_auc\")`, "
+             "time in scoring, patched", n_rows, t_ours, t_sk, "unpatched (scikit-learn)",
+             f"{t_sk / t_ours:.1f}x less scoring time (no goal)", True)]
+    y3, s3, w3 = data(1000)
+    p3 = np.clip(s3, 1e-6, 1 - 1e-6)
+    pred = (s3 > 0.5).astype(np.int64)
+    import sklearn.metrics as skm
+
+    for name, args in (("roc_auc_score", (y3, s3)), ("average_precision_score", (y3, s3)),
+                       ("roc_curve", (y3, s3)), ("precision_recall_curve", (y3, s3)),
+                       ("log_loss", (y3, p3)), ("f1_score", (y3, pred))):
+        ours_fn, their_fn = getattr(fastauc, name), getattr(skm, name)
+        ours_fn(*args)
+        t_o = best_time(lambda: ours_fn(*args), repeat, number=200)
+        t_s = best_time(lambda: their_fn(*args), repeat, number=20)
+        rows.append((f"`{name}` per call", 1000, t_o, t_s, "scikit-learn",
+                     f"{t_s / t_o:.1f}x faster (goal >= 10x)", t_s / t_o >= 10))
+    return rows
+
+
 def naive_row(n):
     y, s, _ = data(n, pos_rate=0.5)
     fastauc.roc_auc_score(y, s)
@@ -257,7 +299,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="n = 1e5 instead of 1e7")
     ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument("--only-model-selection", action="store_true",
+                    help="print the model-selection and per-call rows only")
     args = ap.parse_args(argv)
+    ms_rows = model_selection_rows(2 * 10**5 if args.quick else 2 * 10**6, 20, 5)
+    if args.only_model_selection:
+        print("\n".join(_goal_table("Drop-in use (issue 8):", ms_rows)))
+        return 0
     big = 10**5 if args.quick else 10**7
     rows = sklearn_rows(big, repeat_fast=5, repeat_slow=1 if not args.quick else 3)
     rows.append(small_n_row(5))
@@ -280,6 +328,7 @@ def main(argv=None):
                      f"{ratio:,.1f}x | >= {goal}x ({mark}) |")
     lines += _goal_table("Inference (issue 3):", inf_rows)
     lines += _goal_table("Thresholds and reports (issue 4):", thr_rows)
+    lines += _goal_table("Drop-in use (issue 8):", ms_rows)
     lines += [
         "",
         f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",

@@ -43,6 +43,8 @@ def _get_pool(workers: int) -> ThreadPoolExecutor:
 
 def map_chunks(fn, arg_tuples):
     """``[fn(*args) for args in arg_tuples]``, the chunks spread over threads."""
+    if len(arg_tuples) == 1:
+        return [fn(*arg_tuples[0])]
     threads = min(num_threads(), len(arg_tuples))
     if threads <= 1:
         return [fn(*args) for args in arg_tuples]

@@ -374,10 +374,7 @@ def resolve_pos_label(classes: np.ndarray, pos_label):
     """scikit-learn's rule for ``pos_label=None`` (labels {0,1} or {-1,1})."""
     if pos_label is not None:
         return pos_label
-    ok = classes.dtype.kind not in "OUS" and len(classes) <= 2 and any(
-        len(classes) == len(ref) and np.all(classes == np.array(ref))
-        for ref in ([0, 1], [-1, 1], [0], [-1], [1])
-    )
+    ok = classes.dtype.kind in "biuf" and classes.tolist() in ([0, 1], [-1, 1], [0], [-1], [1])
     if not ok:
         raise ValueError(
             f"y_true takes value in {_fmt_classes(classes)} and pos_label is not specified: "
