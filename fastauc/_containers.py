@@ -9,11 +9,13 @@ n = 1e3 pays one ``type()`` check).
 
 :func:`score_columns` turns the several-models input of ``report`` and
 ``delong_covariance`` (a 2-D array, a mapping ``{name: scores}``, a pandas or
-polars DataFrame, or a list of 1-D arrays) into names and one (n, k) matrix.
+polars DataFrame, a pyarrow Table, or a list of 1-D arrays) into names and
+columns for one (n, k) matrix.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 
 import numpy as np
@@ -53,38 +55,44 @@ def to_numpy(x, name: str):
 
 
 def _from_pandas(x, name):
-    if not hasattr(x, "isna"):  # an Index, an array: their own __array__
+    if not hasattr(x, "isna"):  # anything without pandas' missing-value API
         return np.asarray(x)
-    na = np.asarray(x.isna())
-    if na.any():
-        flat = na.ravel() if na.ndim == 1 else na.any(axis=1)
-        raise _missing(name, int(na.sum()), int(np.argmax(flat)))
-    if x.ndim == 2:
+    dtype = getattr(x, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+        return x.to_numpy()  # no NA possible beyond NaN, which validation reports
+    if x.ndim == 2:  # a DataFrame: all numpy numeric columns in one go, else per column
+        if all(isinstance(d, np.dtype) and d.kind in "biuf" for d in x.dtypes):
+            return x.to_numpy()
         return np.column_stack([_from_pandas(x.iloc[:, j], name) for j in range(x.shape[1])])
-    dtype = x.dtype
-    if getattr(dtype, "name", "") == "category":
-        cat = x.cat if hasattr(x, "cat") else x  # a Series, or a Categorical itself
-        return np.asarray(cat.categories)[np.asarray(cat.codes)]
+    arr = getattr(x, "array", x)  # a Series' or Index's ExtensionArray: no Series overhead
+    na = np.asarray(arr.isna())
+    if na.any():
+        raise _missing(name, int(np.count_nonzero(na)), int(np.argmax(na)))
+    if getattr(dtype, "name", "") == "category":  # a Categorical: its values, categories' dtype
+        return np.asarray(arr.categories)[np.asarray(arr.codes)]
     numpy_dtype = getattr(dtype, "numpy_dtype", None)  # nullable Int64, Float64, boolean
     if numpy_dtype is not None:
-        return x.to_numpy(dtype=numpy_dtype)
-    return x.to_numpy()
+        return arr.to_numpy(dtype=numpy_dtype)
+    return arr.to_numpy()
 
 
 def _from_polars(x, name):
-    if hasattr(x, "null_count") and not hasattr(x, "columns"):  # Series
+    pl = sys.modules["polars"]  # loaded, since x is one of its objects
+    if isinstance(x, pl.Series):  # isinstance, not hasattr: a Series' misses are slow
         nulls = x.null_count()
         if nulls:
             raise _missing(name, nulls, int(np.argmax(x.is_null().to_numpy())))
-        if x.dtype.__class__.__name__ in ("Categorical", "Enum"):
-            return x.cast(str).to_numpy()
+        if isinstance(x.dtype, (pl.Categorical, pl.Enum)):
+            return x.cast(pl.String).to_numpy()
         return x.to_numpy()
-    if hasattr(x, "columns"):  # DataFrame
+    if isinstance(x, pl.DataFrame):
         return np.column_stack([_from_polars(x[c], name) for c in x.columns])
     return np.asarray(x)
 
 
 def _from_arrow(x, name):
+    if hasattr(x, "column_names"):  # a Table or RecordBatch: one column per field
+        return np.column_stack([_from_arrow(x.column(c), name) for c in x.column_names])
     nulls = getattr(x, "null_count", 0)
     if nulls:
         mask = x.is_null()
@@ -102,35 +110,47 @@ def _from_arrow(x, name):
 
 # ------------------------------------------------------------- several models
 
-def _is_column(x) -> bool:
-    return not isinstance(x, (str, bytes)) and np.ndim(to_numpy(x, "y_scores")) == 1 \
-        if hasattr(x, "__len__") else False
+def _first_is_column(first, n: int, k: int) -> bool:
+    """Does a list of ``k`` items starting with ``first`` hold one model per item?
+
+    Decided from the first item, without converting the others (a list of
+    ``n`` rows of scores must not cost ``n`` conversions).  With ``k != n``
+    items, numpy's reading (``k`` rows) cannot match ``y_true``, so the items
+    are models and a length mismatch is reported for them.  With ``n`` items,
+    plain lists or tuples are rows (numpy's meaning, a square list of lists
+    included) and so are arrays of another length (``list(matrix)``).
+    """
+    if isinstance(first, (str, bytes)) or np.ndim(first) != 1:
+        return False
+    if k != n:
+        return True
+    return not isinstance(first, (list, tuple)) and len(first) == n
 
 
 def score_columns(y_scores, n: int, name: str = "y_scores"):
-    """``(names or None, list of 1-D columns)`` from the several-models forms.
+    """``(names or None, list of 1-D columns or None)`` from the several-models forms.
 
-    A mapping gives ``{name: scores}``; a pandas or polars DataFrame its column
-    names; a list or tuple whose items are 1-D columns of length ``n`` (numpy
-    arrays, Series, lists) gives one model per item, as does a 2-D array's
-    columns.  A list of ``n`` rows of scores (numpy's reading) stays rows when
-    its items do not have length ``n``, or when they are plain lists or tuples
-    of length ``n == k`` (a square list of lists keeps numpy's meaning).
+    A mapping gives ``{name: scores}``; a pandas or polars DataFrame or a
+    pyarrow Table its column names; a list or tuple of 1-D columns (numpy
+    arrays, Series, Arrow arrays, lists of length ``n``) gives one model per
+    item (see :func:`_first_is_column` for how a list of rows is told
+    apart).  ``(None, None)``: read ``y_scores`` as one array (1-D, or
+    (n, k) with one model per column).
     """
     if isinstance(y_scores, Mapping):
         return [str(k) for k in y_scores], [to_numpy(s, f"{name}[{k!r}]")
                                             for k, s in y_scores.items()]
-    columns = getattr(y_scores, "columns", None)
-    if columns is not None and _library(y_scores) in ("pandas", "polars"):
-        names = [str(c) for c in columns]
-        if _library(y_scores) == "pandas":
+    lib = _library(y_scores)
+    if lib in ("pandas", "polars") and hasattr(y_scores, "columns"):
+        names = [str(c) for c in y_scores.columns]
+        if lib == "pandas":
             return names, [to_numpy(y_scores.iloc[:, j], f"{name}[{c!r}]")
                            for j, c in enumerate(names)]
         return names, [to_numpy(y_scores[c], f"{name}[{c!r}]") for c in names]
-    if isinstance(y_scores, (list, tuple)) and y_scores and all(
-            _is_column(s) for s in y_scores):
-        lengths = {len(s) for s in y_scores}
-        arrays_given = not all(isinstance(s, (list, tuple)) for s in y_scores)
-        if lengths == {n} and (len(y_scores) != n or arrays_given):
-            return None, [to_numpy(s, f"{name}[{i}]") for i, s in enumerate(y_scores)]
+    if lib == "pyarrow" and hasattr(y_scores, "column_names"):
+        names = list(y_scores.column_names)
+        return names, [to_numpy(y_scores.column(c), f"{name}[{c!r}]") for c in names]
+    if isinstance(y_scores, (list, tuple)) and y_scores and _first_is_column(
+            y_scores[0], n, len(y_scores)):
+        return None, [to_numpy(s, f"{name}[{i}]") for i, s in enumerate(y_scores)]
     return None, None

@@ -23,19 +23,49 @@ Fallback.  The fastauc-backed functions hand any input fastauc does not take
 to scikit-learn's original: scipy sparse matrices and non-numpy array-API
 arrays go there directly, and when fastauc raises ``ValueError``,
 ``TypeError`` or ``NotImplementedError`` the same call is made to
-scikit-learn, whose result is returned or whose exception propagates.  So a
-patched program never fails where it worked before, and invalid input still
-raises scikit-learn's own error.  :func:`fallback_counts` says how often each
-function fell back in this process.
+scikit-learn, whose result is returned or whose exception propagates.  So
+input that scikit-learn accepts and fastauc refuses still gets scikit-learn's
+number, and invalid input raises scikit-learn's own error.
+:func:`fallback_counts` says how often each function fell back in this
+process.
 
-Worker processes (``n_jobs > 1``).  scikit-learn resolves ``scoring`` into
-scorer objects in the calling process (``check_scoring``) and sends them to
-the joblib workers pickled.  A fastauc-backed scorer pickles its metric as a
-reference to ``fastauc.sklearn`` and the function's name, so each loky worker
-imports fastauc and scores with it, although the workers themselves are not
-patched: a worker that calls ``sklearn.metrics.roc_auc_score`` by name (an
-estimator's own ``score`` method, say) uses scikit-learn's.  In a worker the
-fallback calls that worker's (unpatched) scikit-learn function.
+What is and is not routed.  :func:`patch` replaces the attributes of the
+``sklearn.metrics`` module and the entries of scikit-learn's scorer registry,
+nothing else.  scikit-learn's own code that calls a metric through its private
+module (``classification_report``, ``RocCurveDisplay``,
+``PrecisionRecallDisplay``) keeps scikit-learn's function.
+
+Worker processes (``n_jobs > 1``), as checked with scikit-learn 1.9 and
+joblib's default ``loky`` backend (``tests/test_sklearn_patch.py`` records
+which function each worker calls):
+
+- ``cross_validate``, ``cross_val_score``, ``GridSearchCV``,
+  ``RandomizedSearchCV``, ``permutation_importance`` and the other callers of
+  ``check_scoring`` turn ``scoring="roc_auc"`` into a scorer object in the
+  calling process, under the patch, and send it to the workers pickled.  A
+  fastauc-backed scorer pickles its metric as a reference
+  (``fastauc.sklearn._metric("roc_auc_score")``), so each worker imports
+  ``fastauc.sklearn`` while unpickling and scores with fastauc's function.
+  The workers themselves are not patched: in a worker ``sklearn.metrics`` and
+  the scorer registry are scikit-learn's, and a fallback calls that worker's
+  scikit-learn function.  The workers need fastauc installed (true for loky
+  on one machine; with a Dask or Ray backend, on every worker).
+- The first score in each new loky worker also loads fastauc's compiled
+  kernels from Numba's cache (about 0.2 s on the reference machine); loky
+  keeps its workers for later calls (300 s idle by default), which then pay
+  nothing.
+- Code that passes the *string* to the workers and resolves it there gets
+  scikit-learn's scorer.  The one such place in scikit-learn 1.9 (of those
+  that call ``get_scorer`` or ``check_scoring``) is
+  ``LogisticRegressionCV(scoring=..., n_jobs>1)``: its folds call
+  ``get_scorer(scoring)`` inside the worker, so with a process backend the
+  folds score with scikit-learn's function (``LogisticRegressionCV.score``
+  resolves the string in the calling process and sees the patch).  With
+  ``solver="sag"`` or ``"saga"`` it prefers threads and then sees the patch,
+  unless ``joblib.parallel_config`` forces a process backend.
+- The ``threading`` backend runs in this process and sees the patch; the
+  ``multiprocessing`` backend forks, and its children inherit a patch that is
+  in effect at the time.
 """
 
 from __future__ import annotations
@@ -45,13 +75,14 @@ import contextlib
 import functools
 import threading
 
+import numpy as np
 import sklearn.metrics as _skm
 from sklearn.metrics import _scorer
 
 import fastauc as _fastauc
 
-__all__ = ["FUNCTIONS", "SCORERS", "fallback_counts", "get_scorer", "is_patched", "patch",
-           "patched", "unpatch"]
+__all__ = ["FUNCTIONS", "SCORERS", "fallback_counts", "get_scorer", "get_scorer_names",
+           "is_patched", "patch", "patched", "unpatch"]
 
 #: The ``sklearn.metrics`` functions :func:`patch` replaces.
 FUNCTIONS = (
@@ -68,18 +99,29 @@ SCORERS = (
       for a in ("", "_macro", "_micro", "_weighted", "_samples")),
 )
 
-# scikit-learn's objects as they were when this module was imported (never patched:
-# this module imports scikit-learn itself before anything can patch it)
+# scikit-learn's objects as they were when this module was first imported (our own
+# patch cannot have run yet; another tool's replacement of sklearn.metrics would be
+# taken for scikit-learn's here)
 _ORIGINAL_FUNCTIONS = {name: getattr(_skm, name) for name in FUNCTIONS}
 _ORIGINAL_SCORERS = {name: _scorer._SCORERS[name] for name in SCORERS}
+# what get_scorer builds each scorer from, read once from scikit-learn's scorer of the
+# same name: (function name, response_method, greater_is_better, keyword arguments)
+_SPECS = {name: (s._score_func.__name__, s._response_method, s._sign > 0, dict(s._kwargs))
+          for name, s in _ORIGINAL_SCORERS.items()}
 _fallbacks: collections.Counter = collections.Counter()
 _lock = threading.Lock()
 _saved: dict = {}
 
 
+# argument types that never need scikit-learn: skipped without a closer look
+_PLAIN = frozenset({np.ndarray, list, tuple, str, int, float, bool, type(None)})
+
+
 def _needs_sklearn(args, kwargs) -> bool:
     """Inputs only scikit-learn takes: scipy sparse matrices, array-API arrays."""
     for a in (*args, *kwargs.values()):
+        if type(a) in _PLAIN:
+            continue
         module = type(a).__module__
         if module.startswith("scipy.sparse"):
             return True
@@ -160,12 +202,35 @@ def get_scorer(name: str):
     >>> scores.round(3)
     array([0.965, 0.991, 0.96 ])
     """
-    if name not in _ORIGINAL_SCORERS:
+    if name not in _SPECS:
         raise ValueError(f"{name!r} is not a scorer fastauc provides; choose one of {SCORERS}")
-    theirs = _ORIGINAL_SCORERS[name]
-    return _skm.make_scorer(_metric(theirs._score_func.__name__),
-                            response_method=theirs._response_method,
-                            greater_is_better=theirs._sign > 0, **theirs._kwargs)
+    func, response_method, greater_is_better, kwargs = _SPECS[name]
+    return _skm.make_scorer(_metric(func), response_method=response_method,
+                            greater_is_better=greater_is_better, **kwargs)
+
+
+def get_scorer_names() -> list:
+    """The names :func:`get_scorer` accepts and :func:`patch` routes, sorted.
+
+    The counterpart of :func:`sklearn.metrics.get_scorer_names` (which lists
+    every scikit-learn scorer); the tuple :data:`SCORERS` holds the same names.
+
+    Returns
+    -------
+    names : list of str
+
+    See Also
+    --------
+    get_scorer : the scorer of one of these names.
+
+    Examples
+    --------
+    >>> import fastauc.sklearn
+    >>> names = fastauc.sklearn.get_scorer_names()
+    >>> len(names), names[:4]
+    (22, ['average_precision', 'f1', 'f1_macro', 'f1_micro'])
+    """
+    return sorted(SCORERS)
 
 
 def is_patched() -> bool:

@@ -64,7 +64,8 @@ CALLS = {
     "delong_test": lambda y, s, s2, w, p: fastauc.delong_test(y, s, s2),
     "bootstrap_ci": lambda y, s, s2, w, p: fastauc.bootstrap_ci(y, s, sample_weight=w, **FAST),
     "bootstrap_test": lambda y, s, s2, w, p: fastauc.bootstrap_test(y, s, s2, **FAST),
-    "report": lambda y, s, s2, w, p: fastauc.report(y, s, sample_weight=w).to_dict(),
+    "report":  # names given: a one-column DataFrame would name the model after its column
+        lambda y, s, s2, w, p: fastauc.report(y, s, sample_weight=w, names=["m"]).to_dict(),
     "roc_confidence_band": lambda y, s, s2, w, p: fastauc.roc_confidence_band(y, s, **FAST),
     "plot_roc": lambda y, s, s2, w, p: _lines(fastauc.plot_roc(y, s, **FAST)),
     "plot_precision_recall": lambda y, s, s2, w, p: _lines(fastauc.plot_precision_recall(y, s)),
@@ -96,6 +97,10 @@ CONTAINERS = {
     "tuple": (tuple, tuple, tuple),
     "column": (lambda a: a[:, None], lambda a: a[:, None], lambda a: a),
     "pandas": (pd.Series, pd.Series, pd.Series),
+    "pandas-frame-column": (lambda a: pd.DataFrame({"y": a}), lambda a: pd.DataFrame({"s": a}),
+                            pd.Series),
+    "polars-frame-column": (lambda a: pl.DataFrame({"y": a}), lambda a: pl.DataFrame({"s": a}),
+                            pl.Series),
     "pandas-nullable": (lambda a: pd.Series(a, dtype="Int64"),
                         lambda a: pd.Series(a, dtype="Float64"),
                         lambda a: pd.Series(a, dtype="Float64")),
@@ -125,6 +130,8 @@ def _numpy_view(obj):
         if obj.dtype.name == "category":
             return _numpy_view(obj.array)
         return obj.to_numpy(dtype=getattr(obj.dtype, "numpy_dtype", None))
+    if isinstance(obj, (pd.DataFrame, pl.DataFrame)):
+        return obj.to_numpy()
     if isinstance(obj, pl.Series):
         return obj.to_numpy()
     if isinstance(obj, (pa.Array, pa.ChunkedArray)):
@@ -160,8 +167,19 @@ def test_container_gives_the_numpy_result(function, container):
     _same(ours, ref)
 
 
+@pytest.mark.parametrize("container", sorted(CONTAINERS))
+def test_auc_takes_every_container(container):
+    # the registry's auc call gets roc_curve's arrays; here the points are containers
+    make = CONTAINERS[container][1]
+    x, y = np.sort(S), S2
+    assert fastauc.auc(make(x), make(y)) == fastauc.auc(x, y)
+
+
 @pytest.mark.parametrize("make", [
+    lambda: pd.Series([0.1, np.nan, 0.3]),
     lambda: pd.Series([0.1, None, 0.3], dtype="Float64"),
+    lambda: pd.Series([0.1, None, 0.3], dtype="float64[pyarrow]"),
+    lambda: pd.array([0.1, None, 0.3], dtype="Float64"),
     lambda: pd.Series([0.1, pd.NA, 0.3], dtype="Float64"),
     lambda: pl.Series([0.1, None, 0.3]),
     lambda: pa.array([0.1, None, 0.3]),
@@ -194,6 +212,50 @@ def test_missing_labels_get_the_nan_error(labels):
         fastauc.f1_score(labels, [0, 1, 1])
 
 
+# string labels: container name -> maker; the reference is the numpy str array
+YS = np.where(Y == 1, "pos", "neg")
+PREDS = np.where(PRED == 1, "pos", "neg")
+STRING_LABELS = {
+    "list": list,
+    "pandas-object": lambda a: pd.Series(a, dtype=object),
+    "pandas-str": pd.Series,
+    "pandas-string": lambda a: pd.Series(a, dtype="string"),
+    "pandas-arrow-string": lambda a: pd.Series(a, dtype=pd.ArrowDtype(pa.string())),
+    "pandas-categorical": pd.Categorical,
+    "pandas-category-series": lambda a: pd.Series(a, dtype="category"),
+    "polars-string": pl.Series,
+    "polars-categorical": lambda a: pl.Series(a, dtype=pl.Categorical),
+    "polars-enum": lambda a: pl.Series(a, dtype=pl.Enum(["neg", "pos"])),
+    "pyarrow-string": pa.array,
+    "pyarrow-dictionary": lambda a: pa.array(a).dictionary_encode(),
+    "pyarrow-chunked": lambda a: pa.chunked_array([a[: N // 3], a[N // 3:]]),
+}
+POS = dict(pos_label="pos")
+STRING_CALLS = {  # (labels, predictions) -> result; the greater label "pos" is positive
+    "roc_auc_score": lambda y, p: fastauc.roc_auc_score(y, S),
+    "roc_curve": lambda y, p: fastauc.roc_curve(y, S, **POS),
+    "precision_recall_curve": lambda y, p: fastauc.precision_recall_curve(y, S, **POS),
+    "average_precision_score":
+        lambda y, p: fastauc.average_precision_score(y, S, **POS),
+    "f1_score": lambda y, p: fastauc.f1_score(y, p, **POS),
+    "precision_recall_fscore_support":
+        lambda y, p: fastauc.precision_recall_fscore_support(y, p),
+    "threshold_metrics": lambda y, p: fastauc.threshold_metrics(y, S, **POS).to_dict(),
+    "gains_table": lambda y, p: fastauc.gains_table(y, S, **POS),
+    "delong_test": lambda y, p: fastauc.delong_test(y, S, S2),
+    "bootstrap_ci": lambda y, p: fastauc.bootstrap_ci(y, S, **FAST),
+    "report": lambda y, p: fastauc.report(y, {"a": S, "b": S2}, **POS).to_dict(),
+    "plot_roc": lambda y, p: _lines(fastauc.plot_roc(y, S, **POS, **FAST)),
+}
+
+
+@pytest.mark.parametrize("container", sorted(STRING_LABELS))
+@pytest.mark.parametrize("function", sorted(STRING_CALLS))
+def test_string_labels_give_the_numpy_result(function, container):
+    make = STRING_LABELS[container]
+    _same(STRING_CALLS[function](make(YS), make(PREDS)), STRING_CALLS[function](YS, PREDS))
+
+
 def test_polars_and_pandas_float_thresholds_keep_the_dtype():
     for s in (pl.Series(S).cast(pl.Float32), pd.Series(S, dtype="float32")):
         assert fastauc.precision_recall_curve(Y, s)[2].dtype == np.float32
@@ -209,6 +271,7 @@ MODELS = np.column_stack([S, S2])
     (pd.DataFrame({"a": S, "b": S2}), ["a", "b"]),
     (pd.DataFrame({"a": pd.Series(S, dtype="Float64"), "b": S2}), ["a", "b"]),
     (pl.DataFrame({"a": S, "b": S2}), ["a", "b"]),
+    (pa.table({"a": S, "b": S2}), ["a", "b"]),
     ([S, S2], None),
     ((pd.Series(S), pl.Series(S2)), None),
     ([S.tolist(), S2.tolist()], None),
@@ -229,9 +292,22 @@ def test_rows_of_scores_keep_numpy_meaning():
                                   fastauc.delong_covariance(Y, MODELS)[0])
 
 
+@pytest.mark.parametrize("form", [[S[:100], S2[:100]], [S[:100].tolist(), S2[:100].tolist()],
+                                  (pd.Series(S[:100]), pl.Series(S2[:100]))])
+def test_models_of_the_wrong_length_are_named(form):
+    # k models of 100 scores, not 2 rows: the error gives the models' length
+    for call in (fastauc.delong_covariance, fastauc.report):
+        with pytest.raises(ValueError, match=rf"y_true has {N}, y_scores has 100"):
+            call(Y, form)
+
+
 def test_several_models_bad_forms():
     with pytest.raises(ValueError, match="inconsistent numbers of samples"):
         fastauc.delong_covariance(Y, {"a": S, "b": S2[:10]})
+    with pytest.raises(ValueError, match=r"y_scores\[0\] has 120, y_scores\[1\] has 10"):
+        fastauc.delong_covariance(Y, [S, S2[:10]])
+    with pytest.raises(ValueError, match=r"contains NaN.*\bb has"):
+        fastauc.report(Y, pd.DataFrame({"a": S, "b": np.where(S > 0.5, np.nan, S2)}))
     with pytest.raises(ValueError, match=r"contains NaN.*y_scores\['a'\]"):
         fastauc.report(Y, pd.DataFrame({"a": pd.Series([np.nan] * N, dtype="Float64")}))
     with pytest.raises(ValueError, match="no models"):
@@ -239,7 +315,11 @@ def test_several_models_bad_forms():
 
 
 def test_import_does_not_load_dataframe_libraries():
-    code = ("import sys, fastauc\n"
-            "loaded = [m for m in ('pandas', 'polars', 'pyarrow', 'sklearn') if m in sys.modules]\n"
+    # nor does converting the input: lists, numpy arrays, several models
+    code = ("import sys, numpy as np, fastauc\n"
+            "fastauc.roc_auc_score([0, 1, 1], np.array([0.1, 0.4, 0.3]))\n"
+            "fastauc.report([0, 1, 1], [[0.1, 0.4, 0.3], [0.2, 0.1, 0.5]])\n"
+            "libraries = ('pandas', 'polars', 'pyarrow', 'sklearn')\n"
+            "loaded = [m for m in libraries if m in sys.modules]\n"
             "assert not loaded, loaded\n")
     subprocess.run([sys.executable, "-c", code], check=True)
