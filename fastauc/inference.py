@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from statistics import NormalDist
 from typing import NamedTuple
 
 import numpy as np
@@ -32,16 +31,10 @@ from ._kernels.resampling import (
     replicate_value,
 )
 from ._kernels.sorting import radix_sort, split_by_class
-from ._kernels.sweeps import (
-    ST_M2_01,
-    ST_M2_10,
-    ST_MAX_TIE,
-    ST_TIES,
-    ST_W01,
-    ST_W10,
-    sweep,
-)
+from ._kernels.sweeps import sweep
+from ._kernels.table import ST_MAX_TIE, ST_TIES
 from ._parallel import map_chunks, num_threads
+from ._stats import delong_variance, norm_ppf, norm_sf
 from .ranking import _binary_target, _sorted_tallies
 
 __all__ = [
@@ -59,19 +52,12 @@ __all__ = [
 ]
 
 _ALTERNATIVES = ("two-sided", "less", "greater")
-_NORMAL = NormalDist()
-_SQRT2 = math.sqrt(2.0)
 _EMPTY_KEYS = np.empty(0, np.uint64)
 _ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined in that case."
 
 
-def _norm_sf(z: float) -> float:
-    """Upper tail of the standard normal, accurate far into the tail."""
-    return 0.5 * math.erfc(z / _SQRT2)
-
-
-def _norm_ppf(p: float) -> float:
-    return _NORMAL.inv_cdf(p)
+_norm_sf = norm_sf
+_norm_ppf = norm_ppf
 
 
 def _ratio(num: float, den: float) -> float:
@@ -307,8 +293,8 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     n = bits.shape[0]
     tps = np.empty(n, np.float64)
     fps = np.empty(n, np.float64)
-    g = sweep(pk, e, _EMPTY_KEYS, e, nk, e, _EMPTY_KEYS, e, _EMPTY_KEYS, tps, fps, 0.0, 0.0,
-              e)[0]
+    g = sweep(pk, e, _EMPTY_KEYS, e, nk, e, _EMPTY_KEYS, e, _EMPTY_KEYS, tps, fps, True, 0.0,
+              0.0, e)[0]
     rows = np.concatenate((pidx[::-1], nidx[::-1]))
     return _Layout(rows, pk.shape[0], tps[:g], fps[:g])
 
@@ -345,13 +331,11 @@ _SMALL_DELONG = ("DeLong's variance needs a total weight above one in each class
 def _delong_one(is_pos, s, w):
     """AUC and variance of one model from the moments of one sweep."""
     t = _sorted_tallies(is_pos, s, w, curve=False, moments=True)
-    st = t.stats
     auc = t.area2 / (2.0 * t.total_pos * t.total_neg)
-    w10, w01 = st[ST_W10], st[ST_W01]
-    if w10 <= 1.0 or w01 <= 1.0:
+    var = delong_variance(t.stats)
+    if math.isnan(var):
         v.warn_undefined(_SMALL_DELONG)
-        return auc, math.nan
-    return auc, st[ST_M2_10] / (w10 - 1.0) / w10 + st[ST_M2_01] / (w01 - 1.0) / w01
+    return auc, var
 
 
 def _delong_many(is_pos, S, w):

@@ -16,11 +16,13 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
-from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
+from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import finish_curve
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._kernels.sweeps import N_STATS, ST_TOTAL_NEG, ST_TOTAL_POS, merge_stats, sweep
+from ._kernels.sweeps import sweep
+from ._kernels.table import merge_stats
 from ._parallel import map_chunks
+from ._table import CHUNK_MIN, EMPTY_KEYS, new_stats, sorted_runs
 
 __all__ = [
     "auc",
@@ -49,18 +51,6 @@ class _Tallies(NamedTuple):
     stats: np.ndarray  # sweeps.N_STATS moments when asked for, else empty
 
 
-_CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
-
-
-def _sort_chunk(bits, is_pos, weight):
-    pk, pw, nk, nw, ph, nh, n_bad, first_bad, _, _ = split_by_class(bits, is_pos, weight, False)
-    if n_bad:
-        return None, None, None, None, n_bad, first_bad
-    pk, pw = radix_sort(pk, pw, ph)
-    nk, nw = radix_sort(nk, nw, nh)
-    return pk, pw, nk, nw, 0, -1
-
-
 def _weight_of(keys, w) -> float:
     """Total weight of a run (its length when unweighted)."""
     return float(w.sum()) if w.shape[0] else float(keys.shape[0])
@@ -69,10 +59,8 @@ def _weight_of(keys, w) -> float:
 def _new_stats(runs4, moments: bool) -> np.ndarray:
     if not moments:
         return v.EMPTY_WEIGHT
-    stats = np.zeros(N_STATS)
-    stats[ST_TOTAL_POS] = _weight_of(*runs4[0:2]) + _weight_of(*runs4[2:4])
-    stats[ST_TOTAL_NEG] = _weight_of(*runs4[4:6]) + _weight_of(*runs4[6:8])
-    return stats
+    return new_stats(_weight_of(*runs4[0:2]) + _weight_of(*runs4[2:4]),
+                     _weight_of(*runs4[4:6]) + _weight_of(*runs4[6:8]))
 
 
 def _sorted_tallies(
@@ -85,24 +73,10 @@ def _sorted_tallies(
     ``moments=True`` also accumulates the tie term and the placement moments
     (``_kernels.sweeps.N_STATS``) for the rank test and DeLong's variance.
     """
-    bits = score.view(np.uint64)
-    n = bits.shape[0]
-    cuts = [0, n // 2, n] if n >= _CHUNK_MIN else [0, n]
-    weighted = weight.shape[0] > 0
-    chunks = [
-        (bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight)
-        for a, b in zip(cuts[:-1], cuts[1:])
-    ]
-    runs = map_chunks(_sort_chunk, chunks)
-    if any(r[4] for r in runs):
-        v.raise_non_finite(name, score)
-    if len(runs) == 1:
-        pk1, pw1, nk1, nw1 = runs[0][:4]
-        pk2, pw2, nk2, nw2 = _EMPTY_KEYS, v.EMPTY_WEIGHT, _EMPTY_KEYS, v.EMPTY_WEIGHT
-    else:
-        (pk1, pw1, nk1, nw1), (pk2, pw2, nk2, nw2) = runs[0][:4], runs[1][:4]
-    runs4 = (pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)
-    if not curve and n >= _CHUNK_MIN:
+    runs4 = sorted_runs(is_pos, score, weight, name)
+    n = score.shape[0]
+    pk1, _, pk2, _, nk1, _, nk2, _ = runs4
+    if not curve and n >= CHUNK_MIN:
         return _split_sweep(runs4, moments)
     # curves: one spare slot in front for the point that every curve adds
     m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
@@ -111,7 +85,7 @@ def _sorted_tallies(
     fps = np.empty(m, np.float64)
     stats = _new_stats(runs4, moments)
     g, total_pos, total_neg, area2, ap_num = sweep(
-        *runs4, thr[1:], tps[1:], fps[1:], 0.0, 0.0, stats
+        *runs4, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats
     )
     return _Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
                     ap_num, stats)
@@ -138,17 +112,16 @@ def _split_sweep(runs4, moments: bool) -> _Tallies:
     fp0 = _weight_of(*upper[4:6]) + _weight_of(*upper[6:8])
     stats_u = _new_stats(runs4, moments)
     stats_l = stats_u.copy()
-    e_k, e_w = _EMPTY_KEYS, v.EMPTY_WEIGHT
+    e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
     (_, _, _, area_u, ap_u), (_, tp, fp, area_l, ap_l) = map_chunks(
         sweep,
-        [(*upper, e_k, e_w, e_w, 0.0, 0.0, stats_u), (*lower, e_k, e_w, e_w, tp0, fp0, stats_l)],
+        [(*upper, e_k, e_w, e_w, True, 0.0, 0.0, stats_u),
+         (*lower, e_k, e_w, e_w, True, tp0, fp0, stats_l)],
     )
     if moments:
         merge_stats(stats_u, stats_l)
     return _Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)
 
-
-_EMPTY_KEYS = np.empty(0, np.uint64)
 
 
 # ------------------------------------------------------------------ inputs

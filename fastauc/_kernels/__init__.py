@@ -5,7 +5,10 @@ checks everything first.  They are grouped by what they compute:
 
 - ``sorting``: float64 -> order-preserving uint64 keys, the class split and an
   LSD radix sort (one sort per call, shared by everything below);
-- ``sweeps``: one merge-sweep over the two sorted classes that yields ROC AUC,
-  average precision and, on request, the cumulative tallies of the curves;
+- ``table``: the distinct-score table (sorted distinct keys with their
+  positive and negative weight) and the per-key step every sweep shares;
+  merging tables, sweeping key ranges, the segmented (per-group) table;
+- ``sweeps``: the merge-sweep over the sorted runs of the two classes that
+  writes the table (or the curve points) while it sweeps it;
 - ``losses``: log loss.
 """

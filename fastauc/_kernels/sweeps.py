@@ -1,24 +1,13 @@
 """The sweep: one pass over the merged, descending distinct scores.
 
-Both classes arrive sorted ascending (``sorting.radix_sort``).  Walking them
-from the top like the merge step of merge sort visits each distinct score once
-with its positive weight ``tp_g`` and negative weight ``fp_g``.  From these
-tallies the sweep accumulates
-
-- twice the ROC area in count units, ``sum_g fp_g * (2 * TP_before + tp_g)``
-  (a tied positive/negative pair counts one half: the trapezoid rule);
-- the average-precision numerator, ``sum_g tp_g * TP_g / (TP_g + FP_g)``;
-- optionally the cumulative tallies ``TP_g``, ``FP_g`` and the threshold key
-  of every group, which are the points of the ROC, PR and DET curves.
-
-On request (a non-empty ``stats`` array) the same pass also accumulates what
-the rank tests and DeLong's variance need: the tie term ``sum_g (t_g**3 - t_g)``
-of the Mann-Whitney test (``t_g = tp_g + fp_g``) and the weighted mean and sum
-of squared deviations of the placement values (DeLong 1988), updated group by
-group with West's weighted form of Welford's algorithm, so no cancellation.
-
-Counts and weights are accumulated in float64, exact for integer counts up
-to 2**53.
+Both classes arrive sorted ascending (``sorting.radix_sort``), each in up to
+two runs (the two halves of the rows, sorted on two threads).  Walking the
+runs from the top like the merge step of merge sort visits each distinct
+score once with its positive weight ``tp_g`` and negative weight ``fp_g``:
+the rows of the distinct-score table (``table``), which the sweep can write
+out while it accumulates every sum of ``table.step`` (the ROC area, the
+average-precision numerator, the rank-test and DeLong moments) in the same
+pass.
 """
 
 from __future__ import annotations
@@ -27,15 +16,9 @@ import numpy as np
 
 from .._jit import jit
 from .sorting import key_to_float_bits
+from .table import step
 
 POS_INF_BITS = np.uint64(0x7FF0000000000000)
-
-# layout of the ``stats`` array of ``sweep`` (0, 1 are inputs; the rest outputs)
-ST_TOTAL_POS, ST_TOTAL_NEG = 0, 1
-ST_TIES, ST_MAX_TIE = 2, 3
-ST_W10, ST_MEAN10, ST_M2_10 = 4, 5, 6  # placements of positives, weighted by tp_g
-ST_W01, ST_MEAN01, ST_M2_01 = 7, 8, 9  # placements of negatives, weighted by fp_g
-N_STATS = 10
 
 
 @jit
@@ -57,54 +40,26 @@ def _head(keys, i, best, found):
 
 
 @jit
-def _welford(stats, at, w, x):
-    """Add value ``x`` with weight ``w > 0`` to the running (W, mean, M2) at ``at``."""
-    total = stats[at] + w
-    delta = x - stats[at + 1]
-    stats[at] = total
-    stats[at + 1] += delta * (w / total)
-    stats[at + 2] += w * delta * (x - stats[at + 1])
-
-
-@jit
-def merge_stats(a, b):
-    """Combine the ``stats`` of two key ranges into ``a`` (Chan et al. 1979)."""
-    a[ST_TIES] += b[ST_TIES]
-    a[ST_MAX_TIE] = max(a[ST_MAX_TIE], b[ST_MAX_TIE])
-    for at in (ST_W10, ST_W01):
-        wa = a[at]
-        wb = b[at]
-        total = wa + wb
-        if wb == 0.0:
-            continue
-        delta = b[at + 1] - a[at + 1]
-        a[at] = total
-        a[at + 1] += delta * (wb / total)
-        a[at + 2] += b[at + 2] + delta * delta * (wa * wb / total)
-
-
-@jit
-def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out, tp0, fp0, stats):
+def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cumulative,
+          tp0, fp0, stats):
     """Merge-sweep ascending key runs from the top.
 
-    Each class comes as two sorted runs (``*1``, ``*2``; a run may be empty)
-    so that the two halves of the rows can be sorted on two threads.  Weight
-    arrays may be empty (unit weights).  When ``thr_out`` is non-empty
-    (length >= number of distinct keys) the per-group threshold key and
-    cumulative ``TP``/``FP`` are written to the three output arrays.
+    A run may be empty; weight arrays may be empty (unit weights).  When
+    ``pos_out`` is non-empty (length >= number of distinct keys) the table is
+    written out: each distinct key to ``keys_out`` (unless it is empty) and
+    its positive and negative weight to ``pos_out``/``neg_out``, or with
+    ``cumulative`` the weights down to and including it (the curve points).
     ``tp0``/``fp0`` are the weights of the rows scored above every key here
     (non-zero when the key range was cut in two and this is the lower part).
     ``stats`` is empty, or ``N_STATS`` floats holding the class totals at
     ``ST_TOTAL_POS``/``ST_TOTAL_NEG`` and zeros elsewhere; the tie term and
     the placement moments are then accumulated into it.
 
-    Returns ``(n_groups, total_pos, total_neg, area2, ap_num)``.
+    Returns ``(n_keys, total_pos, total_neg, area2, ap_num)``.
     """
-    store = tps_out.shape[0] > 0
-    store_thr = thr_out.shape[0] > 0
+    store = pos_out.shape[0] > 0
+    store_keys = keys_out.shape[0] > 0
     moments = stats.shape[0] > 0
-    total_p = stats[ST_TOTAL_POS] if moments else 1.0
-    total_n = stats[ST_TOTAL_NEG] if moments else 1.0
     ip1 = pk1.shape[0] - 1
     ip2 = pk2.shape[0] - 1
     in1 = nk1.shape[0] - 1
@@ -129,24 +84,16 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, thr_out, tps_out, fps_out, tp0
         f2, in2 = _take_group(nk2, nw2, in2, k)
         tg = t1 + t2
         fg = f1 + f2
-        area2 += fg * (2.0 * tp + tg)
-        if moments:
-            tie = tg + fg
-            stats[ST_TIES] += (tie * tie - 1.0) * tie
-            stats[ST_MAX_TIE] = max(stats[ST_MAX_TIE], tie)
-            if tg > 0.0:  # positives here beat the negatives below, tie with these
-                _welford(stats, ST_W10, tg, ((total_n - fp - fg) + 0.5 * fg) / total_n)
-            if fg > 0.0:  # negatives here lose to the positives above
-                _welford(stats, ST_W01, fg, (tp + 0.5 * tg) / total_p)
+        a, p = step(tp, fp, tg, fg, stats, moments)
+        area2 += a
+        ap_num += p
         tp += tg
         fp += fg
-        if tg > 0.0:
-            ap_num += tg * (tp / (tp + fp))
         if store:
-            if store_thr:
-                thr_out[g] = k
-            tps_out[g] = tp
-            fps_out[g] = fp
+            if store_keys:
+                keys_out[g] = k
+            pos_out[g] = tp if cumulative else tg
+            neg_out[g] = fp if cumulative else fg
         g += 1
     return g, tp, fp, area2, ap_num
 

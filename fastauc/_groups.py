@@ -1,0 +1,163 @@
+"""Group labels to dense integer codes, without importing a dataframe library.
+
+``group_codes`` turns one column of group labels (numpy, list, pandas,
+polars or pyarrow; numbers, strings, booleans, categoricals) or a tuple of
+such columns (their combinations) into ``codes`` (int64, ``0..G-1`` in the
+sorted order of the labels, ``-1`` for a row with a missing label) and the
+labels of each code.  Integer labels with a compact range are coded with one
+``bincount`` (O(n)); pandas columns with pandas' own ``factorize`` (hashing);
+anything else with ``np.unique``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+__all__ = ["GroupCodes", "group_codes"]
+
+
+class GroupCodes:
+    """Dense codes of the rows and the labels of each code."""
+
+    __slots__ = ("codes", "labels", "names", "n_missing", "first_missing")
+
+    def __init__(self, codes, labels, names, n_missing, first_missing):
+        self.codes = codes  # int64 (n,), -1 where a label is missing
+        self.labels = labels  # list of 1-D arrays (one per column), length G each
+        self.names = names  # list of column names
+        self.n_missing = n_missing
+        self.first_missing = first_missing
+
+    @property
+    def n_groups(self) -> int:
+        return self.labels[0].shape[0]
+
+
+def _library(x) -> str:
+    return type(x).__module__.partition(".")[0]
+
+
+def _dense_ints(values: np.ndarray):
+    """Codes and sorted distinct values of an integer array with a compact range."""
+    lo = int(values.min())
+    hi = int(values.max())
+    span = hi - lo + 1
+    if span > max(4 * values.shape[0], 1 << 16):
+        return None
+    shifted = (values - lo).astype(np.int64, copy=False) if lo else values.astype(np.int64,
+                                                                                 copy=False)
+    present = np.bincount(shifted, minlength=span) > 0
+    code_of = np.cumsum(present) - 1
+    return code_of[shifted], (np.flatnonzero(present) + lo).astype(values.dtype)
+
+
+def _code_values(values: np.ndarray):
+    """``(codes, distinct sorted values)`` of a 1-D array without missing values."""
+    if values.shape[0] and values.dtype.kind in "iub":
+        dense = _dense_ints(values.view(np.uint8) if values.dtype.kind == "b" else values)
+        if dense is not None:
+            codes, uniq = dense
+            return codes, uniq.astype(values.dtype)
+    try:
+        uniq, codes = np.unique(values, return_inverse=True)
+    except TypeError as exc:  # mixed types in an object array
+        raise TypeError(f"groups: labels of mixed types cannot be sorted ({exc})") from None
+    return codes.reshape(-1).astype(np.int64, copy=False), uniq
+
+
+def _column(x, name):
+    """``(codes with -1 for missing, labels, column name)`` of one column."""
+    lib = _library(x)
+    col_name = getattr(x, "name", None)
+    if lib == "pandas" and hasattr(x, "isna"):
+        pd = sys.modules["pandas"]
+        if x.ndim != 1:
+            raise ValueError(f"{name} must be 1-D (a column), got shape {x.shape}")
+        codes, uniques = pd.factorize(x, sort=True, use_na_sentinel=True)
+        labels = np.asarray(uniques)
+        return np.asarray(codes, np.int64), labels, col_name
+    if lib == "polars" and hasattr(x, "is_null"):
+        pl = sys.modules["polars"]
+        missing = x.is_null().to_numpy()
+        if isinstance(x.dtype, (pl.Categorical, pl.Enum)):
+            x = x.cast(pl.String)
+        values = x.to_numpy()
+        return _with_missing(values, missing, name) + (col_name,)
+    if lib == "pyarrow" and hasattr(x, "is_null"):
+        missing = np.asarray(x.is_null())
+        values = np.asarray(x.to_numpy(zero_copy_only=False))
+        return _with_missing(values, missing, name) + (None,)
+    values = np.asarray(x)
+    if values.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per row), got shape {values.shape}")
+    if values.dtype.kind == "f":
+        missing = np.isnan(values)
+    elif values.dtype.kind == "O":
+        missing = np.fromiter((v is None or v != v for v in values), bool, values.shape[0])
+    elif values.dtype.kind == "M" or values.dtype.kind == "m":
+        missing = np.isnat(values)
+    else:
+        missing = None
+    return _with_missing(values, missing, name) + (None,)
+
+
+def _with_missing(values, missing, name):
+    if values.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per row), got shape {values.shape}")
+    if missing is None or not missing.any():
+        return _code_values(values)
+    codes = np.full(values.shape[0], -1, np.int64)
+    keep = ~missing
+    c, labels = _code_values(values[keep])
+    codes[keep] = c
+    return codes, labels
+
+
+def group_codes(groups, n: int) -> GroupCodes:
+    """Codes of ``groups`` (one column, or a tuple of columns) for ``n`` rows."""
+    columns = list(groups) if isinstance(groups, tuple) else [groups]
+    if not columns:
+        raise ValueError("groups is an empty tuple; give at least one column of labels")
+    parts = []
+    for j, col in enumerate(columns):
+        name = "groups" if len(columns) == 1 else f"groups[{j}]"
+        codes, labels, col_name = _column(col, name)
+        if codes.shape[0] != n:
+            raise ValueError(
+                "Found input variables with inconsistent numbers of samples: "
+                f"[{n}, {codes.shape[0]}] (y_true has {n} rows, {name} {codes.shape[0]})")
+        parts.append((codes, labels, str(col_name) if col_name is not None else None))
+    names = [p[2] or ("group" if len(parts) == 1 else f"group_{j}")
+             for j, p in enumerate(parts)]
+    missing = np.zeros(n, bool)
+    for codes, _, _ in parts:
+        missing |= codes < 0
+    n_missing = int(np.count_nonzero(missing))
+    first = int(np.argmax(missing)) if n_missing else -1
+    if len(parts) == 1:
+        codes, labels, _ = parts[0]
+        return GroupCodes(codes, [labels], names, n_missing, first)
+    # combinations: mixed-radix number of the per-column codes, then the present ones
+    if np.prod([float(p[1].shape[0]) for p in parts]) >= 2.0 ** 62:
+        raise ValueError(f"groups: {len(parts)} columns have too many label combinations "
+                         "to number (2**62 or more)")
+    combined = np.zeros(n, np.int64)
+    for codes, labels, _ in parts:
+        combined = combined * labels.shape[0] + np.maximum(codes, 0)
+    if n_missing:
+        combined[missing] = -1
+        keep = ~missing
+        dense, present = _code_values(combined[keep])
+        codes = np.full(n, -1, np.int64)
+        codes[keep] = dense
+    else:
+        codes, present = _code_values(combined)
+    labels = []
+    rest = present
+    for _, col_labels, _ in reversed(parts):
+        size = col_labels.shape[0]
+        labels.append(col_labels[rest % size])
+        rest = rest // size
+    return GroupCodes(codes, labels[::-1], names, n_missing, first)

@@ -1,0 +1,246 @@
+"""The distinct-score table: the one engine behind every single-model metric.
+
+A :class:`Table` holds the sorted distinct scores of a set of rows (as the
+order-preserving keys of ``_kernels.sorting``, descending) with the positive
+and negative weight at each.  It is built from rows with one radix sort per
+class (``from_rows``), merged with another table in one linear pass
+(``merge``), cut into key ranges (``cut``) and swept (``sweep``) from the
+weight above a range.  A :class:`GroupedTable` is one table per group, back
+to back, built from one counting sort by group and one sort per group
+(``grouped_table``), and swept segment by segment.  See
+``docs/algorithms.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
+from ._kernels.sweeps import sweep
+from ._kernels.table import (
+    N_SEG,
+    N_STATS,
+    ST_TOTAL_NEG,
+    ST_TOTAL_POS,
+    collapse_segments,
+    compact_segments,
+    group_rows,
+    merge_tables,
+    sort_segments,
+    sweep_segments,
+    sweep_table,
+)
+from ._parallel import map_chunks
+
+__all__ = ["GroupedTable", "Sweep", "Table", "grouped_table", "sorted_runs"]
+
+CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
+EMPTY_KEYS = np.empty(0, np.uint64)
+
+
+def _sort_chunk(bits, is_pos, weight):
+    pk, pw, nk, nw, ph, nh, n_bad, _, _, _ = split_by_class(bits, is_pos, weight, False)
+    if n_bad:
+        return None
+    pk, pw = radix_sort(pk, pw, ph)
+    nk, nw = radix_sort(nk, nw, nh)
+    return pk, pw, nk, nw
+
+
+def sorted_runs(is_pos, score, weight, name="y_score"):
+    """The one sort: each class's keys (and weights) ascending, in up to two runs.
+
+    Returns ``(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)``.  Rows are cut into
+    two fixed halves (for n >= 2**16) sorted on two threads; a sweep merges
+    the runs, so nothing depends on the number of threads.  NaN or infinite
+    scores raise scikit-learn's error.
+    """
+    bits = score.view(np.uint64)
+    n = bits.shape[0]
+    cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
+    weighted = weight.shape[0] > 0
+    chunks = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight)
+              for a, b in zip(cuts[:-1], cuts[1:])]
+    runs = map_chunks(_sort_chunk, chunks)
+    if any(r is None for r in runs):
+        v.raise_non_finite(name, score)
+    if len(runs) == 1:
+        (pk1, pw1, nk1, nw1), = runs
+        e = v.EMPTY_WEIGHT
+        return pk1, pw1, EMPTY_KEYS, e, nk1, nw1, EMPTY_KEYS, e
+    (pk1, pw1, nk1, nw1), (pk2, pw2, nk2, nw2) = runs
+    return pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2
+
+
+def float_keys(x: np.ndarray) -> np.ndarray:
+    """``sorting.float_key`` of a float64 array, in numpy (``-0.0`` -> ``+0.0``'s key)."""
+    bits = np.ascontiguousarray(x, np.float64).view(np.uint64)
+    sign = np.uint64(0x8000000000000000)
+    keys = np.where(bits >= sign, ~bits, bits | sign)
+    keys[bits == sign] = sign
+    return keys
+
+
+class Sweep(NamedTuple):
+    """What a sweep of a table (or of a key range of it) accumulates."""
+
+    tp: float  # positive weight down to the last key swept (the total, from the top)
+    fp: float
+    area2: float  # twice the ROC area in weight units
+    ap_num: float  # average precision times the positive weight
+    stats: np.ndarray  # N_STATS moments, or empty
+
+    @property
+    def auc(self) -> float:
+        return self.area2 / (2.0 * self.tp * self.fp)
+
+    @property
+    def average_precision(self) -> float:
+        return self.ap_num / self.tp
+
+
+def new_stats(total_pos: float, total_neg: float) -> np.ndarray:
+    stats = np.zeros(N_STATS)
+    stats[ST_TOTAL_POS] = total_pos
+    stats[ST_TOTAL_NEG] = total_neg
+    return stats
+
+
+@dataclass(frozen=True)
+class Table:
+    """Distinct scores (keys, descending) with the positive and negative weight at each."""
+
+    keys: np.ndarray  # uint64
+    pos: np.ndarray  # float64
+    neg: np.ndarray  # float64
+
+    @classmethod
+    def from_rows(cls, is_pos, score, weight, name="y_score") -> Table:
+        runs = sorted_runs(is_pos, score, weight, name)
+        m = sum(r.shape[0] for r in runs[0::2])
+        keys = np.empty(m, np.uint64)
+        pos = np.empty(m, np.float64)
+        neg = np.empty(m, np.float64)
+        g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, v.EMPTY_WEIGHT)[0]
+        return cls(keys[:g], pos[:g], neg[:g])
+
+    def __len__(self) -> int:
+        return self.keys.shape[0]
+
+    @property
+    def total_pos(self) -> float:
+        return float(self.pos.sum())
+
+    @property
+    def total_neg(self) -> float:
+        return float(self.neg.sum())
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The distinct scores as float64, descending (``-0.0`` as ``+0.0``)."""
+        return keys_to_floats(self.keys)
+
+    def merge(self, other: Table) -> Table:
+        """The table of both tables' rows."""
+        return Table(*merge_tables(self.keys, self.pos, self.neg,
+                                   other.keys, other.pos, other.neg))
+
+    def cut(self, scores) -> list:
+        """Cut at the given scores into key ranges, each with the weight above it.
+
+        ``scores`` (any order) become boundaries: a range holds the keys from
+        one boundary (included) down to the next (excluded).  Returns
+        ``[(part, tp_above, fp_above), ...]`` from the top; sweeping every part
+        from its weight above and adding the sums gives the whole table's.
+        """
+        bkeys = float_keys(np.unique(np.asarray(scores, np.float64)))[::-1]
+        asc = self.keys[::-1]  # ascending view: searchsorted finds each boundary
+        idx = [len(self) - int(np.searchsorted(asc, k, side="left")) for k in bkeys]
+        edges = [0, *idx, len(self)]
+        parts = []
+        tp = fp = 0.0
+        for a, b in zip(edges[:-1], edges[1:]):
+            part = Table(self.keys[a:b], self.pos[a:b], self.neg[a:b])
+            parts.append((part, tp, fp))
+            tp += float(part.pos.sum())
+            fp += float(part.neg.sum())
+        return parts
+
+    def sweep(self, tp0: float = 0.0, fp0: float = 0.0, *, moments=False,
+              totals=None) -> Sweep:
+        """Sweep from the weight above (``tp0``, ``fp0``).
+
+        ``moments`` needs the class totals of the whole table this range belongs
+        to (``totals``; by default this table's own).
+        """
+        stats = v.EMPTY_WEIGHT
+        if moments:
+            tot = totals if totals is not None else (self.total_pos, self.total_neg)
+            stats = new_stats(*tot)
+        e = v.EMPTY_WEIGHT
+        tp, fp, area2, ap_num = sweep_table(self.keys, self.pos, self.neg, 0, len(self),
+                                            tp0, fp0, stats, e, e)
+        return Sweep(tp, fp, area2, ap_num, stats)
+
+
+@dataclass(frozen=True)
+class GroupedTable:
+    """One table per group, back to back: group ``j`` is ``starts[j]:starts[j + 1]``."""
+
+    keys: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    starts: np.ndarray  # int64 (n_groups + 1,)
+
+    @property
+    def n_groups(self) -> int:
+        return self.starts.shape[0] - 1
+
+    def group(self, j: int) -> Table:
+        a, b = self.starts[j], self.starts[j + 1]
+        return Table(self.keys[a:b], self.pos[a:b], self.neg[a:b])
+
+    def sweep(self, *, moments=False):
+        """Every group's ``(tp, fp, area2, ap_num)`` (rows of an (G, 4) array)
+        and, with ``moments``, its ``N_STATS`` moments (G, N_STATS)."""
+        g = self.n_groups
+        sums = np.zeros((g, N_SEG))
+        stats = np.zeros((g, N_STATS) if moments else (0, N_STATS))
+        map_chunks(sweep_segments, [
+            (self.keys, self.pos, self.neg, self.starts, a, b, moments, sums, stats)
+            for a, b in _balanced(self.starts)])
+        return sums, stats
+
+
+def _balanced(starts, parts=2):
+    """Cut groups ``0..G`` into ``parts`` ranges of about equal rows (data-dependent)."""
+    total = int(starts[-1])
+    if total < CHUNK_MIN or starts.shape[0] <= 2:
+        return [(0, starts.shape[0] - 1)]
+    cut = int(np.searchsorted(starts, total // parts, side="left"))
+    cut = min(max(cut, 1), starts.shape[0] - 2)
+    return [(0, cut), (cut, starts.shape[0] - 1)]
+
+
+def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> GroupedTable:
+    """The per-group tables of rows with group ``codes`` (int64, 0..n_groups-1)."""
+    keys, signed, row_starts, n_bad, _ = group_rows(score.view(np.uint64), is_pos, weight,
+                                                     codes, n_groups)
+    if n_bad:
+        v.raise_non_finite(name, score)
+    ranges = _balanced(row_starts)
+    map_chunks(sort_segments, [(keys, signed, row_starts, a, b) for a, b in ranges])
+    m = keys.shape[0]
+    out_k = np.empty(m, np.uint64)
+    out_p = np.empty(m, np.float64)
+    out_n = np.empty(m, np.float64)
+    counts = np.empty(n_groups, np.int64)
+    map_chunks(collapse_segments, [(keys, signed, row_starts, a, b, out_k, out_p, out_n, counts)
+                                   for a, b in ranges])
+    starts = compact_segments(out_k, out_p, out_n, row_starts, counts)
+    g = int(starts[-1])
+    return GroupedTable(out_k[:g], out_p[:g], out_n[:g], starts)
