@@ -220,6 +220,47 @@ def threshold_rows(n_big, repeat, tmpdir):
     return rows
 
 
+def group_rows(n, n_groups, repeat):
+    """``by_group`` against one global AUC, polars-ds and pandas groupby-apply (issue 9)."""
+    import warnings
+
+    rng = np.random.default_rng(7)
+    y, s, _ = data(n)
+    g = rng.integers(0, n_groups, n)
+    fastauc.roc_auc_score(y[:1000], s[:1000])
+    fastauc.by_group(y[:10000], s[:10000], g[:10000])
+    t_auc = best_time(lambda: fastauc.roc_auc_score(y, s), repeat)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t_grp = best_time(lambda: fastauc.by_group(y, s, g), repeat)
+    label = f"`by_group`, {n_groups:,} groups, AUC + AP + DeLong CI + log loss"
+    rows = [(label, n, t_grp, t_auc, "one global `roc_auc_score`",
+             f"{t_grp / t_auc:.2f}x one AUC (goal <= 2x)", t_grp / t_auc <= 2.0)]
+    try:
+        import polars as pl
+        import polars_ds as pds
+
+        df = pl.DataFrame({"y": y, "s": s, "g": g})
+        t_pds = best_time(lambda: df.group_by("g").agg(pds.query_roc_auc("y", "s")), 1)
+        rows.append((label, n, t_grp, t_pds, "polars-ds `group_by().agg(query_roc_auc)` "
+                     "(AUC only)", f"{t_pds / t_grp:.1f}x faster (goal >= 10x)",
+                     t_pds / t_grp >= 10))
+    except ImportError:
+        pass
+    import pandas as pd
+    import sklearn.metrics as skm
+
+    sub = g < max(1, n_groups // 10)  # a tenth of the groups, scaled up: it is slow
+    frame = pd.DataFrame({"y": y[sub], "s": s[sub], "g": g[sub]})
+    t_pd = best_time(lambda: frame.groupby("g").apply(
+        lambda d: skm.roc_auc_score(d["y"], d["s"]), include_groups=False), 1)
+    t_pd *= n / max(1, int(sub.sum()))
+    rows.append((label, n, t_grp, t_pd, "pandas `groupby().apply(sklearn roc_auc_score)` "
+                 "(AUC only; a tenth of the groups timed, scaled)",
+                 f"{t_pd / t_grp:.0f}x faster (goal >= 100x)", t_pd / t_grp >= 100))
+    return rows
+
+
 def _goal_table(title, rows):
     lines = ["", title, "", "| function | n | fastauc | compared with | its time | result |",
              "|---|---|---|---|---|---|"]
@@ -301,7 +342,13 @@ def main(argv=None):
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--only-model-selection", action="store_true",
                     help="print the model-selection and per-call rows only")
+    ap.add_argument("--only-groups", action="store_true", help="print the by_group rows only")
     args = ap.parse_args(argv)
+    if args.only_groups:
+        n = 10**5 if args.quick else 10**7
+        print("\n".join(_goal_table("Metrics per group (issue 9):",
+                                    group_rows(n, 100 if args.quick else 10_000, 3))))
+        return 0
     ms_rows = model_selection_rows(2 * 10**5 if args.quick else 2 * 10**6, 20, 5)
     if args.only_model_selection:
         print("\n".join(_goal_table("Drop-in use (issue 8):", ms_rows)))
@@ -329,6 +376,8 @@ def main(argv=None):
     lines += _goal_table("Inference (issue 3):", inf_rows)
     lines += _goal_table("Thresholds and reports (issue 4):", thr_rows)
     lines += _goal_table("Drop-in use (issue 8):", ms_rows)
+    lines += _goal_table("Metrics per group (issue 9):",
+                         group_rows(big, 100 if args.quick else 10_000, 3))
     lines += [
         "",
         f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",

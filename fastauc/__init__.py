@@ -26,6 +26,7 @@ from .inference import (
     mann_whitney_u,
     roc_auc_ci,
 )
+from .groups import GroupMetrics, by_group
 from .losses import log_loss
 from .thresholds import (
     BestThreshold,
@@ -77,6 +78,7 @@ __all__ = [
     "ConvexHull",
     "DeLongTestResult",
     "GainsTable",
+    "GroupMetrics",
     "MannWhitneyResult",
     "ModelReport",
     "Report",
@@ -87,6 +89,7 @@ __all__ = [
     "best_threshold",
     "bootstrap_ci",
     "bootstrap_test",
+    "by_group",
     "delong_covariance",
     "delong_test",
     "det_curve",

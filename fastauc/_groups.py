@@ -83,35 +83,36 @@ def _column(x, name):
         missing = x.is_null().to_numpy()
         if isinstance(x.dtype, (pl.Categorical, pl.Enum)):
             x = x.cast(pl.String)
-        values = x.to_numpy()
-        return _with_missing(values, missing, name) + (col_name,)
+        present = x.drop_nulls().to_numpy()  # the dtype of the labels, not float-with-NaN
+        return _with_missing(present, missing, name) + (col_name,)
     if lib == "pyarrow" and hasattr(x, "is_null"):
         missing = np.asarray(x.is_null())
-        values = np.asarray(x.to_numpy(zero_copy_only=False))
-        return _with_missing(values, missing, name) + (None,)
+        present = np.asarray(x.drop_null().to_numpy(zero_copy_only=False))
+        return _with_missing(present, missing, name) + (None,)
     values = np.asarray(x)
     if values.ndim != 1:
         raise ValueError(f"{name} must be 1-D (one label per row), got shape {values.shape}")
+    missing = None
     if values.dtype.kind == "f":
         missing = np.isnan(values)
     elif values.dtype.kind == "O":
         missing = np.fromiter((v is None or v != v for v in values), bool, values.shape[0])
-    elif values.dtype.kind == "M" or values.dtype.kind == "m":
+    elif values.dtype.kind in "Mm":
         missing = np.isnat(values)
-    else:
-        missing = None
-    return _with_missing(values, missing, name) + (None,)
+    if missing is not None and missing.any():
+        return _with_missing(values[~missing], missing, name) + (None,)
+    return _code_values(values) + (None,)
 
 
-def _with_missing(values, missing, name):
-    if values.ndim != 1:
-        raise ValueError(f"{name} must be 1-D (one label per row), got shape {values.shape}")
-    if missing is None or not missing.any():
-        return _code_values(values)
-    codes = np.full(values.shape[0], -1, np.int64)
-    keep = ~missing
-    c, labels = _code_values(values[keep])
-    codes[keep] = c
+def _with_missing(present, missing, name):
+    """Codes of all rows from the labels of the rows that are not missing."""
+    if present.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per row), got shape {present.shape}")
+    if not missing.any():
+        return _code_values(present)
+    codes = np.full(missing.shape[0], -1, np.int64)
+    c, labels = _code_values(present)
+    codes[~missing] = c
     return codes, labels
 
 

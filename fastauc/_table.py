@@ -22,6 +22,9 @@ from . import _validation as v
 from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
+    GS_STATS,
+    GS_SUMS,
+    N_GS,
     N_SEG,
     N_STATS,
     ST_TOTAL_NEG,
@@ -29,6 +32,8 @@ from ._kernels.table import (
     collapse_segments,
     compact_segments,
     group_rows,
+    group_totals,
+    grouped_sweep,
     merge_tables,
     sort_segments,
     sweep_segments,
@@ -36,43 +41,47 @@ from ._kernels.table import (
 )
 from ._parallel import map_chunks
 
-__all__ = ["GroupedTable", "Sweep", "Table", "grouped_table", "sorted_runs"]
+__all__ = ["GroupedTable", "Sweep", "Table", "grouped_sums", "grouped_table", "sorted_runs"]
 
 CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
 EMPTY_KEYS = np.empty(0, np.uint64)
+EMPTY_INTS = np.empty(0, np.int64)
 
 
-def _sort_chunk(bits, is_pos, weight):
-    pk, pw, nk, nw, ph, nh, n_bad, _, _, _ = split_by_class(bits, is_pos, weight, False)
+def _sort_chunk(bits, is_pos, weight, extra):
+    pk, pw, nk, nw, ph, nh, n_bad, _, px, nx = split_by_class(bits, is_pos, weight, extra)
     if n_bad:
         return None
-    pk, pw = radix_sort(pk, pw, ph)
-    nk, nw = radix_sort(nk, nw, nh)
-    return pk, pw, nk, nw
+    pk, pw, px = radix_sort(pk, pw, px, ph)
+    nk, nw, nx = radix_sort(nk, nw, nx, nh)
+    return pk, pw, px, nk, nw, nx
 
 
-def sorted_runs(is_pos, score, weight, name="y_score"):
+def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS):
     """The one sort: each class's keys (and weights) ascending, in up to two runs.
 
-    Returns ``(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)``.  Rows are cut into
-    two fixed halves (for n >= 2**16) sorted on two threads; a sweep merges
-    the runs, so nothing depends on the number of threads.  NaN or infinite
-    scores raise scikit-learn's error.
+    Returns ``(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)``, or with an int64
+    payload ``extra`` per row (group codes) ``(pk1, pw1, px1, pk2, ...)``, the
+    payload after each run's weights.  Rows are cut into two fixed halves
+    (for n >= 2**16) sorted on two threads; a sweep merges the runs, so
+    nothing depends on the number of threads.  NaN or infinite scores raise
+    scikit-learn's error.
     """
     bits = score.view(np.uint64)
     n = bits.shape[0]
     cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
     weighted = weight.shape[0] > 0
-    chunks = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight)
-              for a, b in zip(cuts[:-1], cuts[1:])]
+    with_extra = extra.shape[0] > 0
+    chunks = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight,
+               extra[a:b] if with_extra else extra) for a, b in zip(cuts[:-1], cuts[1:])]
     runs = map_chunks(_sort_chunk, chunks)
     if any(r is None for r in runs):
         v.raise_non_finite(name, score)
     if len(runs) == 1:
-        (pk1, pw1, nk1, nw1), = runs
-        e = v.EMPTY_WEIGHT
-        return pk1, pw1, EMPTY_KEYS, e, nk1, nw1, EMPTY_KEYS, e
-    (pk1, pw1, nk1, nw1), (pk2, pw2, nk2, nw2) = runs
+        runs.append((EMPTY_KEYS, v.EMPTY_WEIGHT, EMPTY_INTS) * 2)
+    (pk1, pw1, px1, nk1, nw1, nx1), (pk2, pw2, px2, nk2, nw2, nx2) = runs
+    if with_extra:
+        return pk1, pw1, px1, pk2, pw2, px2, nk1, nw1, nx1, nk2, nw2, nx2
     return pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2
 
 
@@ -244,3 +253,28 @@ def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> Gro
     starts = compact_segments(out_k, out_p, out_n, row_starts, counts)
     g = int(starts[-1])
     return GroupedTable(out_k[:g], out_p[:g], out_n[:g], starts)
+
+
+def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False, name="y_score"):
+    """Every group's sweep sums from one sort of all rows (group codes as payload).
+
+    Returns ``(sums, stats)`` as :meth:`GroupedTable.sweep` does (the same
+    numbers), without building the per-group tables: the rows are sorted by
+    score once, each tagged ``2 * group + is_positive``, and
+    ``grouped_sweep`` keeps one running state per group.  The two threads
+    each walk all rows but keep half of the groups, so nothing depends on
+    the number of threads.
+    """
+    tags = codes * 2 + is_pos
+    everyone = np.ones(score.shape[0], bool)  # one class: all rows in one sorted run
+    k1, w1, x1, k2, w2, x2 = sorted_runs(everyone, score, weight, name, extra=tags)[:6]
+    totals = group_totals(tags, weight, n_groups)
+    state = np.zeros((n_groups, N_GS))
+    if moments:
+        state[:, GS_STATS + ST_TOTAL_POS] = totals[:, 0]
+        state[:, GS_STATS + ST_TOTAL_NEG] = totals[:, 1]
+    starts = np.concatenate(([0], np.cumsum(totals[:, 2]))).astype(np.int64)
+    map_chunks(grouped_sweep, [(k1, w1, x1, k2, w2, x2, a, b, state, moments)
+                               for a, b in _balanced(starts)])
+    stats = state[:, GS_STATS:] if moments else np.zeros((0, N_STATS))
+    return state[:, GS_SUMS:GS_STATS], stats

@@ -285,11 +285,12 @@ class _Layout(NamedTuple):
 def _layout(is_pos, score, name="y_score") -> _Layout:
     bits = score.view(np.uint64)
     e = v.EMPTY_WEIGHT
-    pk, _, nk, _, ph, nh, n_bad, first_bad, pidx, nidx = split_by_class(bits, is_pos, e, True)
+    rows = np.arange(bits.shape[0], dtype=np.int64)
+    pk, _, nk, _, ph, nh, n_bad, first_bad, pidx, nidx = split_by_class(bits, is_pos, e, rows)
     if n_bad:
         v.raise_non_finite(name, score)
-    pk, pidx = radix_sort(pk, pidx, ph)
-    nk, nidx = radix_sort(nk, nidx, nh)
+    pk, _, pidx = radix_sort(pk, e, pidx, ph)
+    nk, _, nidx = radix_sort(nk, e, nidx, nh)
     n = bits.shape[0]
     tps = np.empty(n, np.float64)
     fps = np.empty(n, np.float64)

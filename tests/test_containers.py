@@ -30,6 +30,7 @@ S = np.round(_rng.random(N), 2)  # ties
 S2 = np.round(_rng.random(N), 2)
 W = np.round(_rng.random(N) * 3, 1)
 PRED = (S > 0.5).astype(np.int64)
+GROUPS = np.arange(N) % 3  # by_group's own label containers: tests/test_groups.py
 
 # function name -> call(y, s, s2, w, pred); s, s2 are probabilities in [0, 1]
 FAST = dict(n_resamples=20, random_state=0)
@@ -64,6 +65,7 @@ CALLS = {
     "delong_test": lambda y, s, s2, w, p: fastauc.delong_test(y, s, s2),
     "bootstrap_ci": lambda y, s, s2, w, p: fastauc.bootstrap_ci(y, s, sample_weight=w, **FAST),
     "bootstrap_test": lambda y, s, s2, w, p: fastauc.bootstrap_test(y, s, s2, **FAST),
+    "by_group": lambda y, s, s2, w, p: fastauc.by_group(y, s, GROUPS, sample_weight=w).to_dict(),
     "report":  # names given: a one-column DataFrame would name the model after its column
         lambda y, s, s2, w, p: fastauc.report(y, s, sample_weight=w, names=["m"]).to_dict(),
     "roc_confidence_band": lambda y, s, s2, w, p: fastauc.roc_confidence_band(y, s, **FAST),

@@ -26,6 +26,16 @@ def _neumaier_add(s, c, x):
 
 
 @jit
+def _row_loss(proba, cls, i, one_column, lo, hi):
+    """``-log p`` of row ``i``'s true class, ``p`` clipped to ``[lo, hi]``."""
+    if one_column:
+        p = proba[i, 0] if cls[i] == 1 else 1.0 - proba[i, 0]
+    else:
+        p = proba[i, cls[i]]
+    return -np.log(min(max(p, lo), hi))
+
+
+@jit
 def log_loss_sum(proba, cls, weight):
     """Return ``(sum_i w_i * -log(p_i[cls_i]), sum_i w_i)``.
 
@@ -44,12 +54,7 @@ def log_loss_sum(proba, cls, weight):
     cw = 0.0
     one_column = proba.shape[1] == 1
     for i in range(n):
-        if one_column:
-            p = proba[i, 0] if cls[i] == 1 else 1.0 - proba[i, 0]
-        else:
-            p = proba[i, cls[i]]
-        p = min(max(p, lo), hi)
-        term = -np.log(p)
+        term = _row_loss(proba, cls, i, one_column, lo, hi)
         if weighted:
             w = weight[i]
             s, c = _neumaier_add(s, c, term * w)
@@ -58,4 +63,29 @@ def log_loss_sum(proba, cls, weight):
             s, c = _neumaier_add(s, c, term)
     if not weighted:
         sw = float(n)
+    return s + c, sw + cw
+
+
+@jit
+def grouped_log_loss_sums(proba, cls, weight, codes, n_groups):
+    """Per group ``(sum w * -log p, sum w)`` (as ``log_loss_sum``), Neumaier-compensated.
+
+    ``codes`` are int64 group codes in ``0..n_groups-1``, or -1 for rows to skip.
+    """
+    weighted = weight.shape[0] > 0
+    one_column = proba.shape[1] == 1
+    lo = EPS
+    hi = 1.0 - EPS
+    s = np.zeros(n_groups)
+    c = np.zeros(n_groups)
+    sw = np.zeros(n_groups)
+    cw = np.zeros(n_groups)
+    for i in range(proba.shape[0]):
+        j = codes[i]
+        if j < 0:
+            continue
+        term = _row_loss(proba, cls, i, one_column, lo, hi)
+        w = weight[i] if weighted else 1.0
+        s[j], c[j] = _neumaier_add(s[j], c[j], term * w)
+        sw[j], cw[j] = _neumaier_add(sw[j], cw[j], w)
     return s + c, sw + cw

@@ -54,8 +54,8 @@ def _add_to_hist(hist, key):
 
 
 @jit
-def split_by_class(bits, is_pos, weight, with_index=False):
-    """Split scores into positive and negative keys (and weights).
+def split_by_class(bits, is_pos, weight, extra):
+    """Split scores into positive and negative keys (and weights, and an int payload).
 
     Parameters
     ----------
@@ -63,19 +63,21 @@ def split_by_class(bits, is_pos, weight, with_index=False):
     is_pos : bool array (n,)
     weight : float64 array (n,) or (0,) for unit weights; rows of weight 0
         are left out, as scikit-learn does.
-    with_index : bool
-        Also return each key's row index (for the resampling layout).
+    extra : int64 array (n,) or (0,)
+        A payload carried along with each key: row indices (the resampling
+        layout) or group codes (``table.grouped_sweep``).
 
     Returns
     -------
-    pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad, pos_idx, neg_idx
+    pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad, pos_extra, neg_extra
         ``*_w`` are empty when unweighted; ``*_hist`` are the byte histograms
         (8, 256) for the radix sort; ``n_bad`` counts NaN/inf scores and
-        ``first_bad`` is the index of the first one (-1 if none); ``*_idx``
-        are int64 row indices, empty unless ``with_index``.
+        ``first_bad`` is the index of the first one (-1 if none); ``*_extra``
+        are empty unless ``extra`` is given.
     """
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
+    with_extra = extra.shape[0] > 0
     n_pos = 0
     n_neg = 0
     n_bad = 0
@@ -95,13 +97,13 @@ def split_by_class(bits, is_pos, weight, with_index=False):
     neg_keys = np.empty(n_neg, np.uint64)
     pos_w = np.empty(n_pos if weighted else 0, np.float64)
     neg_w = np.empty(n_neg if weighted else 0, np.float64)
-    pos_idx = np.empty(n_pos if with_index else 0, np.int64)
-    neg_idx = np.empty(n_neg if with_index else 0, np.int64)
+    pos_x = np.empty(n_pos if with_extra else 0, np.int64)
+    neg_x = np.empty(n_neg if with_extra else 0, np.int64)
     pos_hist = np.zeros((N_DIGITS, 256), np.int64)
     neg_hist = np.zeros((N_DIGITS, 256), np.int64)
     if n_bad > 0:
         return (pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad,
-                pos_idx, neg_idx)
+                pos_x, neg_x)
     ip = 0
     ineg = 0
     for i in range(n):
@@ -112,37 +114,40 @@ def split_by_class(bits, is_pos, weight, with_index=False):
             pos_keys[ip] = k
             if weighted:
                 pos_w[ip] = weight[i]
-            if with_index:
-                pos_idx[ip] = i
+            if with_extra:
+                pos_x[ip] = extra[i]
             _add_to_hist(pos_hist, k)
             ip += 1
         else:
             neg_keys[ineg] = k
             if weighted:
                 neg_w[ineg] = weight[i]
-            if with_index:
-                neg_idx[ineg] = i
+            if with_extra:
+                neg_x[ineg] = extra[i]
             _add_to_hist(neg_hist, k)
             ineg += 1
     return (pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad,
-            pos_idx, neg_idx)
+            pos_x, neg_x)
 
 
 @jit
-def radix_sort(keys, weight, hist):
-    """Sort ``keys`` ascending (stable LSD radix), permuting ``weight`` along.
+def radix_sort(keys, weight, extra, hist):
+    """Sort ``keys`` ascending (stable LSD radix), permuting two payloads along.
 
-    ``weight`` is a payload of any dtype (weights, or row indices); it may be
-    empty.  ``hist`` holds the byte histograms
-    of ``keys``; a byte shared by every key is skipped.  The input arrays are
-    used as scratch space; the sorted arrays are returned.
+    ``weight`` (float64) and ``extra`` (int64) are payloads, each possibly
+    empty.  ``hist`` holds the byte histograms of ``keys``; a byte shared by
+    every key is skipped.  The input arrays are used as scratch space; the
+    sorted arrays ``(keys, weight, extra)`` are returned.
     """
     n = keys.shape[0]
-    carry = weight.shape[0] > 0
+    carry_w = weight.shape[0] > 0
+    carry_x = extra.shape[0] > 0
     src_k = keys
     src_w = weight
+    src_x = extra
     dst_k = np.empty_like(keys)
     dst_w = np.empty_like(weight)
+    dst_x = np.empty_like(extra)
     offset = np.empty(256, np.int64)
     for d in range(N_DIGITS):
         h = hist[d]
@@ -156,13 +161,16 @@ def radix_sort(keys, weight, hist):
         if constant or n == 0:
             continue
         shift = np.uint64(8 * d)
-        if carry:
+        if carry_w or carry_x:
             for i in range(n):
                 k = src_k[i]
                 j = (k >> shift) & BYTE
                 o = offset[j]
                 dst_k[o] = k
-                dst_w[o] = src_w[i]
+                if carry_w:
+                    dst_w[o] = src_w[i]
+                if carry_x:
+                    dst_x[o] = src_x[i]
                 offset[j] = o + 1
         else:
             for i in range(n):
@@ -173,4 +181,5 @@ def radix_sort(keys, weight, hist):
                 offset[j] = o + 1
         src_k, dst_k = dst_k, src_k
         src_w, dst_w = dst_w, src_w
-    return src_k, src_w
+        src_x, dst_x = dst_x, src_x
+    return src_k, src_w, src_x

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._jit import jit
 from .sorting import key_to_float_bits
+from .table import head as _head
 from .table import step
 
 POS_INF_BITS = np.uint64(0x7FF0000000000000)
@@ -30,13 +31,6 @@ def _take_group(keys, w, i, k):
         total += w[i] if weighted else 1.0
         i -= 1
     return total, i
-
-
-@jit
-def _head(keys, i, best, found):
-    if i >= 0 and (not found or keys[i] > best):
-        return keys[i], True
-    return best, found
 
 
 @jit

@@ -80,6 +80,15 @@ def step(tp, fp, tg, fg, stats, moments):
 
 
 @jit
+def head(keys, i, best, found):
+    """The greater of ``best`` and ``keys[i]`` (a run walked down from its top)."""
+    if i >= 0 and (not found or keys[i] > best):
+        return keys[i], True
+    return best, found
+
+
+
+@jit
 def merge_stats(a, b):
     """Combine the ``stats`` of two key ranges into ``a`` (Chan et al. 1979)."""
     a[ST_TIES] += b[ST_TIES]
@@ -179,20 +188,114 @@ def sweep_segments(keys, pos, neg, starts, first, last, moments, sums, stats):
         sums[j, SEG_AP] = ap_num
 
 
+# columns of the per-group state of ``grouped_sweep``: pending weights at the
+# current score, then the N_SEG sums, then the N_STATS moments (one cache-friendly row)
+GS_PEND_T, GS_PEND_F, GS_SUMS = 0, 1, 2
+GS_STATS = GS_SUMS + N_SEG
+N_GS = GS_STATS + N_STATS
+
+
+@jit
+def _take_grouped(keys, w, tags, i, k, first, last, state, touched, n_touched):
+    """Add the rows of run ``keys`` equal to ``k`` (walking down from ``i``) to
+    their groups' pending weights, for groups ``first:last`` only (a thread
+    writes only its own groups' rows of ``state``); note each group touched
+    first.  A row's tag is ``2 * group + (1 if positive else 0)``."""
+    weighted = w.shape[0] > 0
+    while i >= 0 and keys[i] == k:
+        tag = tags[i]
+        g = tag >> 1
+        if g < first or g >= last:
+            i -= 1
+            continue
+        if state[g, GS_PEND_T] == 0.0 and state[g, GS_PEND_F] == 0.0:
+            touched[n_touched] = g
+            n_touched += 1
+        state[g, GS_PEND_F - (tag & 1)] += w[i] if weighted else 1.0
+        i -= 1
+    return i, n_touched
+
+
+@jit
+def grouped_sweep(k1, w1, x1, k2, w2, x2, first, last, state, moments):
+    """Sweep every group at once over rows sorted by score, each tagged with its group.
+
+    ``k1``/``k2`` are two ascending runs of keys (either may be empty) with
+    their weights (or empty) and tags ``2 * group + is_positive``.  Walking
+    the distinct scores from the top, the rows at a score add to their
+    groups' pending weights; then each group touched takes one ``step`` from
+    its own weight above.  Only groups ``first <= g < last`` are kept (the
+    caller cuts the groups in two ranges for two threads).  Per group this is
+    exactly the sweep of that group's table, in the same order, so every
+    group's sums are those of ``sweep_segments``.  ``state`` is (G, N_GS):
+    zeros, with the class totals in the moments' columns when ``moments``;
+    one row per group keeps a group's state in two cache lines.
+    """
+    touched = np.empty(state.shape[0], np.int64)
+    none = np.empty(0, np.float64)
+    i1 = k1.shape[0] - 1
+    i2 = k2.shape[0] - 1
+    k = np.uint64(0)
+    while True:
+        found = False
+        k, found = head(k1, i1, k, found)
+        k, found = head(k2, i2, k, found)
+        if not found:
+            break
+        nt = 0
+        i1, nt = _take_grouped(k1, w1, x1, i1, k, first, last, state, touched, nt)
+        i2, nt = _take_grouped(k2, w2, x2, i2, k, first, last, state, touched, nt)
+        for t in range(nt):
+            g = touched[t]
+            row = state[g]
+            tg = row[GS_PEND_T]
+            fg = row[GS_PEND_F]
+            row[GS_PEND_T] = 0.0
+            row[GS_PEND_F] = 0.0
+            tp = row[GS_SUMS + SEG_TP]
+            fp = row[GS_SUMS + SEG_FP]
+            a, p = step(tp, fp, tg, fg, row[GS_STATS:] if moments else none, moments)
+            row[GS_SUMS + SEG_AREA2] += a
+            row[GS_SUMS + SEG_AP] += p
+            row[GS_SUMS + SEG_TP] = tp + tg
+            row[GS_SUMS + SEG_FP] = fp + fg
+
+
+@jit
+def group_totals(tags, weight, n_groups):
+    """(G, 3): positive weight, negative weight and rows of every group (rows
+    tagged as above)."""
+    out = np.zeros((n_groups, 3))
+    weighted = weight.shape[0] > 0
+    for i in range(tags.shape[0]):
+        tag = tags[i]
+        g = tag >> 1
+        out[g, 1 - (tag & 1)] += weight[i] if weighted else 1.0
+        out[g, 2] += 1.0
+    return out
+
+
 @jit
 def group_rows(bits, is_pos, weight, codes, n_groups):
-    """Counting sort of the rows by group code (stable), keys and signed weights.
+    """Stable sort of the rows by group code: their keys and signed weights.
 
     Rows of weight zero are left out (they add no threshold, as in
     scikit-learn).  A positive row carries ``+w``, a negative ``-w`` (``w = 1``
-    when ``weight`` is empty), so one payload holds class and weight.
+    when ``weight`` is empty), so one payload holds class and weight.  Up to
+    256 groups take one counting-sort pass; more take one LSD pass per byte of
+    the group code (256 buckets each, which stays in cache where one pass
+    with thousands of buckets would not).
     Returns ``(keys, signed, row_starts, n_bad, first_bad)``: the keys of
     group ``j`` are ``keys[row_starts[j]:row_starts[j + 1]]``, unsorted;
     ``n_bad``/``first_bad`` count NaN/inf scores (nothing else is done then).
     """
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
-    counts = np.zeros(n_groups + 1, np.int64)
+    row_starts = np.zeros(n_groups + 1, np.int64)
+    n_digits = 1
+    while n_groups - 1 >= (1 << (8 * n_digits)):
+        n_digits += 1
+    hist = np.zeros((n_digits, 256), np.int64)
     n_bad = 0
     first_bad = -1
     exp_mask = np.uint64(0x7FF0000000000000)
@@ -203,25 +306,67 @@ def group_rows(bits, is_pos, weight, codes, n_groups):
                 first_bad = i
         if weighted and weight[i] == 0.0:
             continue
-        counts[codes[i] + 1] += 1
+        c = codes[i]
+        row_starts[c + 1] += 1
+        for d in range(n_digits):
+            hist[d, (c >> (8 * d)) & 255] += 1
     for j in range(n_groups):
-        counts[j + 1] += counts[j]
-    total = counts[n_groups]
-    keys = np.empty(total if n_bad == 0 else 0, np.uint64)
-    signed = np.empty(keys.shape[0], np.float64)
+        row_starts[j + 1] += row_starts[j]
+    m = row_starts[n_groups]
     if n_bad > 0:
-        return keys, signed, counts, n_bad, first_bad
-    at = counts[:n_groups].copy()
+        return (np.empty(0, np.uint64), np.empty(0, np.float64), row_starts, n_bad,
+                first_bad)
+    src_c = np.empty(m, np.int64)
+    src_k = np.empty(m, np.uint64)
+    src_s = np.empty(m, np.float64)
+    if n_digits == 1:
+        at = row_starts[:n_groups].copy()
+        for i in range(n):
+            w = weight[i] if weighted else 1.0
+            if w == 0.0:
+                continue
+            c = codes[i]
+            o = at[c]
+            src_k[o] = float_key(bits[i])
+            src_s[o] = w if is_pos[i] else -w
+            at[c] = o + 1
+        return src_k, src_s, row_starts, 0, -1
+    o = 0
     for i in range(n):
         w = weight[i] if weighted else 1.0
         if w == 0.0:
             continue
-        c = codes[i]
-        o = at[c]
-        keys[o] = float_key(bits[i])
-        signed[o] = w if is_pos[i] else -w
-        at[c] = o + 1
-    return keys, signed, counts, 0, -1
+        src_c[o] = codes[i]
+        src_k[o] = float_key(bits[i])
+        src_s[o] = w if is_pos[i] else -w
+        o += 1
+    dst_c = np.empty(m, np.int64)
+    dst_k = np.empty(m, np.uint64)
+    dst_s = np.empty(m, np.float64)
+    offset = np.empty(256, np.int64)
+    for d in range(n_digits):
+        total = 0
+        constant = False
+        for b in range(256):
+            offset[b] = total
+            total += hist[d, b]
+            if hist[d, b] == m:
+                constant = True
+        if constant:
+            continue
+        shift = 8 * d
+        for i in range(m):
+            c = src_c[i]
+            b = (c >> shift) & 255
+            p = offset[b]
+            dst_c[p] = c
+            dst_k[p] = src_k[i]
+            dst_s[p] = src_s[i]
+            offset[b] = p + 1
+        src_c, dst_c = dst_c, src_c
+        src_k, dst_k = dst_k, src_k
+        src_s, dst_s = dst_s, src_s
+    return src_k, src_s, row_starts, 0, -1
 
 
 @jit
@@ -252,7 +397,8 @@ def sort_segments(keys, signed, row_starts, first, last):
             k = keys[i]
             for d in range(N_DIGITS):
                 hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
-        sk, sp = radix_sort(keys[lo:hi].copy(), signed[lo:hi].copy(), hist)
+        sk, sp, _ = radix_sort(keys[lo:hi].copy(), signed[lo:hi].copy(),
+                               np.empty(0, np.int64), hist)
         keys[lo:hi] = sk
         signed[lo:hi] = sp
 

@@ -1,0 +1,230 @@
+"""Metrics per group from one sort of all rows: :func:`by_group`.
+
+Monitoring and fairness work asks for the AUC of every day, country or model
+version.  :func:`by_group` computes, for every group at once, the ROC AUC
+with its DeLong interval, average precision, log loss (when the scores are
+probabilities) and the class counts: one counting sort by group code, one
+radix sort per group, one segmented sweep of the per-group distinct-score
+tables (``fastauc._table.grouped_table``).  Each group's numbers equal the
+single-model functions run on that group's rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _validation as v
+from ._groups import group_codes
+from ._kernels.losses import grouped_log_loss_sums
+from ._kernels.table import SEG_AP, SEG_AREA2, SEG_FP, SEG_TP
+from ._stats import delong_variance, wald_bounds
+from ._table import grouped_sums
+
+__all__ = ["GroupMetrics", "by_group"]
+
+_COLUMNS = ("n", "n_pos", "n_neg", "pos_weight", "neg_weight", "auc", "auc_low", "auc_high",
+            "auc_se", "average_precision", "log_loss")
+
+
+@dataclass(frozen=True)
+class GroupMetrics:
+    """Result of :func:`by_group`: one entry per group, in sorted group order.
+
+    Every attribute is an array of length ``len(self)``.  ``groups`` maps each
+    group column's name to its labels (one column, or one per column of a
+    tuple of group columns).
+    """
+
+    groups: dict  #: {column name: labels of each group}
+    n: np.ndarray  #: rows in the group
+    n_pos: np.ndarray  #: positive rows
+    n_neg: np.ndarray  #: negative rows
+    pos_weight: np.ndarray  #: total weight of the positives (``n_pos`` when unweighted)
+    neg_weight: np.ndarray  #: total weight of the negatives
+    auc: np.ndarray  #: ROC AUC (NaN when the group has one class)
+    auc_low: np.ndarray  #: DeLong interval, clipped to [0, 1]
+    auc_high: np.ndarray
+    auc_se: np.ndarray  #: DeLong standard error
+    average_precision: np.ndarray
+    log_loss: np.ndarray | None  #: None unless every score is in [0, 1]
+    confidence_level: float = 0.95
+    weighted: bool = field(default=False, repr=False)
+
+    def __len__(self) -> int:
+        return self.n.shape[0]
+
+    def to_dict(self) -> dict:
+        """``{column: list}`` with the group columns first (JSON-ready Python scalars)."""
+        out = {name: labels.tolist() for name, labels in self.groups.items()}
+        for col in _COLUMNS:
+            values = getattr(self, col)
+            if values is not None:
+                out[col] = values.tolist()
+        return out
+
+    def _columns(self) -> dict:
+        out = dict(self.groups)
+        for col in _COLUMNS:
+            values = getattr(self, col)
+            if values is not None:
+                out[col] = values
+        return out
+
+    def to_pandas(self):
+        """A pandas DataFrame, one row per group (pandas imported here)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._columns())
+
+    def to_polars(self):
+        """A polars DataFrame, one row per group (polars imported here)."""
+        import polars as pl
+
+        return pl.DataFrame(self._columns())
+
+    def __str__(self) -> str:
+        return format_table(self)
+
+
+def format_table(result: GroupMetrics, max_rows: int = 40) -> str:
+    """Plain-text table of a :class:`GroupMetrics` (at most ``max_rows`` rows)."""
+    names = list(result.groups)
+    head = names + ["n", "n_pos", "n_neg", "auc", f"{result.confidence_level:.0%} CI", "AP"]
+    if result.log_loss is not None:
+        head.append("log_loss")
+    rows = []
+    shown = min(len(result), max_rows)
+    for i in range(shown):
+        ci = (f"[{result.auc_low[i]:.4f}, {result.auc_high[i]:.4f}]"
+              if not math.isnan(result.auc_low[i]) else "-")
+        row = [str(result.groups[c][i]) for c in names]
+        row += [str(result.n[i]), str(result.n_pos[i]), str(result.n_neg[i]),
+                f"{result.auc[i]:.4f}", ci, f"{result.average_precision[i]:.4f}"]
+        if result.log_loss is not None:
+            row.append(f"{result.log_loss[i]:.4f}")
+        rows.append(row)
+    widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h)
+              for j, h in enumerate(head)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(head, widths))]
+    lines += ["  ".join(c.rjust(w) if j >= len(names) else c.ljust(w)
+                        for j, (c, w) in enumerate(zip(r, widths))) for r in rows]
+    if shown < len(result):
+        lines.append(f"... {len(result) - shown} more groups (to_pandas() or to_dict() for all)")
+    return "\n".join(lines)
+
+
+def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
+             confidence_level=0.95, dropna=False) -> GroupMetrics:
+    """ROC AUC with its DeLong interval, AP, log loss and counts for every group.
+
+    One sort of all rows (a counting sort by group, then each group's scores)
+    and one segmented sweep give every group's numbers; each equals
+    ``roc_auc_score``, ``roc_auc_ci``, ``average_precision_score`` and
+    ``log_loss(..., labels=[neg, pos])`` on that group's rows.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; the positive class is ``pos_label`` or, by default, the
+        greater of the two labels (over all rows).
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    groups : array-like of shape (n_samples,) or tuple of them
+        Group labels (numbers, strings, booleans, categoricals; numpy, pandas,
+        polars or pyarrow), or a tuple of such columns: one group per
+        combination that occurs.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights (DeLong's variance counts a row of
+        weight 2 as two rows).
+    pos_label : label, default=None
+        The positive class.
+    confidence_level : float, default=0.95
+        Level of the DeLong intervals.
+    dropna : bool, default=False
+        Leave out rows whose group label is missing (NaN, None, null, NA)
+        instead of raising.
+
+    Returns
+    -------
+    GroupMetrics
+        Arrays per column (``n``, ``n_pos``, ``n_neg``, ``pos_weight``,
+        ``neg_weight``, ``auc``, ``auc_low``, ``auc_high``, ``auc_se``,
+        ``average_precision``, ``log_loss``) in sorted group order, with
+        ``to_pandas()``, ``to_polars()`` and ``to_dict()``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Once, counting the groups with a single class (their AUC and interval
+        are NaN; their AP is 0 without positives and 1 without negatives, as
+        ``average_precision_score`` gives).  A group whose rows all weigh zero
+        gets NaN everywhere; a group with one row of a class (too little for
+        DeLong's variance) gets its AUC with a NaN interval.
+
+    See Also
+    --------
+    roc_auc_ci : One AUC with its interval.
+    report : Several models on one set of rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import by_group
+    >>> y = np.array([0, 1, 0, 1, 0, 1, 1, 0])
+    >>> s = np.array([0.1, 0.8, 0.3, 0.6, 0.7, 0.9, 0.4, 0.2])
+    >>> g = np.array(["a", "a", "a", "a", "b", "b", "b", "b"])
+    >>> res = by_group(y, s, g)
+    >>> res.groups["group"].tolist(), res.auc.tolist()
+    (['a', 'b'], [1.0, 0.75])
+    >>> res.to_dict()["average_precision"]
+    [1.0, 0.8333333333333333]
+    """
+    level = v.check_confidence_level(confidence_level)
+    if not isinstance(dropna, (bool, np.bool_)):
+        raise TypeError(f"dropna must be True or False, got {dropna!r}")
+    raw = v.as_array(y_score, "y_score")
+    s = v.as_float_array(raw, "y_score")
+    is_pos, _, w = v.binary_rows(y_true, sample_weight, pos_label, frequency=True, y_score=s)
+    n = s.shape[0]
+    gc = group_codes(groups, n)
+    codes = gc.codes
+    if gc.n_missing:
+        if not dropna:
+            raise ValueError(
+                f"groups has {gc.n_missing} missing label{'s' if gc.n_missing != 1 else ''} "
+                f"(NaN/None/null), first at index {gc.first_missing}; pass dropna=True to "
+                "leave those rows out")
+        keep = codes >= 0
+        is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
+        w = w[keep] if w.shape[0] else w
+    n_groups = gc.n_groups
+    sums, stats = grouped_sums(is_pos, s, w, codes, n_groups, moments=True)
+    tp, fp = sums[:, SEG_TP], sums[:, SEG_FP]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        auc = sums[:, SEG_AREA2] / (2.0 * tp * fp)
+        ap = np.where(tp > 0, sums[:, SEG_AP] / tp, np.where(fp > 0, 0.0, np.nan))
+    one_class = (tp == 0) | (fp == 0)
+    auc[one_class] = np.nan
+    var = delong_variance(stats)
+    se, low, high = wald_bounds(auc, var, level)
+    n_in = np.bincount(codes, minlength=n_groups)
+    n_pos = np.bincount(codes, weights=is_pos, minlength=n_groups).astype(np.int64)
+    loss = None
+    if s.shape[0] and s.min() >= 0.0 and s.max() <= 1.0:
+        total, total_w = grouped_log_loss_sums(s.reshape(-1, 1), is_pos.astype(np.int64), w,
+                                               codes, n_groups)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loss = total / total_w
+    n_bad = int(np.count_nonzero(one_class))
+    if n_bad:
+        v.warn_undefined(
+            f"Only one class is present in y_true. ROC AUC score is not defined in that case. "
+            f"({n_bad} of {n_groups} groups have a single class; their AUC is NaN)")
+    return GroupMetrics(
+        groups=dict(zip(gc.names, gc.labels)), n=n_in, n_pos=n_pos, n_neg=n_in - n_pos,
+        pos_weight=tp, neg_weight=fp, auc=auc, auc_low=low, auc_high=high, auc_se=se,
+        average_precision=ap, log_loss=loss, confidence_level=level,
+        weighted=bool(w.shape[0]))
