@@ -15,6 +15,8 @@ import sys
 
 import numpy as np
 
+from ._kernels.codes import int_range
+
 __all__ = ["GroupCodes", "group_codes"]
 
 
@@ -40,17 +42,18 @@ def _library(x) -> str:
 
 
 def _dense_ints(values: np.ndarray):
-    """Codes and sorted distinct values of an integer array with a compact range."""
-    lo = int(values.min())
-    hi = int(values.max())
-    span = hi - lo + 1
-    if span > max(4 * values.shape[0], 1 << 16):
+    """Codes ``values - min`` of an integer array with a compact range, and the
+    labels ``min..max`` (some may have no row: callers drop empty groups);
+    ``None`` when the range is too wide."""
+    if values.dtype == np.uint64 and values.max() > np.iinfo(np.int64).max:
         return None
-    shifted = (values - lo).astype(np.int64, copy=False) if lo else values.astype(np.int64,
-                                                                                 copy=False)
-    present = np.bincount(shifted, minlength=span) > 0
-    code_of = np.cumsum(present) - 1
-    return code_of[shifted], (np.flatnonzero(present) + lo).astype(values.dtype)
+    as64 = values.astype(np.int64, copy=False)
+    lo, hi = int_range(as64)
+    span = hi - lo + 1
+    if span > max(2 * values.shape[0], 1 << 16):
+        return None
+    codes = as64 - lo if lo else as64
+    return codes, np.arange(lo, hi + 1).astype(values.dtype)
 
 
 def _code_values(values: np.ndarray):
@@ -68,7 +71,7 @@ def _code_values(values: np.ndarray):
 
 
 def _column(x, name):
-    """``(codes with -1 for missing, labels, column name)`` of one column."""
+    """``(codes with -1 for missing, labels, column name, has_missing)`` of one column."""
     lib = _library(x)
     col_name = getattr(x, "name", None)
     if lib == "pandas" and hasattr(x, "isna"):
@@ -76,19 +79,19 @@ def _column(x, name):
         if x.ndim != 1:
             raise ValueError(f"{name} must be 1-D (a column), got shape {x.shape}")
         codes, uniques = pd.factorize(x, sort=True, use_na_sentinel=True)
-        labels = np.asarray(uniques)
-        return np.asarray(codes, np.int64), labels, col_name
+        codes = np.asarray(codes, np.int64)
+        return codes, np.asarray(uniques), col_name, bool((codes < 0).any())
     if lib == "polars" and hasattr(x, "is_null"):
         pl = sys.modules["polars"]
         missing = x.is_null().to_numpy()
         if isinstance(x.dtype, (pl.Categorical, pl.Enum)):
             x = x.cast(pl.String)
         present = x.drop_nulls().to_numpy()  # the dtype of the labels, not float-with-NaN
-        return _with_missing(present, missing, name) + (col_name,)
+        return _with_missing(present, missing, name) + (col_name, bool(missing.any()))
     if lib == "pyarrow" and hasattr(x, "is_null"):
         missing = np.asarray(x.is_null())
         present = np.asarray(x.drop_null().to_numpy(zero_copy_only=False))
-        return _with_missing(present, missing, name) + (None,)
+        return _with_missing(present, missing, name) + (None, bool(missing.any()))
     values = np.asarray(x)
     if values.ndim != 1:
         raise ValueError(f"{name} must be 1-D (one label per row), got shape {values.shape}")
@@ -100,8 +103,8 @@ def _column(x, name):
     elif values.dtype.kind in "Mm":
         missing = np.isnat(values)
     if missing is not None and missing.any():
-        return _with_missing(values[~missing], missing, name) + (None,)
-    return _code_values(values) + (None,)
+        return _with_missing(values[~missing], missing, name) + (None, True)
+    return _code_values(values) + (None, False)
 
 
 def _with_missing(present, missing, name):
@@ -117,38 +120,44 @@ def _with_missing(present, missing, name):
 
 
 def group_codes(groups, n: int) -> GroupCodes:
-    """Codes of ``groups`` (one column, or a tuple of columns) for ``n`` rows."""
+    """Codes of ``groups`` (one column, or a tuple of columns) for ``n`` rows.
+
+    A code may have no row (integer labels are coded by their offset from the
+    smallest, so the labels in between are codes too); callers drop the
+    groups without rows.
+    """
     columns = list(groups) if isinstance(groups, tuple) else [groups]
     if not columns:
         raise ValueError("groups is an empty tuple; give at least one column of labels")
     parts = []
     for j, col in enumerate(columns):
         name = "groups" if len(columns) == 1 else f"groups[{j}]"
-        codes, labels, col_name = _column(col, name)
+        codes, labels, col_name, has_missing = _column(col, name)
         if codes.shape[0] != n:
             raise ValueError(
                 "Found input variables with inconsistent numbers of samples: "
                 f"[{n}, {codes.shape[0]}] (y_true has {n} rows, {name} {codes.shape[0]})")
-        parts.append((codes, labels, str(col_name) if col_name is not None else None))
+        parts.append((codes, labels, str(col_name) if col_name is not None else None,
+                      has_missing))
     names = [p[2] or ("group" if len(parts) == 1 else f"group_{j}")
              for j, p in enumerate(parts)]
-    missing = np.zeros(n, bool)
-    for codes, _, _ in parts:
-        missing |= codes < 0
-    n_missing = int(np.count_nonzero(missing))
+    missing = None
+    if any(p[3] for p in parts):
+        missing = np.zeros(n, bool)
+        for p in parts:
+            missing |= p[0] < 0
+    n_missing = 0 if missing is None else int(np.count_nonzero(missing))
     first = int(np.argmax(missing)) if n_missing else -1
     if len(parts) == 1:
-        codes, labels, _ = parts[0]
-        return GroupCodes(codes, [labels], names, n_missing, first)
+        return GroupCodes(parts[0][0], [parts[0][1]], names, n_missing, first)
     # combinations: mixed-radix number of the per-column codes, then the present ones
     if np.prod([float(p[1].shape[0]) for p in parts]) >= 2.0 ** 62:
         raise ValueError(f"groups: {len(parts)} columns have too many label combinations "
                          "to number (2**62 or more)")
     combined = np.zeros(n, np.int64)
-    for codes, labels, _ in parts:
+    for codes, labels, _, _ in parts:
         combined = combined * labels.shape[0] + np.maximum(codes, 0)
     if n_missing:
-        combined[missing] = -1
         keep = ~missing
         dense, present = _code_values(combined[keep])
         codes = np.full(n, -1, np.int64)
@@ -157,7 +166,7 @@ def group_codes(groups, n: int) -> GroupCodes:
         codes, present = _code_values(combined)
     labels = []
     rest = present
-    for _, col_labels, _ in reversed(parts):
+    for _, col_labels, _, _ in reversed(parts):
         size = col_labels.shape[0]
         labels.append(col_labels[rest % size])
         rest = rest // size

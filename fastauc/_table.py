@@ -22,26 +22,22 @@ from . import _validation as v
 from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
-    GS_STATS,
-    GS_SUMS,
-    N_GS,
     N_SEG,
     N_STATS,
     ST_TOTAL_NEG,
     ST_TOTAL_POS,
-    collapse_segments,
     compact_segments,
-    group_rows,
-    group_totals,
-    grouped_sweep,
+    count_groups,
     merge_tables,
-    sort_segments,
+    scatter_groups,
+    sweep_groups,
     sweep_segments,
     sweep_table,
 )
 from ._parallel import map_chunks
 
-__all__ = ["GroupedTable", "Sweep", "Table", "grouped_sums", "grouped_table", "sorted_runs"]
+__all__ = ["GroupSums", "GroupedTable", "Sweep", "Table", "grouped_sums", "grouped_table",
+           "sorted_runs"]
 
 CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
 EMPTY_KEYS = np.empty(0, np.uint64)
@@ -235,46 +231,86 @@ def _balanced(starts, parts=2):
     return [(0, cut), (cut, starts.shape[0] - 1)]
 
 
+def _place_groups(is_pos, score, weight, codes, n_groups, name, log_loss=False):
+    """Rows as 16-byte records, group by group (stable).
+
+    Returns ``(rk, rf, row_starts, rows, log_loss)``: the records as uint64
+    and float64 views, where each group's records start, (G, 2) counts of
+    all rows and of positive rows per group (zero weights included), and
+    with ``log_loss`` each group's mean log loss (the scores taken as
+    probabilities of the positive class; else None), summed in the same pass.
+
+    Two fixed halves of the rows are counted and placed on two threads; the
+    second half's rows of a group follow the first half's, so the order does
+    not depend on the threads.
+    """
+    bits = score.view(np.uint64)
+    n = bits.shape[0]
+    halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+    weighted = weight.shape[0] > 0
+    parts = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight, codes[a:b])
+             for a, b in halves]
+    losses = [np.zeros((n_groups, 4) if log_loss else (0, 4)) for _ in parts]
+    counted = map_chunks(count_groups, [(b, p, w, c, n_groups, loss)
+                                        for (b, p, w, c), loss in zip(parts, losses)])
+    if any(c[1] for c in counted):
+        v.raise_non_finite(name, score)
+    counts = counted[0][0] if len(counted) == 1 else counted[0][0] + counted[1][0]
+    row_starts = np.zeros(n_groups + 1, np.int64)
+    np.cumsum(counts[:, 0], out=row_starts[1:])
+    records = np.empty((int(row_starts[-1]), 2), np.uint64)
+    rk, rf = records, records.view(np.float64)
+    at = [row_starts[:-1].copy()]
+    if len(parts) == 2:
+        at.append(row_starts[:-1] + counted[0][0][:, 0])
+    map_chunks(scatter_groups, [(*part, a, rk, rf) for part, a in zip(parts, at)])
+    mean_loss = None
+    if log_loss:
+        total = sum(loss[:, 0] + loss[:, 1] for loss in losses)
+        total_w = sum(loss[:, 2] + loss[:, 3] for loss in losses)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean_loss = total / total_w
+    return rk, rf, row_starts, counts[:, 1:], mean_loss
+
+
+class GroupSums(NamedTuple):
+    """What :func:`grouped_sums` returns, one row per group."""
+
+    sums: np.ndarray  # (G, N_SEG): tp, fp, area2, ap_num
+    stats: np.ndarray  # (G, N_STATS) DeLong moments, or (0, N_STATS)
+    rows: np.ndarray  # (G, 2): all rows, positive rows
+    log_loss: np.ndarray | None  # (G,) mean log loss when asked for
+
+
+def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False, log_loss=False,
+                 name="y_score") -> GroupSums:
+    """Every group's sweep sums, moments, row counts and (optionally) log loss.
+
+    The same sums and moments as ``grouped_table(...).sweep(moments=moments)``,
+    without writing the tables out.
+    """
+    rk, rf, row_starts, rows, loss = _place_groups(is_pos, score, weight, codes, n_groups,
+                                                   name, log_loss)
+    sums = np.zeros((n_groups, N_SEG))
+    stats = np.zeros((n_groups, N_STATS) if moments else (0, N_STATS))
+    e = v.EMPTY_WEIGHT
+    map_chunks(sweep_groups, [(rk, rf, row_starts, a, b, moments, sums, stats, EMPTY_KEYS, e, e,
+                               EMPTY_INTS) for a, b in _balanced(row_starts)])
+    return GroupSums(sums, stats, rows, loss)
+
+
 def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> GroupedTable:
     """The per-group tables of rows with group ``codes`` (int64, 0..n_groups-1)."""
-    keys, signed, row_starts, n_bad, _ = group_rows(score.view(np.uint64), is_pos, weight,
-                                                     codes, n_groups)
-    if n_bad:
-        v.raise_non_finite(name, score)
-    ranges = _balanced(row_starts)
-    map_chunks(sort_segments, [(keys, signed, row_starts, a, b) for a, b in ranges])
-    m = keys.shape[0]
+    rk, rf, row_starts, _, _ = _place_groups(is_pos, score, weight, codes, n_groups, name)
+    m = rk.shape[0]
     out_k = np.empty(m, np.uint64)
     out_p = np.empty(m, np.float64)
     out_n = np.empty(m, np.float64)
-    counts = np.empty(n_groups, np.int64)
-    map_chunks(collapse_segments, [(keys, signed, row_starts, a, b, out_k, out_p, out_n, counts)
-                                   for a, b in ranges])
-    starts = compact_segments(out_k, out_p, out_n, row_starts, counts)
+    n_keys = np.empty(n_groups, np.int64)
+    sums = np.zeros((n_groups, N_SEG))
+    stats = np.zeros((0, N_STATS))
+    map_chunks(sweep_groups, [(rk, rf, row_starts, a, b, False, sums, stats, out_k, out_p, out_n,
+                               n_keys) for a, b in _balanced(row_starts)])
+    starts = compact_segments(out_k, out_p, out_n, row_starts, n_keys)
     g = int(starts[-1])
     return GroupedTable(out_k[:g], out_p[:g], out_n[:g], starts)
-
-
-def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False, name="y_score"):
-    """Every group's sweep sums from one sort of all rows (group codes as payload).
-
-    Returns ``(sums, stats)`` as :meth:`GroupedTable.sweep` does (the same
-    numbers), without building the per-group tables: the rows are sorted by
-    score once, each tagged ``2 * group + is_positive``, and
-    ``grouped_sweep`` keeps one running state per group.  The two threads
-    each walk all rows but keep half of the groups, so nothing depends on
-    the number of threads.
-    """
-    tags = codes * 2 + is_pos
-    everyone = np.ones(score.shape[0], bool)  # one class: all rows in one sorted run
-    k1, w1, x1, k2, w2, x2 = sorted_runs(everyone, score, weight, name, extra=tags)[:6]
-    totals = group_totals(tags, weight, n_groups)
-    state = np.zeros((n_groups, N_GS))
-    if moments:
-        state[:, GS_STATS + ST_TOTAL_POS] = totals[:, 0]
-        state[:, GS_STATS + ST_TOTAL_NEG] = totals[:, 1]
-    starts = np.concatenate(([0], np.cumsum(totals[:, 2]))).astype(np.int64)
-    map_chunks(grouped_sweep, [(k1, w1, x1, k2, w2, x2, a, b, state, moments)
-                               for a, b in _balanced(starts)])
-    stats = state[:, GS_STATS:] if moments else np.zeros((0, N_STATS))
-    return state[:, GS_SUMS:GS_STATS], stats

@@ -18,7 +18,6 @@ import numpy as np
 
 from . import _validation as v
 from ._groups import group_codes
-from ._kernels.losses import grouped_log_loss_sums
 from ._kernels.table import SEG_AP, SEG_AREA2, SEG_FP, SEG_TP
 from ._stats import delong_variance, wald_bounds
 from ._table import grouped_sums
@@ -201,7 +200,9 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
         is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
         w = w[keep] if w.shape[0] else w
     n_groups = gc.n_groups
-    sums, stats = grouped_sums(is_pos, s, w, codes, n_groups, moments=True)
+    probabilities = bool(s.shape[0]) and s.min() >= 0.0 and s.max() <= 1.0
+    sums, stats, rows, loss = grouped_sums(is_pos, s, w, codes, n_groups, moments=True,
+                                           log_loss=probabilities)
     tp, fp = sums[:, SEG_TP], sums[:, SEG_FP]
     with np.errstate(divide="ignore", invalid="ignore"):
         auc = sums[:, SEG_AREA2] / (2.0 * tp * fp)
@@ -210,21 +211,24 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     auc[one_class] = np.nan
     var = delong_variance(stats)
     se, low, high = wald_bounds(auc, var, level)
-    n_in = np.bincount(codes, minlength=n_groups)
-    n_pos = np.bincount(codes, weights=is_pos, minlength=n_groups).astype(np.int64)
-    loss = None
-    if s.shape[0] and s.min() >= 0.0 and s.max() <= 1.0:
-        total, total_w = grouped_log_loss_sums(s.reshape(-1, 1), is_pos.astype(np.int64), w,
-                                               codes, n_groups)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            loss = total / total_w
+    n_in, n_pos = rows[:, 0], rows[:, 1]
+    kept = n_in > 0  # integer labels are coded by offset: codes without rows are dropped
+    if not kept.all():
+        n_in, n_pos, tp, fp, auc, ap, low, high, se = (
+            a[kept] for a in (n_in, n_pos, tp, fp, auc, ap, low, high, se))
+        one_class = one_class[kept]
+        loss = None if loss is None else loss[kept]
+        labels = [lab[kept] for lab in gc.labels]
+        n_groups = int(np.count_nonzero(kept))
+    else:
+        labels = gc.labels
     n_bad = int(np.count_nonzero(one_class))
     if n_bad:
         v.warn_undefined(
             f"Only one class is present in y_true. ROC AUC score is not defined in that case. "
             f"({n_bad} of {n_groups} groups have a single class; their AUC is NaN)")
     return GroupMetrics(
-        groups=dict(zip(gc.names, gc.labels)), n=n_in, n_pos=n_pos, n_neg=n_in - n_pos,
+        groups=dict(zip(gc.names, labels)), n=n_in, n_pos=n_pos, n_neg=n_in - n_pos,
         pos_weight=tp, neg_weight=fp, auc=auc, auc_low=low, auc_high=high, auc_se=se,
         average_precision=ap, log_loss=loss, confidence_level=level,
         weighted=bool(w.shape[0]))

@@ -16,7 +16,7 @@ EPS = np.finfo(np.float64).eps
 
 
 @jit
-def _neumaier_add(s, c, x):
+def neumaier_add(s, c, x):
     t = s + x
     if abs(s) >= abs(x):
         c += (s - t) + x
@@ -57,35 +57,11 @@ def log_loss_sum(proba, cls, weight):
         term = _row_loss(proba, cls, i, one_column, lo, hi)
         if weighted:
             w = weight[i]
-            s, c = _neumaier_add(s, c, term * w)
-            sw, cw = _neumaier_add(sw, cw, w)
+            s, c = neumaier_add(s, c, term * w)
+            sw, cw = neumaier_add(sw, cw, w)
         else:
-            s, c = _neumaier_add(s, c, term)
+            s, c = neumaier_add(s, c, term)
     if not weighted:
         sw = float(n)
     return s + c, sw + cw
 
-
-@jit
-def grouped_log_loss_sums(proba, cls, weight, codes, n_groups):
-    """Per group ``(sum w * -log p, sum w)`` (as ``log_loss_sum``), Neumaier-compensated.
-
-    ``codes`` are int64 group codes in ``0..n_groups-1``, or -1 for rows to skip.
-    """
-    weighted = weight.shape[0] > 0
-    one_column = proba.shape[1] == 1
-    lo = EPS
-    hi = 1.0 - EPS
-    s = np.zeros(n_groups)
-    c = np.zeros(n_groups)
-    sw = np.zeros(n_groups)
-    cw = np.zeros(n_groups)
-    for i in range(proba.shape[0]):
-        j = codes[i]
-        if j < 0:
-            continue
-        term = _row_loss(proba, cls, i, one_column, lo, hi)
-        w = weight[i] if weighted else 1.0
-        s[j], c[j] = _neumaier_add(s[j], c[j], term * w)
-        sw[j], cw[j] = _neumaier_add(sw[j], cw[j], w)
-    return s + c, sw + cw

@@ -29,7 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .sorting import BYTE, N_DIGITS, float_key, radix_sort
+from .losses import EPS, neumaier_add
+from .sorting import BYTE, N_DIGITS, float_key
 
 # layout of the ``stats`` array (0, 1 are inputs; the rest outputs)
 ST_TOTAL_POS, ST_TOTAL_NEG = 0, 1
@@ -54,7 +55,20 @@ def _welford(stats, at, w, x):
 
 @jit
 def step(tp, fp, tg, fg, stats, moments):
-    """The per-key arithmetic, written once: every sweep calls it.
+    """``_step`` with ``moments`` a constant in each branch.
+
+    Once inlined into a sweep's loop, each branch is compiled with its flag
+    known, so the plain sweep carries none of the moments' code (with the
+    flag left a variable, the plain sweep ran about 1.7x slower).
+    """
+    if moments:
+        return _step(tp, fp, tg, fg, stats, True)
+    return _step(tp, fp, tg, fg, stats, False)
+
+
+@jit
+def _step(tp, fp, tg, fg, stats, moments):
+    """The per-key arithmetic, written once: every sweep calls it (via ``step``).
 
     ``tp``/``fp`` are the weights above the key, ``tg``/``fg`` the weights at
     it.  Returns the key's contributions ``(area2, ap_num)``; with
@@ -136,6 +150,44 @@ def sweep_table(keys, pos, neg, lo, hi, tp0, fp0, stats, tps_out, fps_out):
 
 
 @jit
+def placement_moments(pos, neg, lo, hi, total_p, total_n, auc, stats):
+    """DeLong's placement moments of a table's keys ``lo:hi`` (the whole table),
+    in a second pass once the AUC is known.
+
+    A positive's placement is the share of negative weight below it (ties
+    one half), a negative's the share of positive weight above it; both
+    average to the AUC.  Writes the class weights, ``auc`` as the means and
+    the weighted sums of squared deviations from it into ``stats``'s
+    ``ST_W*``/``ST_MEAN*``/``ST_M2_*`` slots, the layout ``step`` fills in
+    one pass with Welford's update (the same numbers to rounding, without a
+    division per update: a table held in cache is cheaper to read twice).
+    """
+    tp = 0.0
+    fp = 0.0
+    s10 = 0.0
+    s01 = 0.0
+    for g in range(lo, hi):
+        tg = pos[g]
+        fg = neg[g]
+        if tg > 0.0:
+            d = ((total_n - fp - fg) + 0.5 * fg) / total_n - auc
+            s10 += tg * d * d
+        if fg > 0.0:
+            d = (tp + 0.5 * tg) / total_p - auc
+            s01 += fg * d * d
+        tp += tg
+        fp += fg
+    stats[ST_TOTAL_POS] = total_p
+    stats[ST_TOTAL_NEG] = total_n
+    stats[ST_W10] = total_p
+    stats[ST_MEAN10] = auc
+    stats[ST_M2_10] = s10
+    stats[ST_W01] = total_n
+    stats[ST_MEAN01] = auc
+    stats[ST_M2_01] = s01
+
+
+@jit
 def merge_tables(k1, p1, n1, k2, p2, n2):
     """The table of the union of two tables' rows (one linear pass)."""
     out_k = np.empty(k1.shape[0] + k2.shape[0], np.uint64)
@@ -188,163 +240,90 @@ def sweep_segments(keys, pos, neg, starts, first, last, moments, sums, stats):
         sums[j, SEG_AP] = ap_num
 
 
-# columns of the per-group state of ``grouped_sweep``: pending weights at the
-# current score, then the N_SEG sums, then the N_STATS moments (one cache-friendly row)
-GS_PEND_T, GS_PEND_F, GS_SUMS = 0, 1, 2
-GS_STATS = GS_SUMS + N_SEG
-N_GS = GS_STATS + N_STATS
+# ------------------------------------------------------------ segmented (per group)
+#
+# Rows are placed group by group (a counting sort on the group code, two fixed
+# halves of the rows on two threads), each as a 16-byte record: the score's key
+# and the signed weight (+w positive, -w negative) in one (m, 2) buffer seen
+# both as uint64 (``rk``) and as float64 (``rf``).  Each group's records are
+# then radix-sorted inside the group (in cache: a group is small), collapsed
+# into the group's table and swept, group after group.
 
 
 @jit
-def _take_grouped(keys, w, tags, i, k, first, last, state, touched, n_touched):
-    """Add the rows of run ``keys`` equal to ``k`` (walking down from ``i``) to
-    their groups' pending weights, for groups ``first:last`` only (a thread
-    writes only its own groups' rows of ``state``); note each group touched
-    first.  A row's tag is ``2 * group + (1 if positive else 0)``."""
-    weighted = w.shape[0] > 0
-    while i >= 0 and keys[i] == k:
-        tag = tags[i]
-        g = tag >> 1
-        if g < first or g >= last:
-            i -= 1
-            continue
-        if state[g, GS_PEND_T] == 0.0 and state[g, GS_PEND_F] == 0.0:
-            touched[n_touched] = g
-            n_touched += 1
-        state[g, GS_PEND_F - (tag & 1)] += w[i] if weighted else 1.0
-        i -= 1
-    return i, n_touched
+def count_groups(bits, is_pos, weight, codes, n_groups, loss):
+    """Per group (G, 3): rows of non-zero weight, all rows, positive rows; and
+    the number of NaN/inf scores and the index of the first.
 
-
-@jit
-def grouped_sweep(k1, w1, x1, k2, w2, x2, first, last, state, moments):
-    """Sweep every group at once over rows sorted by score, each tagged with its group.
-
-    ``k1``/``k2`` are two ascending runs of keys (either may be empty) with
-    their weights (or empty) and tags ``2 * group + is_positive``.  Walking
-    the distinct scores from the top, the rows at a score add to their
-    groups' pending weights; then each group touched takes one ``step`` from
-    its own weight above.  Only groups ``first <= g < last`` are kept (the
-    caller cuts the groups in two ranges for two threads).  Per group this is
-    exactly the sweep of that group's table, in the same order, so every
-    group's sums are those of ``sweep_segments``.  ``state`` is (G, N_GS):
-    zeros, with the class totals in the moments' columns when ``moments``;
-    one row per group keeps a group's state in two cache lines.
+    A non-empty ``loss`` (G, 4) also receives each group's log-loss sums in
+    the same pass (the scores are probabilities of the positive class):
+    Neumaier-compensated ``sum w * -log p`` and ``sum w`` with their
+    compensations, as ``losses.log_loss_sum`` computes them for all rows.
     """
-    touched = np.empty(state.shape[0], np.int64)
-    none = np.empty(0, np.float64)
-    i1 = k1.shape[0] - 1
-    i2 = k2.shape[0] - 1
-    k = np.uint64(0)
-    while True:
-        found = False
-        k, found = head(k1, i1, k, found)
-        k, found = head(k2, i2, k, found)
-        if not found:
-            break
-        nt = 0
-        i1, nt = _take_grouped(k1, w1, x1, i1, k, first, last, state, touched, nt)
-        i2, nt = _take_grouped(k2, w2, x2, i2, k, first, last, state, touched, nt)
-        for t in range(nt):
-            g = touched[t]
-            row = state[g]
-            tg = row[GS_PEND_T]
-            fg = row[GS_PEND_F]
-            row[GS_PEND_T] = 0.0
-            row[GS_PEND_F] = 0.0
-            tp = row[GS_SUMS + SEG_TP]
-            fp = row[GS_SUMS + SEG_FP]
-            a, p = step(tp, fp, tg, fg, row[GS_STATS:] if moments else none, moments)
-            row[GS_SUMS + SEG_AREA2] += a
-            row[GS_SUMS + SEG_AP] += p
-            row[GS_SUMS + SEG_TP] = tp + tg
-            row[GS_SUMS + SEG_FP] = fp + fg
-
-
-@jit
-def group_totals(tags, weight, n_groups):
-    """(G, 3): positive weight, negative weight and rows of every group (rows
-    tagged as above)."""
-    out = np.zeros((n_groups, 3))
+    counts = np.zeros((n_groups, 3), np.int64)
     weighted = weight.shape[0] > 0
-    for i in range(tags.shape[0]):
-        tag = tags[i]
-        g = tag >> 1
-        out[g, 1 - (tag & 1)] += weight[i] if weighted else 1.0
-        out[g, 2] += 1.0
-    return out
-
-
-@jit
-def group_rows(bits, is_pos, weight, codes, n_groups):
-    """Stable sort of the rows by group code: their keys and signed weights.
-
-    Rows of weight zero are left out (they add no threshold, as in
-    scikit-learn).  A positive row carries ``+w``, a negative ``-w`` (``w = 1``
-    when ``weight`` is empty), so one payload holds class and weight.  Up to
-    256 groups take one counting-sort pass; more take one LSD pass per byte of
-    the group code (256 buckets each, which stays in cache where one pass
-    with thousands of buckets would not).
-    Returns ``(keys, signed, row_starts, n_bad, first_bad)``: the keys of
-    group ``j`` are ``keys[row_starts[j]:row_starts[j + 1]]``, unsorted;
-    ``n_bad``/``first_bad`` count NaN/inf scores (nothing else is done then).
-    """
-    n = bits.shape[0]
-    weighted = weight.shape[0] > 0
-    row_starts = np.zeros(n_groups + 1, np.int64)
-    n_digits = 1
-    while n_groups - 1 >= (1 << (8 * n_digits)):
-        n_digits += 1
-    hist = np.zeros((n_digits, 256), np.int64)
+    with_loss = loss.shape[0] > 0
     n_bad = 0
     first_bad = -1
     exp_mask = np.uint64(0x7FF0000000000000)
-    for i in range(n):
+    scores = bits.view(np.float64)
+    lo = EPS
+    hi = 1.0 - EPS
+    for i in range(bits.shape[0]):
         if (bits[i] & exp_mask) == exp_mask:
             n_bad += 1
             if first_bad < 0:
                 first_bad = i
-        if weighted and weight[i] == 0.0:
-            continue
         c = codes[i]
-        row_starts[c + 1] += 1
-        for d in range(n_digits):
-            hist[d, (c >> (8 * d)) & 255] += 1
-    for j in range(n_groups):
-        row_starts[j + 1] += row_starts[j]
-    m = row_starts[n_groups]
-    if n_bad > 0:
-        return (np.empty(0, np.uint64), np.empty(0, np.float64), row_starts, n_bad,
-                first_bad)
-    src_c = np.empty(m, np.int64)
-    src_k = np.empty(m, np.uint64)
-    src_s = np.empty(m, np.float64)
-    if n_digits == 1:
-        at = row_starts[:n_groups].copy()
-        for i in range(n):
-            w = weight[i] if weighted else 1.0
-            if w == 0.0:
-                continue
-            c = codes[i]
-            o = at[c]
-            src_k[o] = float_key(bits[i])
-            src_s[o] = w if is_pos[i] else -w
-            at[c] = o + 1
-        return src_k, src_s, row_starts, 0, -1
-    o = 0
-    for i in range(n):
+        counts[c, 1] += 1
+        if is_pos[i]:
+            counts[c, 2] += 1
+        w = weight[i] if weighted else 1.0
+        if with_loss and n_bad == 0:
+            p = scores[i] if is_pos[i] else 1.0 - scores[i]
+            term = -np.log(min(max(p, lo), hi))
+            loss[c, 0], loss[c, 1] = neumaier_add(loss[c, 0], loss[c, 1], term * w)
+            loss[c, 2], loss[c, 3] = neumaier_add(loss[c, 2], loss[c, 3], w)
+        if w == 0.0:
+            continue
+        counts[c, 0] += 1
+    return counts, n_bad, first_bad
+
+
+@jit
+def scatter_groups(bits, is_pos, weight, codes, at, rk, rf):
+    """Write each row's record at ``at[code]`` (advancing it): key, signed weight."""
+    weighted = weight.shape[0] > 0
+    for i in range(bits.shape[0]):
         w = weight[i] if weighted else 1.0
         if w == 0.0:
             continue
-        src_c[o] = codes[i]
-        src_k[o] = float_key(bits[i])
-        src_s[o] = w if is_pos[i] else -w
-        o += 1
-    dst_c = np.empty(m, np.int64)
-    dst_k = np.empty(m, np.uint64)
-    dst_s = np.empty(m, np.float64)
-    offset = np.empty(256, np.int64)
-    for d in range(n_digits):
+        c = codes[i]
+        o = at[c]
+        rk[o, 0] = float_key(bits[i])
+        rf[o, 1] = w if is_pos[i] else -w
+        at[c] = o + 1
+
+
+@jit
+def _sort_group(rk, rf, lo, hi, ak, av, tk, tv, hist, offset):
+    """Records ``lo:hi`` sorted by key ascending into 1-D buffers; returns them.
+
+    The group is copied into ``ak``/``av`` (key, signed weight) while the
+    byte histograms are counted, then radix-sorted between those and
+    ``tk``/``tv`` (all at least ``hi - lo`` long, reused across groups, so a
+    group of a few thousand rows is sorted in L1/L2 cache).
+    """
+    m = hi - lo
+    hist[:, :] = 0
+    for i in range(m):
+        k = rk[lo + i, 0]
+        ak[i] = k
+        av[i] = rf[lo + i, 1]
+        for d in range(N_DIGITS):
+            hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
+    sk, sv, dk, dv = ak, av, tk, tv
+    for d in range(N_DIGITS):
         total = 0
         constant = False
         for b in range(256):
@@ -354,95 +333,100 @@ def group_rows(bits, is_pos, weight, codes, n_groups):
                 constant = True
         if constant:
             continue
-        shift = 8 * d
+        shift = np.uint64(8 * d)
         for i in range(m):
-            c = src_c[i]
-            b = (c >> shift) & 255
-            p = offset[b]
-            dst_c[p] = c
-            dst_k[p] = src_k[i]
-            dst_s[p] = src_s[i]
-            offset[b] = p + 1
-        src_c, dst_c = dst_c, src_c
-        src_k, dst_k = dst_k, src_k
-        src_s, dst_s = dst_s, src_s
-    return src_k, src_s, row_starts, 0, -1
+            k = sk[i]
+            j = (k >> shift) & BYTE
+            o = offset[j]
+            dk[o] = k
+            dv[o] = sv[i]
+            offset[j] = o + 1
+        sk, dk = dk, sk
+        sv, dv = dv, sv
+    return sk, sv
 
 
 @jit
-def _insertion_sort(keys, payload, lo, hi):
-    for i in range(lo + 1, hi):
+def _collapse(keys, vals, m, ck, cp, cn):
+    """Sorted (key, signed weight) rows ``0:m`` into a table, keys descending;
+    returns its length."""
+    g = 0
+    i = m - 1
+    while i >= 0:
         k = keys[i]
-        p = payload[i]
-        j = i - 1
-        while j >= lo and keys[j] > k:
-            keys[j + 1] = keys[j]
-            payload[j + 1] = payload[j]
-            j -= 1
-        keys[j + 1] = k
-        payload[j + 1] = p
+        tg = 0.0
+        fg = 0.0
+        while i >= 0 and keys[i] == k:
+            f = vals[i]
+            if f > 0.0:
+                tg += f
+            else:
+                fg -= f
+            i -= 1
+        ck[g] = k
+        cp[g] = tg
+        cn[g] = fg
+        g += 1
+    return g
 
 
 @jit
-def sort_segments(keys, signed, row_starts, first, last):
-    """Sort each group's keys ascending in place (payload along), groups ``first:last``."""
-    for j in range(first, last):
-        lo = row_starts[j]
-        hi = row_starts[j + 1]
-        if hi - lo <= 32:
-            _insertion_sort(keys, signed, lo, hi)
-            continue
-        hist = np.zeros((N_DIGITS, 256), np.int64)
-        for i in range(lo, hi):
-            k = keys[i]
-            for d in range(N_DIGITS):
-                hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
-        sk, sp, _ = radix_sort(keys[lo:hi].copy(), signed[lo:hi].copy(),
-                               np.empty(0, np.int64), hist)
-        keys[lo:hi] = sk
-        signed[lo:hi] = sp
+def sweep_groups(rk, rf, row_starts, first, last, moments, sums, stats, out_k, out_p, out_n,
+                 n_keys):
+    """Sort, collapse and sweep groups ``first:last``; each from zero.
 
-
-@jit
-def collapse_segments(keys, signed, row_starts, first, last, out_k, out_p, out_n, counts):
-    """Each sorted group's rows into its table, written from ``row_starts[j]`` on.
-
-    Keys come out descending; ``counts[j]`` receives group ``j``'s number of
-    distinct keys.
+    Group ``j``'s records are ``row_starts[j]:row_starts[j + 1]``: they are
+    sorted and collapsed into the group's table in cache-sized buffers, which
+    ``sweep_table`` sweeps.  Writes the group's ``(tp, fp, area2, ap_num)``
+    to ``sums[j]`` and, with ``moments``, its moments to ``stats[j]`` (zero
+    rows).  With a non-empty ``out_k`` the group's table is also written from
+    ``row_starts[j]`` on and its length to ``n_keys[j]``.  Groups are
+    independent: any split of ``first:last`` over threads gives the same
+    numbers.
     """
+    store = out_k.shape[0] > 0
+    none = np.empty(0, np.float64)
+    biggest = 0
+    for j in range(first, last):
+        biggest = max(biggest, row_starts[j + 1] - row_starts[j])
+    ak = np.empty(biggest, np.uint64)
+    tk = np.empty(biggest, np.uint64)
+    av = np.empty(biggest, np.float64)
+    tv = np.empty(biggest, np.float64)
+    ck = np.empty(biggest, np.uint64)
+    cp = np.empty(biggest, np.float64)
+    cn = np.empty(biggest, np.float64)
+    hist = np.zeros((N_DIGITS, 256), np.int64)
+    offset = np.empty(256, np.int64)
     for j in range(first, last):
         lo = row_starts[j]
-        hi = row_starts[j + 1]
-        g = lo - 1
-        i = hi - 1
-        while i >= lo:
-            k = keys[i]
-            g += 1
-            out_k[g] = k
-            tp = 0.0
-            fp = 0.0
-            while i >= lo and keys[i] == k:
-                s = signed[i]
-                if s > 0.0:
-                    tp += s
-                else:
-                    fp -= s
-                i -= 1
-            out_p[g] = tp
-            out_n[g] = fp
-        counts[j] = g + 1 - lo
+        m = row_starts[j + 1] - lo
+        keys, vals = _sort_group(rk, rf, lo, lo + m, ak, av, tk, tv, hist, offset)
+        g = _collapse(keys, vals, m, ck, cp, cn)
+        tp, fp, area2, ap_num = sweep_table(ck, cp, cn, 0, g, 0.0, 0.0, none, none, none)
+        if moments:
+            placement_moments(cp, cn, 0, g, tp, fp, area2 / (2.0 * tp * fp), stats[j])
+        if store:
+            out_k[lo:lo + g] = ck[:g]
+            out_p[lo:lo + g] = cp[:g]
+            out_n[lo:lo + g] = cn[:g]
+            n_keys[j] = g
+        sums[j, SEG_TP] = tp
+        sums[j, SEG_FP] = fp
+        sums[j, SEG_AREA2] = area2
+        sums[j, SEG_AP] = ap_num
 
 
 @jit
-def compact_segments(out_k, out_p, out_n, row_starts, counts):
+def compact_segments(out_k, out_p, out_n, row_starts, n_keys):
     """Move every group's table to be back to back; return the segment starts."""
-    n_groups = counts.shape[0]
+    n_groups = n_keys.shape[0]
     starts = np.empty(n_groups + 1, np.int64)
     g = 0
     for j in range(n_groups):
         starts[j] = g
         lo = row_starts[j]
-        for t in range(counts[j]):
+        for t in range(n_keys[j]):
             out_k[g] = out_k[lo + t]
             out_p[g] = out_p[lo + t]
             out_n[g] = out_n[lo + t]
