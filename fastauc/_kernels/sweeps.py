@@ -17,7 +17,7 @@ import numpy as np
 from .._jit import jit
 from .sorting import key_to_float_bits
 from .table import head as _head
-from .table import step
+from .table import add_moments, step
 
 POS_INF_BITS = np.uint64(0x7FF0000000000000)
 
@@ -78,7 +78,9 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cu
         f2, in2 = _take_group(nk2, nw2, in2, k)
         tg = t1 + t2
         fg = f1 + f2
-        a, p = step(tp, fp, tg, fg, stats, moments)
+        if moments:
+            add_moments(tp, fp, tg, fg, stats)
+        a, p = step(tp, fp, tg, fg)
         area2 += a
         ap_num += p
         tp += tg
@@ -86,8 +88,12 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cu
         if store:
             if store_keys:
                 keys_out[g] = k
-            pos_out[g] = tp if cumulative else tg
-            neg_out[g] = fp if cumulative else fg
+            if cumulative:
+                pos_out[g] = tp
+                neg_out[g] = fp
+            else:
+                pos_out[g] = tg
+                neg_out[g] = fg
         g += 1
     return g, tp, fp, area2, ap_num
 
