@@ -13,21 +13,17 @@ from .classification import (
     precision_score,
     recall_score,
 )
-from .inference import (
-    BootstrapResult,
-    BootstrapTestResult,
+from .bootstrap import BootstrapResult, BootstrapTestResult, bootstrap_ci, bootstrap_test
+from .delong import (
     ConfidenceInterval,
     DeLongTestResult,
-    MannWhitneyResult,
-    bootstrap_ci,
-    bootstrap_test,
     delong_covariance,
     delong_test,
-    mann_whitney_u,
     roc_auc_ci,
 )
 from .groups import GroupMetrics, by_group
 from .losses import log_loss
+from .ranktests import MannWhitneyResult, mann_whitney_u
 from .thresholds import (
     BestThreshold,
     ConvexHull,

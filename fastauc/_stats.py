@@ -8,8 +8,13 @@ from statistics import NormalDist
 import numpy as np
 
 from ._kernels.table import ST_M2_01, ST_M2_10, ST_W01, ST_W10
+from ._results import ConfidenceInterval
 
-__all__ = ["delong_variance", "norm_ppf", "norm_sf", "wald_bounds"]
+__all__ = ["ALTERNATIVES", "ONE_CLASS", "delong_variance", "difference_interval", "norm_ppf",
+           "norm_sf", "pvalue", "ratio", "wald_bounds", "wald_interval"]
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined in that case."
 
 _NORMAL = NormalDist()
 _SQRT2 = math.sqrt(2.0)
@@ -56,3 +61,55 @@ def wald_bounds(est, var, level: float):
     low = np.where(undefined, np.nan, np.maximum(0.0, est - z * se))
     high = np.where(undefined, np.nan, np.minimum(1.0, est + z * se))
     return se, low, high
+
+
+def ratio(num: float, den: float) -> float:
+    """``num / den`` with IEEE semantics for a zero denominator (as numpy)."""
+    if den != 0.0:
+        return num / den
+    if num == 0.0 or math.isnan(num):
+        return math.nan
+    return math.copysign(math.inf, num)
+
+
+def pvalue(z: float, alternative: str) -> float:
+    """p-value of a z statistic for H1: ``greater`` (z large), ``less``, two-sided."""
+    if math.isnan(z):
+        return math.nan
+    if alternative == "greater":
+        return norm_sf(z)
+    if alternative == "less":
+        return norm_sf(-z)
+    return min(1.0, 2.0 * norm_sf(abs(z)))
+
+
+def difference_interval(d, se, level, alternative, lo_bound=-1.0, hi_bound=1.0):
+    if math.isnan(d) or math.isnan(se):
+        return math.nan, math.nan
+    if alternative == "two-sided":
+        z = norm_ppf(0.5 + 0.5 * level)
+        return max(lo_bound, d - z * se), min(hi_bound, d + z * se)
+    z = norm_ppf(level)
+    if alternative == "greater":
+        return max(lo_bound, d - z * se), hi_bound
+    return lo_bound, min(hi_bound, d + z * se)
+
+
+def wald_interval(est, var, level, transform=None) -> ConfidenceInterval:
+    """DeLong interval of one AUC from its variance (Wald, or Wald on the logit scale)."""
+    se = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
+    z = norm_ppf(0.5 + 0.5 * level)
+    name = "delong" if transform is None else "delong-logit"
+    if math.isnan(est) or math.isnan(se):  # no interval around an undefined estimate
+        low = high = math.nan
+    elif transform == "logit" and 0.0 < est < 1.0:
+        centre = math.log(est / (1.0 - est))
+        half = z * se / (est * (1.0 - est))
+        low = 1.0 / (1.0 + math.exp(-(centre - half)))
+        high = 1.0 / (1.0 + math.exp(-(centre + half)))
+    elif transform == "logit":
+        low = high = est
+    else:
+        low, high = max(0.0, est - z * se), min(1.0, est + z * se)
+    return ConfidenceInterval(est, low, high, se, name, level)
+

@@ -22,6 +22,7 @@ from . import _validation as v
 from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
+    merge_stats,
     N_SEG,
     N_STATS,
     ST_TOTAL_NEG,
@@ -314,3 +315,91 @@ def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> Gro
     starts = compact_segments(out_k, out_p, out_n, row_starts, n_keys)
     g = int(starts[-1])
     return GroupedTable(out_k[:g], out_p[:g], out_n[:g], starts)
+
+
+# ------------------------------------------------------------ one model, from rows
+
+class Tallies(NamedTuple):
+    """Result of one sort and one sweep (curves only when asked for)."""
+
+    # curves only; slot 0 is spare, [1:] are the distinct scores, descending
+    thr_keys: np.ndarray  # uint64 keys of the distinct scores
+    tps: np.ndarray  # cumulative positive weight at each threshold
+    fps: np.ndarray  # cumulative negative weight at each threshold
+    total_pos: float
+    total_neg: float
+    area2: float  # 2 * ROC area in weight units
+    ap_num: float  # average precision times total_pos
+    stats: np.ndarray  # sweeps.N_STATS moments when asked for, else empty
+
+
+def weight_of(keys, w) -> float:
+    """Total weight of a run (its length when unweighted)."""
+    return float(w.sum()) if w.shape[0] else float(keys.shape[0])
+
+
+def _moment_stats(runs4, moments: bool) -> np.ndarray:
+    if not moments:
+        return v.EMPTY_WEIGHT
+    return new_stats(weight_of(*runs4[0:2]) + weight_of(*runs4[2:4]),
+                     weight_of(*runs4[4:6]) + weight_of(*runs4[6:8]))
+
+
+def sorted_tallies(
+    is_pos, score, weight, *, curve: bool, moments: bool = False, name: str = "y_score"
+) -> Tallies:
+    """Split by class and radix-sort each class once, then sweep once.
+
+    Rows are cut into two fixed halves (for n >= 2**16) sorted on two threads;
+    the sweep merges the runs, so the result does not depend on the threads.
+    ``moments=True`` also accumulates the tie term and the placement moments
+    (``_kernels.sweeps.N_STATS``) for the rank test and DeLong's variance.
+    """
+    runs4 = sorted_runs(is_pos, score, weight, name)
+    n = score.shape[0]
+    pk1, _, pk2, _, nk1, _, nk2, _ = runs4
+    if not curve and n >= CHUNK_MIN:
+        return split_sweep(runs4, moments)
+    # curves: one spare slot in front for the point that every curve adds
+    m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
+    thr = np.empty(m, np.uint64)
+    tps = np.empty(m, np.float64)
+    fps = np.empty(m, np.float64)
+    stats = _moment_stats(runs4, moments)
+    g, total_pos, total_neg, area2, ap_num = sweep(
+        *runs4, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats
+    )
+    return Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
+                    ap_num, stats)
+
+
+def split_sweep(runs4, moments: bool) -> Tallies:
+    """AUC and AP without curves: sweep the upper and lower key ranges on two threads.
+
+    The cut is the median key of the longest run (data-dependent only, so the
+    result does not depend on the number of threads); keys equal to it all go
+    to the upper part, so no group is split.  The lower sweep starts from the
+    weight of the upper part; the two parts' moments are merged afterwards.
+    """
+    keys = runs4[0::2]
+    weights = runs4[1::2]
+    longest = max(keys, key=len)
+    pivot = longest[len(longest) // 2]
+    upper, lower = [], []
+    for k, w in zip(keys, weights):
+        c = int(np.searchsorted(k, pivot, side="left"))
+        upper += [k[c:], w[c:]]  # an empty (unit) weight array stays empty
+        lower += [k[:c], w[:c]]
+    tp0 = weight_of(*upper[0:2]) + weight_of(*upper[2:4])
+    fp0 = weight_of(*upper[4:6]) + weight_of(*upper[6:8])
+    stats_u = _moment_stats(runs4, moments)
+    stats_l = stats_u.copy()
+    e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
+    (_, _, _, area_u, ap_u), (_, tp, fp, area_l, ap_l) = map_chunks(
+        sweep,
+        [(*upper, e_k, e_w, e_w, True, 0.0, 0.0, stats_u),
+         (*lower, e_k, e_w, e_w, True, tp0, fp0, stats_l)],
+    )
+    if moments:
+        merge_stats(stats_u, stats_l)
+    return Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)

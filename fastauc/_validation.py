@@ -473,3 +473,31 @@ def seed_from_random_state(random_state) -> np.uint64:
         raise ValueError(f"random_state must be non-negative, got {random_state!r}")
     rng = np.random.default_rng(random_state)
     return rng.integers(0, 2**64, dtype=np.uint64, endpoint=False)
+
+
+def binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: str,
+                   frequency: bool = False):
+    """Validate a binary problem; return (is_pos, score, weight, classes, dtype).
+
+    ``default_rule`` says what ``pos_label=None`` means: ``"sklearn"`` is the
+    curves' rule (labels must be {0, 1} or {-1, 1}); ``"greater"`` takes the
+    greater of the two labels, as ``roc_auc_score`` does.
+    """
+    y = as_label_array(y_true)
+    if y.ndim != 1:
+        raise ValueError(
+            f"{target_type(y)[0]} format is not supported (y_true has shape {y.shape}; a "
+            "binary target of shape (n_samples,) is required by this function)"
+        )
+    raw = as_array(y_score, "y_score")
+    raw_dtype = raw.dtype
+    s = as_float_array(raw, "y_score")
+    n = check_lengths(y_true=y, y_score=s)
+    w = check_sample_weight(sample_weight, n, frequency=frequency)
+    classes = unique_labels(y)
+    require_binary(classes, pos_label is not None)
+    if pos_label is None and default_rule == "greater":
+        pos_label = classes[-1]
+    else:
+        pos_label = resolve_pos_label(classes, pos_label)
+    return positive_mask(y, pos_label), s, w, classes, raw_dtype

@@ -12,10 +12,11 @@ import numpy as np
 from . import _validation as v
 from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
 from ._parallel import map_chunks
-from .inference import _BATCH, _kernel_arrays, _prepare
+from ._resample import _BATCH, _kernel_arrays, _prepare
 from ._kernels.thresholds import CODES, best_index
 from .ranking import precision_recall_curve, roc_curve
-from .thresholds import _cumulative, _gains, threshold_metrics
+from ._curves import cumulative, gains
+from .thresholds import threshold_metrics
 
 __all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
 
@@ -198,7 +199,7 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
     2
     """
     is_pos = _labels(y_true, pos_label)
-    cw, cp, total_p, total = _cumulative(is_pos, y_score, sample_weight, None)
+    cw, cp, total_p, total = cumulative(is_pos, y_score, sample_weight, None)
     if ax is None:
         plt = _pyplot()
         fig, (ax, ax_lift) = plt.subplots(1, 2, figsize=(10, 4.5))
@@ -211,7 +212,7 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
            ylabel="Share of positives", title="Cumulative gains")
     ax.legend(loc="lower right", fontsize="small")
     if ax_lift is not None:
-        g = _gains(cw, cp, total_p, total, v.check_positive_int(n_bins, "n_bins"))
+        g = gains(cw, cp, total_p, total, v.check_positive_int(n_bins, "n_bins"))
         ax_lift.bar(g.bin, g.lift, color="C0", alpha=0.7, label="lift in bin")
         ax_lift.plot(g.bin, g.cumulative_lift, "o-", color="C1", label="cumulative lift")
         ax_lift.axhline(1.0, ls="--", lw=0.8, color="grey")

@@ -1,6 +1,6 @@
 """ROC AUC, ROC/PR/DET curves and average precision: scikit-learn's API.
 
-Every function here sorts once (``_sorted_tallies``) and derives everything
+Every function here sorts once (``_table.sorted_tallies``) and derives everything
 from one merge-sweep over the distinct scores (``_kernels.sweeps.sweep``).
 Names, signatures, defaults, return types, warnings and tie handling follow
 ``sklearn.metrics`` 1.9, so replacing ``from sklearn.metrics import ...`` with
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import warnings
 from itertools import combinations
-from typing import NamedTuple
 
 import numpy as np
 
@@ -19,10 +18,7 @@ from . import _validation as v
 from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import finish_curve
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._kernels.sweeps import sweep
-from ._kernels.table import merge_stats
-from ._parallel import map_chunks
-from ._table import CHUNK_MIN, EMPTY_KEYS, new_stats, sorted_runs
+from ._table import Tallies, sorted_tallies
 
 __all__ = [
     "auc",
@@ -37,93 +33,6 @@ _AVERAGES = (None, "micro", "macro", "weighted", "samples")
 _NO_POSITIVE_PR = "No positive class found in y_true, recall is set to one for all thresholds."
 
 
-class _Tallies(NamedTuple):
-    """Result of one sort and one sweep (curves only when asked for)."""
-
-    # curves only; slot 0 is spare, [1:] are the distinct scores, descending
-    thr_keys: np.ndarray  # uint64 keys of the distinct scores
-    tps: np.ndarray  # cumulative positive weight at each threshold
-    fps: np.ndarray  # cumulative negative weight at each threshold
-    total_pos: float
-    total_neg: float
-    area2: float  # 2 * ROC area in weight units
-    ap_num: float  # average precision times total_pos
-    stats: np.ndarray  # sweeps.N_STATS moments when asked for, else empty
-
-
-def _weight_of(keys, w) -> float:
-    """Total weight of a run (its length when unweighted)."""
-    return float(w.sum()) if w.shape[0] else float(keys.shape[0])
-
-
-def _new_stats(runs4, moments: bool) -> np.ndarray:
-    if not moments:
-        return v.EMPTY_WEIGHT
-    return new_stats(_weight_of(*runs4[0:2]) + _weight_of(*runs4[2:4]),
-                     _weight_of(*runs4[4:6]) + _weight_of(*runs4[6:8]))
-
-
-def _sorted_tallies(
-    is_pos, score, weight, *, curve: bool, moments: bool = False, name: str = "y_score"
-) -> _Tallies:
-    """Split by class and radix-sort each class once, then sweep once.
-
-    Rows are cut into two fixed halves (for n >= 2**16) sorted on two threads;
-    the sweep merges the runs, so the result does not depend on the threads.
-    ``moments=True`` also accumulates the tie term and the placement moments
-    (``_kernels.sweeps.N_STATS``) for the rank test and DeLong's variance.
-    """
-    runs4 = sorted_runs(is_pos, score, weight, name)
-    n = score.shape[0]
-    pk1, _, pk2, _, nk1, _, nk2, _ = runs4
-    if not curve and n >= CHUNK_MIN:
-        return _split_sweep(runs4, moments)
-    # curves: one spare slot in front for the point that every curve adds
-    m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
-    thr = np.empty(m, np.uint64)
-    tps = np.empty(m, np.float64)
-    fps = np.empty(m, np.float64)
-    stats = _new_stats(runs4, moments)
-    g, total_pos, total_neg, area2, ap_num = sweep(
-        *runs4, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats
-    )
-    return _Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
-                    ap_num, stats)
-
-
-def _split_sweep(runs4, moments: bool) -> _Tallies:
-    """AUC and AP without curves: sweep the upper and lower key ranges on two threads.
-
-    The cut is the median key of the longest run (data-dependent only, so the
-    result does not depend on the number of threads); keys equal to it all go
-    to the upper part, so no group is split.  The lower sweep starts from the
-    weight of the upper part; the two parts' moments are merged afterwards.
-    """
-    keys = runs4[0::2]
-    weights = runs4[1::2]
-    longest = max(keys, key=len)
-    pivot = longest[len(longest) // 2]
-    upper, lower = [], []
-    for k, w in zip(keys, weights):
-        c = int(np.searchsorted(k, pivot, side="left"))
-        upper += [k[c:], w[c:]]  # an empty (unit) weight array stays empty
-        lower += [k[:c], w[:c]]
-    tp0 = _weight_of(*upper[0:2]) + _weight_of(*upper[2:4])
-    fp0 = _weight_of(*upper[4:6]) + _weight_of(*upper[6:8])
-    stats_u = _new_stats(runs4, moments)
-    stats_l = stats_u.copy()
-    e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
-    (_, _, _, area_u, ap_u), (_, tp, fp, area_l, ap_l) = map_chunks(
-        sweep,
-        [(*upper, e_k, e_w, e_w, True, 0.0, 0.0, stats_u),
-         (*lower, e_k, e_w, e_w, True, tp0, fp0, stats_l)],
-    )
-    if moments:
-        merge_stats(stats_u, stats_l)
-    return _Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)
-
-
-
 # ------------------------------------------------------------------ inputs
 
 def _check_average(average, options=_AVERAGES):
@@ -131,37 +40,9 @@ def _check_average(average, options=_AVERAGES):
         raise ValueError(f"average must be one of {options}, got {average!r}")
 
 
-def _binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: str,
-                   frequency: bool = False):
-    """Validate a binary problem; return (is_pos, score, weight, classes, dtype).
-
-    ``default_rule`` says what ``pos_label=None`` means: ``"sklearn"`` is the
-    curves' rule (labels must be {0, 1} or {-1, 1}); ``"greater"`` takes the
-    greater of the two labels, as ``roc_auc_score`` does.
-    """
-    y = v.as_label_array(y_true)
-    if y.ndim != 1:
-        raise ValueError(
-            f"{v.target_type(y)[0]} format is not supported (y_true has shape {y.shape}; a "
-            "binary target of shape (n_samples,) is required by this function)"
-        )
-    raw = v.as_array(y_score, "y_score")
-    raw_dtype = raw.dtype
-    s = v.as_float_array(raw, "y_score")
-    n = v.check_lengths(y_true=y, y_score=s)
-    w = v.check_sample_weight(sample_weight, n, frequency=frequency)
-    classes = v.unique_labels(y)
-    v.require_binary(classes, pos_label is not None)
-    if pos_label is None and default_rule == "greater":
-        pos_label = classes[-1]
-    else:
-        pos_label = v.resolve_pos_label(classes, pos_label)
-    return v.positive_mask(y, pos_label), s, w, classes, raw_dtype
-
-
 # ------------------------------------------------------------------ curves
 
-def _compacted(t: _Tallies, drop: bool, second_difference: bool) -> int:
+def _compacted(t: Tallies, drop: bool, second_difference: bool) -> int:
     """Apply a drop_intermediate rule to the tallies ``[1:]``; return their count."""
     m = t.tps.shape[0] - 1
     if drop and m > 2:
@@ -169,7 +50,7 @@ def _compacted(t: _Tallies, drop: bool, second_difference: bool) -> int:
     return m
 
 
-def _roc_points(t: _Tallies, drop: bool):
+def _roc_points(t: Tallies, drop: bool):
     m = _compacted(t, drop, True)
     if t.fps[m] <= 0:
         v.warn_undefined(
@@ -229,10 +110,10 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     >>> thresholds
     array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
     """
-    is_pos, s, w, _, _ = _binary_target(
+    is_pos, s, w, _, _ = v.binary_target(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
-    return _roc_points(_sorted_tallies(is_pos, s, w, curve=True), drop_intermediate)
+    return _roc_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate)
 
 
 def precision_recall_curve(
@@ -282,10 +163,10 @@ def precision_recall_curve(
     >>> thresholds
     array([0.1 , 0.35, 0.4 , 0.8 ])
     """
-    is_pos, s, w, _, raw_dtype = _binary_target(
+    is_pos, s, w, _, raw_dtype = v.binary_target(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
-    t = _sorted_tallies(is_pos, s, w, curve=True)
+    t = sorted_tallies(is_pos, s, w, curve=True)
     m = _compacted(t, drop_intermediate, False)
     no_positive = t.tps[m] == 0
     finish_curve(t.tps, t.fps, t.thr_keys, m, True)
@@ -342,10 +223,10 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
     >>> thresholds
     array([0.35, 0.4 , 0.8 ])
     """
-    is_pos, s, w, classes, _ = _binary_target(
+    is_pos, s, w, classes, _ = v.binary_target(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
-    t = _sorted_tallies(is_pos, s, w, curve=True)
+    t = sorted_tallies(is_pos, s, w, curve=True)
     tps, fps, thr = t.tps, t.fps, t.thr_keys
     tps[0] = fps[0] = 0.0
     thr[1:] = keys_to_floats(thr[1:]).view(np.uint64)
@@ -429,7 +310,7 @@ def _binary_auc(is_pos, score, weight, max_fpr=None) -> float:
         )
         return float("nan")
     if max_fpr is None or max_fpr == 1:
-        t = _sorted_tallies(is_pos, score, weight, curve=False)
+        t = sorted_tallies(is_pos, score, weight, curve=False)
         if t.total_pos <= 0 or t.total_neg <= 0:
             v.warn_undefined(
                 "All samples of one class have zero weight. ROC AUC score is not "
@@ -437,7 +318,7 @@ def _binary_auc(is_pos, score, weight, max_fpr=None) -> float:
             )
             return float("nan")
         return float(t.area2 / (2.0 * t.total_pos * t.total_neg))
-    fpr, tpr, _ = _roc_points(_sorted_tallies(is_pos, score, weight, curve=True), True)
+    fpr, tpr, _ = _roc_points(sorted_tallies(is_pos, score, weight, curve=True), True)
     stop = int(np.searchsorted(fpr, max_fpr, "right"))
     x_interp = [fpr[stop - 1], fpr[stop]]
     y_interp = [tpr[stop - 1], tpr[stop]]
@@ -450,7 +331,7 @@ def _binary_auc(is_pos, score, weight, max_fpr=None) -> float:
 
 
 def _binary_ap(is_pos, score, weight) -> float:
-    t = _sorted_tallies(is_pos, score, weight, curve=False)
+    t = sorted_tallies(is_pos, score, weight, curve=False)
     if t.total_pos == 0:
         warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=4)
         return 0.0

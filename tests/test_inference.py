@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import fastauc
 from fastauc import naive
 from fastauc._kernels import resampling as R
-from fastauc.inference import _jackknife, _prepare
+from fastauc._resample import _jackknife, _prepare
 
 from .conftest import sklearn_call
 from .strategies import binary_problems
@@ -329,7 +329,7 @@ def test_bootstrap_wide_counts_path_agrees(rng):
     y = rng.integers(0, 2, n)
     s = np.round(rng.normal(size=n), 1)
     prep = _prepare(y, [s], ["y_score"], None, "roc_auc", True)
-    from fastauc.inference import _kernel_arrays
+    from fastauc._resample import _kernel_arrays
     for code in (R.ROC_AUC, R.AVERAGE_PRECISION, R.PARTIAL_AUC):
         src, w, loss, ranks, codes = _kernel_arrays(prep, code)
         n_pos = prep.models[0].lay.n_pos

@@ -7,7 +7,7 @@ import sklearn.metrics as skm
 
 import fastauc
 from fastauc._kernels.resampling import draw_positions
-from fastauc.inference import _prepare
+from fastauc._resample import _prepare
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

@@ -66,3 +66,23 @@ def values(tps, fps, total_p, total_n, code, beta):
     for i in range(tps.shape[0]):
         out[i] = value(tps[i], fps[i], total_p, total_n, code, beta, 0.0, 0.0)
     return out
+
+
+@jit
+def upper_hull(x, y):
+    """Indices of the upper convex hull of points sorted by x (then y), left to right."""
+    n = x.shape[0]
+    hull = np.empty(n, np.int64)
+    h = 0
+    for i in range(n):
+        while h >= 2:
+            a = hull[h - 2]
+            b = hull[h - 1]
+            cross = (x[b] - x[a]) * (y[i] - y[a]) - (y[b] - y[a]) * (x[i] - x[a])
+            if cross >= 0.0:  # b is not above the chord a-i: drop it
+                h -= 1
+            else:
+                break
+        hull[h] = i
+        h += 1
+    return hull[:h]

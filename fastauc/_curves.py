@@ -1,0 +1,60 @@
+"""Cumulative tallies from the one sort: the confusion matrix at every threshold,
+cumulative gains and lift.
+
+Shared by ``thresholds`` (the public functions), ``report`` and ``plots``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.sorting import keys_to_floats
+from ._results import GainsTable
+from ._table import sorted_tallies
+
+
+def threshold_tallies(y_true, y_score, sample_weight, pos_label):
+    """Distinct thresholds (descending) with cumulative tp/fp, and the class totals."""
+    is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
+                                        default_rule="sklearn")
+    t = sorted_tallies(is_pos, s, w, curve=True)
+    thr = keys_to_floats(t.thr_keys[1:])
+    return thr, t.tps[1:], t.fps[1:], float(t.total_pos), float(t.total_neg)
+
+
+def cumulative(y_true, y_score, sample_weight, pos_label):
+    """Cumulative weight and positive weight at each group end (from the top)."""
+    return cumulative_from(*threshold_tallies(y_true, y_score, sample_weight, pos_label)[1:])
+
+
+def cumulative_from(tps, fps, total_p, total_n):
+    if total_p <= 0:
+        raise ValueError("y_true has no positive rows (with positive weight); lift and gains "
+                         "are not defined")
+    cw = np.concatenate(([0.0], tps + fps))
+    cp = np.concatenate(([0.0], tps))
+    return cw, cp, total_p, total_p + total_n
+
+
+def positives_in_top(cw, cp, x):
+    """Positive weight among the top ``x`` weight; a tied group cut by ``x``
+    contributes in proportion (its rows are not ordered among themselves)."""
+    return np.interp(x, cw, cp)
+
+
+def lift(cw, cp, total_p, total, k):
+    top = k * total
+    return float(positives_in_top(cw, cp, top) / top / (total_p / total))
+
+
+def gains(cw, cp, total_p, total, n_bins):
+    """The gains table from the cumulative weight and positive weight curves."""
+    edges = total * np.arange(n_bins + 1) / n_bins
+    cum_pos = positives_in_top(cw, cp, edges)
+    count = np.diff(edges)
+    positives = np.diff(cum_pos)
+    base = total_p / total
+    rate = positives / count
+    return GainsTable(np.arange(1, n_bins + 1), count, positives, rate, cum_pos[1:] / total_p,
+                      rate / base, cum_pos[1:] / edges[1:] / base, base)

@@ -1,0 +1,263 @@
+"""The sorted layout of a model's rows and the bootstrap's replicate machinery.
+
+A *layout* holds one model's rows sorted once: positives then negatives, each
+by decreasing score, with the distinct-score group boundaries.  DeLong's
+placement values (several models on the same rows) and the bootstrap's
+resample counts are applied to it in O(n).  ``bootstrap`` and ``plots`` (the
+ROC confidence band) share the replicate runner here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.placements import layout_placements
+from ._kernels.resampling import (
+    AVERAGE_PRECISION,
+    LOG_LOSS,
+    PARTIAL_AUC,
+    ROC_AUC,
+    replicate_batch,
+    replicate_value,
+)
+from ._kernels.sorting import radix_sort, split_by_class
+from ._kernels.sweeps import sweep
+from ._parallel import map_chunks, num_threads
+from ._stats import norm_ppf as _norm_ppf
+
+
+_EMPTY_KEYS = np.empty(0, np.uint64)
+
+
+class _Layout(NamedTuple):
+    """One model's scores sorted once: see ``_kernels.resampling``."""
+
+    rows: np.ndarray  # (n,) row at each class-layout position (positives, then negatives)
+    n_pos: int
+    bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group (float64)
+    bn: np.ndarray  # (G,) cumulative negative counts (float64)
+
+
+def _layout(is_pos, score, name="y_score") -> _Layout:
+    bits = score.view(np.uint64)
+    e = v.EMPTY_WEIGHT
+    rows = np.arange(bits.shape[0], dtype=np.int64)
+    pk, _, nk, _, ph, nh, n_bad, first_bad, pidx, nidx = split_by_class(bits, is_pos, e, rows)
+    if n_bad:
+        v.raise_non_finite(name, score)
+    pk, _, pidx = radix_sort(pk, e, pidx, ph)
+    nk, _, nidx = radix_sort(nk, e, nidx, nh)
+    n = bits.shape[0]
+    tps = np.empty(n, np.float64)
+    fps = np.empty(n, np.float64)
+    g = sweep(pk, e, _EMPTY_KEYS, e, nk, e, _EMPTY_KEYS, e, _EMPTY_KEYS, tps, fps, True, 0.0,
+              0.0, e)[0]
+    rows = np.concatenate((pidx[::-1], nidx[::-1]))
+    return _Layout(rows, pk.shape[0], tps[:g], fps[:g])
+
+
+def _group_sizes(lay: _Layout):
+    """Numbers of positives and of negatives in each group (int64)."""
+    return (np.diff(lay.bp, prepend=0.0).astype(np.int64),
+            np.diff(lay.bn, prepend=0.0).astype(np.int64))
+
+
+def _merged_order(lay: _Layout):
+    """Merged order (group by group, its positives then its negatives): the
+    class-layout position at each merged position, and the ``code`` bytes
+    (bit 0 positive, bit 1 first row of a group)."""
+    n = lay.rows.shape[0]
+    tpc, fpc = _group_sizes(lay)
+    sizes = np.column_stack((tpc, fpc)).ravel()
+    code = np.repeat(np.tile(np.array([1, 0], np.uint8), len(tpc)), sizes)
+    starts = np.cumsum(tpc + fpc) - (tpc + fpc)
+    merged = np.empty(n, np.int64)
+    pos_at = code == 1
+    merged[pos_at] = np.arange(lay.n_pos)
+    merged[~pos_at] = np.arange(lay.n_pos, n)
+    code[starts[starts < n]] |= 2
+    return merged, code
+
+
+_METRICS = ("roc_auc", "average_precision", "log_loss")
+
+
+_BATCH = 16  # replicates per kernel call; fixed, so results never depend on threads
+
+
+_EPS = np.finfo(np.float64).eps
+
+
+class _Model(NamedTuple):
+    lay: _Layout
+    wl: np.ndarray  # weights in class-layout order (empty when unweighted)
+    loss: np.ndarray  # per-row log loss in class-layout order (log_loss only, else empty)
+
+
+def _model(is_pos, s, w, metric, name) -> _Model:
+    lay = _layout(is_pos, s, name)
+    wl = np.ascontiguousarray(w[lay.rows]) if w.shape[0] else w
+    loss = v.EMPTY_WEIGHT
+    if metric == "log_loss":
+        if s.min() < 0 or s.max() > 1:
+            raise ValueError(f"metric='log_loss' needs probabilities in [0, 1] in {name}")
+        p = np.clip(np.where(is_pos, s, 1.0 - s), _EPS, 1.0 - _EPS)
+        loss = np.ascontiguousarray(-np.log(p)[lay.rows])
+    return _Model(lay, wl, loss)
+
+
+def _jackknife(model: _Model, metric: str) -> np.ndarray:
+    """Leave-one-row-out values of the metric, in layout order, in O(n).
+
+    ROC AUC: removing a positive of weight ``w`` and placement ``V`` gives
+    ``(P * auc - w * V) / (P - w)`` (likewise for a negative): the jackknife
+    comes from the placement values, not from n AUCs.  Log loss: ``(S - w l)
+    / (W - w)``.
+    """
+    lay, wl = model.lay, model.wl
+    w = wl if wl.shape[0] else np.ones(lay.rows.shape[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if metric == "log_loss":
+            total = float(w.sum())
+            s = float(np.dot(w, model.loss))
+            return (s - w * model.loss) / (total - w)
+        n = lay.rows.shape[0]
+        place = np.empty(n)
+        auc = layout_placements(lay.bp, lay.bn, wl, lay.n_pos, np.arange(n), place)
+        npos = lay.n_pos
+        total_p, total_n = float(w[:npos].sum()), float(w[npos:].sum())
+        out = np.empty_like(place)
+        out[:npos] = (total_p * auc - w[:npos] * place[:npos]) / (total_p - w[:npos])
+        out[npos:] = (total_n * auc - w[npos:] * place[npos:]) / (total_n - w[npos:])
+    return out
+
+
+def _acceleration(jack_groups) -> float:
+    """BCa acceleration from jackknife values, one array per sample (stratum).
+
+    For one sample this is Efron's ``sum d^3 / (6 (sum d^2)^1.5)`` with
+    ``d = mean - theta_i``; several samples are combined as in
+    ``scipy.stats.bootstrap`` (Efron & Tibshirani 1993, ch. 14).
+    """
+    num = den = 0.0
+    for jk in jack_groups:
+        jk = jk[np.isfinite(jk)]
+        n = jk.shape[0]
+        if n < 2:
+            continue
+        u = (n - 1) * (jk.mean() - jk)
+        num += float(np.sum(u**3)) / n**3
+        den += float(np.sum(u**2)) / n**2
+    return num / (6.0 * den**1.5) if den > 0 else 0.0
+
+
+def _norm_ppf_or_nan(p: float) -> float:
+    return _norm_ppf(p) if 0.0 < p < 1.0 else math.nan
+
+
+def _metric_code(metric, max_fpr, method):
+    """Kernel code of the metric and the partial-AUC bound (1 for none)."""
+    v.check_choice(metric, "metric", _METRICS)
+    if method == "bca" and (metric == "average_precision" or max_fpr not in (None, 1)):
+        raise ValueError("method='bca' is available for metric='roc_auc' (without max_fpr) "
+                         "and 'log_loss'; use 'percentile' or 'basic'")
+    if max_fpr is not None:
+        if metric != "roc_auc":
+            raise ValueError("max_fpr (partial AUC) applies to metric='roc_auc' only")
+        if isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.number)) \
+                or not 0 < max_fpr <= 1:
+            raise ValueError(f"max_fpr must be in the range (0, 1], got {max_fpr!r}")
+        if max_fpr != 1:
+            return PARTIAL_AUC, float(max_fpr)
+    return {"roc_auc": ROC_AUC, "average_precision": AVERAGE_PRECISION,
+            "log_loss": LOG_LOSS}[metric], 1.0
+
+
+class _Prepared(NamedTuple):
+    models: list
+    strata: np.ndarray
+    where0: np.ndarray  # (n,) model 0's class-layout position of each row
+
+
+def _prepare(y_true, scores, names, sample_weight, metric, stratified):
+    arrays = [v.as_float_array(s, nm) for s, nm in zip(scores, names)]
+    is_pos, classes, w = v.binary_rows(y_true, sample_weight, **dict(zip(names, arrays)))
+    if len(classes) < 2:
+        raise ValueError(
+            f"y_true contains only one class ({classes[0]!r}); the bootstrap needs both")
+    n = is_pos.shape[0]
+    models = [_model(is_pos, s, w, metric, nm) for s, nm in zip(arrays, names)]
+    n_pos = models[0].lay.n_pos
+    strata = np.array([0, n_pos, n] if stratified else [0, n], np.int64)
+    where0 = np.empty(n, np.int64)
+    where0[models[0].lay.rows] = np.arange(n)
+    return _Prepared(models, strata, where0)
+
+
+def _ranks(lay: _Layout) -> np.ndarray:
+    """``replicate_value``'s ranks: (2, n) int64 over the class layout."""
+    bpz = np.concatenate(([0], lay.bp.astype(np.int64)))
+    bnz = np.concatenate(([0], lay.bn.astype(np.int64)))
+    tpc, fpc = _group_sizes(lay)
+    gid_p = np.repeat(np.arange(len(tpc)), tpc)
+    gid_n = np.repeat(np.arange(len(fpc)), fpc)
+    return np.stack((np.concatenate((bpz[gid_p + 1], bpz[gid_n])),
+                     np.concatenate((bnz[gid_p + 1], bpz[gid_n + 1]))))
+
+
+def _kernel_arrays(prep: _Prepared, metric_code):
+    """Per-model arrays for ``replicate_batch``, stacked (first axis = model)."""
+    models = prep.models
+    k, n = len(models), prep.where0.shape[0]
+    merged = metric_code == PARTIAL_AUC
+    src, w, loss, ranks, code = [], [], [], [], []
+    for mo in models:
+        lay = mo.lay
+        order, code_m = _merged_order(lay) if merged else (np.arange(n), np.empty(0, np.uint8))
+        src.append(prep.where0[lay.rows[order]])
+        w.append(mo.wl[order] if mo.wl.shape[0] else mo.wl)
+        loss.append(mo.loss[order] if mo.loss.shape[0] else mo.loss)
+        ranks.append(_ranks(lay) if metric_code in (ROC_AUC, AVERAGE_PRECISION)
+                     else np.empty((2, 0), np.int64))
+        code.append(code_m)
+    if k == 1 and not merged:  # model 0 in its own class layout: no indirection
+        src = [np.empty(0, np.int64)]
+    return tuple(np.ascontiguousarray(np.stack(a)) for a in (src, w, loss, ranks, code))
+
+
+def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, progress):
+    src, w, loss, ranks, code = _kernel_arrays(prep, metric_code)
+    k = src.shape[0]
+    n = prep.where0.shape[0]
+    n_pos = prep.models[0].lay.n_pos
+    out = np.empty((n_resamples, k))
+    jobs = [(seed, r, out[r: r + _BATCH], prep.strata, src, n_pos, w, loss, ranks, code,
+             metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
+    bar = _progress_bar(progress, n_resamples)
+    wave = max(1, num_threads())
+    for i in range(0, len(jobs), wave):
+        map_chunks(replicate_batch, jobs[i: i + wave])
+        if bar is not None:
+            bar.update(sum(job[2].shape[0] for job in jobs[i: i + wave]))
+    if bar is not None:
+        bar.close()
+    ones = np.ones(n, np.uint8)
+    scratch = np.empty(n + 2)
+    estimates = [float(replicate_value(ones, src[m], n_pos, w[m], loss[m], ranks[m], code[m],
+                                       metric_code, max_fpr, scratch)) for m in range(k)]
+    return out, estimates
+
+
+def _progress_bar(progress, total):
+    if not progress:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # the optional extra is not installed: run without a bar
+        return None
+    return tqdm(total=total, desc="bootstrap", unit="replicate")
+
