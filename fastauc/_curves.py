@@ -23,6 +23,15 @@ def threshold_tallies(y_true, y_score, sample_weight, pos_label):
     return thr, t.tps[1:], t.fps[1:], float(t.total_pos), float(t.total_neg)
 
 
+def table_tallies(table):
+    """``threshold_tallies``' tuple from a distinct-score table (no sort)."""
+    tps = np.cumsum(table.pos)
+    fps = np.cumsum(table.neg)
+    total_p = float(tps[-1]) if tps.shape[0] else 0.0
+    total_n = float(fps[-1]) if fps.shape[0] else 0.0
+    return keys_to_floats(table.keys), tps, fps, total_p, total_n
+
+
 def cumulative(y_true, y_score, sample_weight, pos_label):
     """Cumulative weight and positive weight at each group end (from the top)."""
     return cumulative_from(*threshold_tallies(y_true, y_score, sample_weight, pos_label)[1:])

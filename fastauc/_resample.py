@@ -24,13 +24,12 @@ from ._kernels.resampling import (
     replicate_batch,
     replicate_value,
 )
-from ._kernels.sorting import radix_sort, split_by_class
+from ._kernels.placements import group_weights
+from ._kernels.sorting import merge_desc
 from ._kernels.sweeps import sweep
 from ._parallel import map_chunks, num_threads
 from ._stats import norm_ppf as _norm_ppf
-
-
-_EMPTY_KEYS = np.empty(0, np.uint64)
+from ._table import Table, sorted_runs
 
 
 class _Layout(NamedTuple):
@@ -40,24 +39,45 @@ class _Layout(NamedTuple):
     n_pos: int
     bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group (float64)
     bn: np.ndarray  # (G,) cumulative negative counts (float64)
+    keys: np.ndarray  # (G,) the distinct scores' keys, descending
 
 
 def _layout(is_pos, score, name="y_score") -> _Layout:
-    bits = score.view(np.uint64)
+    """Sort one model's rows (all of them, whatever their weight) into a layout.
+
+    The one sort of ``_table.sorted_runs`` (two halves on two threads) with
+    each row's index carried along; the two runs of each class are merged
+    from the top, and one sweep of the runs gives the group boundaries and
+    the distinct keys.
+    """
+    n = score.shape[0]
     e = v.EMPTY_WEIGHT
-    rows = np.arange(bits.shape[0], dtype=np.int64)
-    pk, _, nk, _, ph, nh, n_bad, first_bad, pidx, nidx = split_by_class(bits, is_pos, e, rows)
-    if n_bad:
-        v.raise_non_finite(name, score)
-    pk, _, pidx = radix_sort(pk, e, pidx, ph)
-    nk, _, nidx = radix_sort(nk, e, nidx, nh)
-    n = bits.shape[0]
+    runs = sorted_runs(is_pos, score, e, name, extra=np.arange(n, dtype=np.int64))
+    pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = runs
+    (pk, pidx), (_, nidx) = map_chunks(merge_desc, [(pk1, px1, pk2, px2),
+                                                    (nk1, nx1, nk2, nx2)])
+    keys = np.empty(n, np.uint64)
     tps = np.empty(n, np.float64)
     fps = np.empty(n, np.float64)
-    g = sweep(pk, e, _EMPTY_KEYS, e, nk, e, _EMPTY_KEYS, e, _EMPTY_KEYS, tps, fps, True, 0.0,
-              0.0, e)[0]
-    rows = np.concatenate((pidx[::-1], nidx[::-1]))
-    return _Layout(rows, pk.shape[0], tps[:g], fps[:g])
+    g = sweep(pk1, e, pk2, e, nk1, e, nk2, e, keys, tps, fps, True, 0.0, 0.0, e)[0]
+    return _Layout(np.concatenate((pidx, nidx)), pk.shape[0], tps[:g], fps[:g], keys[:g])
+
+
+def layout_table(lay: _Layout, wl) -> Table:
+    """The distinct-score table of a layout's rows, weights ``wl`` in layout order.
+
+    Unweighted: the group sizes.  Weighted: each group's weight per class; a
+    score held only by rows of weight zero is left out (it adds no threshold,
+    as in scikit-learn).
+    """
+    if not wl.shape[0]:
+        tpc, fpc = _group_sizes(lay)
+        return Table(lay.keys, tpc.astype(np.float64), fpc.astype(np.float64))
+    pos, neg = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
+    keep = (pos > 0) | (neg > 0)
+    if keep.all():
+        return Table(lay.keys, pos, neg)
+    return Table(lay.keys[keep], pos[keep], neg[keep])
 
 
 def _group_sizes(lay: _Layout):

@@ -12,11 +12,12 @@ import numpy as np
 from . import _validation as v
 from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
 from ._parallel import map_chunks
-from ._resample import _BATCH, _kernel_arrays, _prepare
+from ._curves import table_tallies
+from ._resample import _BATCH, _kernel_arrays, _prepare, layout_table
 from ._kernels.thresholds import CODES, best_index
-from .ranking import precision_recall_curve, roc_curve
+from .ranking import precision_recall_curve
 from ._curves import cumulative, gains
-from .thresholds import threshold_metrics
+from .thresholds import ThresholdMetrics
 
 __all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
 
@@ -74,6 +75,11 @@ def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
         raise ValueError("fpr_grid must be increasing values in [0, 1]")
     is_pos = _labels(y_true, pos_label)
     prep = _prepare(is_pos, [y_score], ["y_score"], sample_weight, "roc_auc", stratified)
+    return (grid, *_band(prep, grid, n_resamples, level, random_state))
+
+
+def _band(prep, grid, n_resamples, level, random_state):
+    """The band's edges from a prepared (sorted) model."""
     src, w, _, _, code = _kernel_arrays(prep, PARTIAL_AUC)  # merged-order arrays
     seed = v.seed_from_random_state(random_state)
     out = np.empty((n_resamples, grid.shape[0]))
@@ -81,7 +87,7 @@ def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
                                  code[0], grid) for r in range(0, n_resamples, _BATCH)])
     alpha = 1.0 - level
     low, high = np.nanquantile(out, [alpha / 2, 1 - alpha / 2], axis=0)
-    return grid, low, high
+    return low, high
 
 
 def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
@@ -119,19 +125,25 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     """
     fig, ax = _axes(ax, figsize=(5.5, 5))
     is_pos = _labels(y_true, pos_label)
-    fpr, tpr, _ = roc_curve(is_pos, y_score, sample_weight=sample_weight)
+    # the one sort: the layout gives the table (curve, operating point) and the band
+    prep = _prepare(is_pos, [y_score], ["y_score"], sample_weight, "roc_auc", True)
+    model = prep.models[0]
+    m = ThresholdMetrics(*table_tallies(layout_table(model.lay, model.wl)))
+    keep = _corners(np.concatenate(([0.0], m.tp)), np.concatenate(([0.0], m.fp)))
+    fpr = np.concatenate(([0.0], m.fpr))[keep]
+    tpr = np.concatenate(([0.0], m.tpr))[keep]
     # the area of the drawn polyline (dropped points are collinear: same area)
     auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
     text = f"AUC = {auc:.3f}" if label is None else f"{label} (AUC = {auc:.3f})"
     (line,) = ax.plot(fpr, tpr, lw=1.8, label=text)
     if band:
-        grid, low, high = roc_confidence_band(
-            is_pos, y_score, sample_weight=sample_weight, n_resamples=n_resamples,
-            confidence_level=confidence_level, random_state=random_state)
+        level = v.check_confidence_level(confidence_level)
+        grid = np.linspace(0.0, 1.0, 101)
+        low, high = _band(prep, grid, v.check_positive_int(n_resamples, "n_resamples"), level,
+                          random_state)
         ax.fill_between(grid, low, high, color=line.get_color(), alpha=0.2, lw=0,
                         label=f"{confidence_level:.0%} bootstrap band")
     if operating_point is not None:
-        m = threshold_metrics(is_pos, y_score, sample_weight=sample_weight)
         if isinstance(operating_point, str):
             v.check_choice(operating_point, "operating_point",
                            tuple(c for c in CODES if c not in ("fbeta", "cost")))
@@ -148,6 +160,16 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
            ylabel="True positive rate", title="ROC curve")
     ax.legend(loc="lower right", fontsize="small")
     return fig
+
+
+def _corners(tps, fps):
+    """Points of the ROC polyline that are not on a straight segment, from the
+    cumulative tallies: scikit-learn's ``drop_intermediate`` rule (same drawing,
+    far fewer points)."""
+    if tps.shape[0] <= 2:
+        return np.ones(tps.shape[0], bool)
+    corner = (np.diff(tps, 2) != 0) | (np.diff(fps, 2) != 0)
+    return np.concatenate(([True], corner, [True]))
 
 
 def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None, label=None,

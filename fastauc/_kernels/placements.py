@@ -96,3 +96,22 @@ def placement_covariance(X, is_pos, w, aucs):
             s10[a, b] = s10[b, a]
             s01[a, b] = s01[b, a]
     return s10, s01, w10, w01
+
+
+@jit
+def group_weights(bp, bn, wl, n_pos):
+    """Each group's positive and negative weight, from a layout (weights ``wl``
+    in layout order; ``bp``/``bn`` the cumulative counts per group)."""
+    g_count = bp.shape[0]
+    pos = np.empty(g_count, np.float64)
+    neg = np.empty(g_count, np.float64)
+    ip = 0
+    ineg = n_pos
+    for g in range(g_count):
+        p_end = int(bp[g])
+        n_end = n_pos + int(bn[g])
+        pos[g] = _range_weight(wl, ip, p_end)
+        neg[g] = _range_weight(wl, ineg, n_end)
+        ip = p_end
+        ineg = n_end
+    return pos, neg

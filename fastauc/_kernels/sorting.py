@@ -183,3 +183,25 @@ def radix_sort(keys, weight, extra, hist):
         src_w, dst_w = dst_w, src_w
         src_x, dst_x = dst_x, src_x
     return src_k, src_w, src_x
+
+
+@jit
+def merge_desc(k1, x1, k2, x2):
+    """Two ascending runs of keys with an int64 payload, merged into one
+    *descending* run (walked from their tops; a tie takes run 1 first)."""
+    n1 = k1.shape[0]
+    n2 = k2.shape[0]
+    keys = np.empty(n1 + n2, np.uint64)
+    payload = np.empty(n1 + n2, np.int64)
+    i = n1 - 1
+    j = n2 - 1
+    for o in range(n1 + n2):
+        if j < 0 or (i >= 0 and k1[i] >= k2[j]):
+            keys[o] = k1[i]
+            payload[o] = x1[i]
+            i -= 1
+        else:
+            keys[o] = k2[j]
+            payload[o] = x2[j]
+            j -= 1
+    return keys, payload
