@@ -17,6 +17,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import finish_curve
+from ._kernels.table import band_area
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._table import Tallies, sorted_tallies
 
@@ -319,12 +320,7 @@ def _binary_auc(is_pos, score, weight, max_fpr=None) -> float:
             return float("nan")
         return float(t.area2 / (2.0 * t.total_pos * t.total_neg))
     fpr, tpr, _ = _roc_points(sorted_tallies(is_pos, score, weight, curve=True), True)
-    stop = int(np.searchsorted(fpr, max_fpr, "right"))
-    x_interp = [fpr[stop - 1], fpr[stop]]
-    y_interp = [tpr[stop - 1], tpr[stop]]
-    tpr = np.append(tpr[:stop], np.interp(max_fpr, x_interp, y_interp))
-    fpr = np.append(fpr[:stop], max_fpr)
-    partial_auc = auc(fpr, tpr)
+    partial_auc = band_area(fpr, tpr, 0.0, float(max_fpr))
     min_area = 0.5 * max_fpr**2
     max_area = max_fpr
     return float(0.5 * (1 + (partial_auc - min_area) / (max_area - min_area)))

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _validation as v
 from ._curves import cumulative, gains, lift, threshold_tallies
+from ._kernels.table import band_area
 from ._kernels.thresholds import (
     ACCURACY,
     CODES,
@@ -438,20 +439,6 @@ def _check_range(r, name):
     return lo, hi
 
 
-def _band_area(u, v, lo, hi):
-    """Integral of ``v du`` along the polyline ``(u, v)`` (``u`` non-decreasing)
-    restricted to ``lo <= u <= hi``, interpolating linearly inside segments."""
-    u0, u1, v0, v1 = u[:-1], u[1:], v[:-1], v[1:]
-    a = np.clip(u0, lo, hi)
-    b = np.clip(u1, lo, hi)
-    run = u1 - u0
-    keep = (b > a) & (run > 0)
-    u0, u1, v0, v1, a, b, run = (x[keep] for x in (u0, u1, v0, v1, a, b, run))
-    va = v0 + (v1 - v0) * (a - u0) / run
-    vb = v0 + (v1 - v0) * (b - u0) / run
-    return float(np.sum((b - a) * (va + vb)) / 2.0)
-
-
 def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=False,
                 sample_weight=None, pos_label=None):
     """Partial area under the ROC curve over a range of FPR or of TPR (pROC's definition).
@@ -512,11 +499,11 @@ def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=Fals
     tpr = np.concatenate(([0.0], tps / total_p))
     if tpr_range is not None:
         lo, hi = _check_range(tpr_range, "tpr_range")
-        area = _band_area(tpr, 1.0 - fpr, lo, hi)
+        area = band_area(tpr, 1.0 - fpr, lo, hi)
         chance = (hi - lo) - (hi * hi - lo * lo) / 2.0  # area of 1 - t over the range
     else:
         lo, hi = (0.0, 1.0) if fpr_range is None else _check_range(fpr_range, "fpr_range")
-        area = _band_area(fpr, tpr, lo, hi)
+        area = band_area(fpr, tpr, lo, hi)
         chance = (hi * hi - lo * lo) / 2.0
     if not correct:
         return area

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .table import segment_area
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -207,9 +208,7 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
     fg = 0.0
     area2 = 0.0
     partial = 0.0
-    x0 = 0.0  # last ROC point inside [0, max_fpr]
-    y0 = 0.0
-    gx = 0.0  # last ROC point, for the grid
+    gx = 0.0  # last ROC point
     gy = 0.0
     j = 0
     n_grid = grid.shape[0]
@@ -224,18 +223,11 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
                 while j < n_grid and grid[j] < x1:
                     tpr_out[j] = gy + (y1 - gy) * (grid[j] - gx) / (x1 - gx)
                     j += 1
+                partial += segment_area(gx, gy, x1, y1, 0.0, max_fpr)
                 gx = x1
                 gy = y1
-                if x1 <= max_fpr:
-                    partial += 0.5 * (x1 - x0) * (y0 + y1)
-                    x0 = x1
-                    y0 = y1
-                elif x0 < max_fpr:  # the segment crosses max_fpr: interpolate, as sklearn
-                    y = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
-                    partial += 0.5 * (max_fpr - x0) * (y0 + y)
-                    x0 = max_fpr
-                    if n_grid == 0:
-                        break
+                if metric == PARTIAL_AUC and x1 >= max_fpr and n_grid == 0:
+                    break
             tg = 0.0
             fg = 0.0
             if p == n:

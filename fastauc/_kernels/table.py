@@ -99,6 +99,32 @@ def head(keys, i, best, found):
 
 
 @jit
+def segment_area(x0, y0, x1, y1, lo, hi):
+    """Area under the segment (x0, y0)-(x1, y1) (``x0 <= x1``) over ``lo <= x <= hi``,
+    interpolating linearly inside it: the one partial-area rule, shared by
+    ``roc_auc_score(max_fpr=...)``, ``partial_auc`` and the bootstrap."""
+    a = min(max(x0, lo), hi)
+    b = min(max(x1, lo), hi)
+    run = x1 - x0
+    if b <= a or run <= 0.0:
+        return 0.0
+    ya = y0 + (y1 - y0) * ((a - x0) / run)
+    yb = y0 + (y1 - y0) * ((b - x0) / run)
+    return 0.5 * (b - a) * (ya + yb)
+
+
+@jit
+def band_area(u, v, lo, hi):
+    """Area under the polyline ``(u, v)`` (``u`` non-decreasing) over ``lo <= u <= hi``."""
+    area = 0.0
+    for i in range(u.shape[0] - 1):
+        if u[i] >= hi:
+            break
+        area += segment_area(u[i], v[i], u[i + 1], v[i + 1], lo, hi)
+    return area
+
+
+@jit
 def merge_stats(a, b):
     """Combine the ``stats`` of two key ranges into ``a`` (Chan et al. 1979)."""
     a[ST_TIES] += b[ST_TIES]
