@@ -14,8 +14,8 @@ import math
 import numpy as np
 
 from . import _validation as v
-from ._kernels.placements import layout_placements, placement_covariance
-from ._resample import _layout
+from ._kernels.placements import placement_covariance
+from ._resample import _layout, placements
 from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
 from ._table import sorted_tallies
@@ -38,15 +38,23 @@ def delong_one(is_pos, s, w):
     return auc, var
 
 
-def delong_many(is_pos, S, w):
-    """AUCs and DeLong covariance of the columns of ``S`` (placements per row)."""
+def delong_many(is_pos, S, w, layouts=None):
+    """AUCs and DeLong covariance of the columns of ``S`` (placements per row).
+
+    ``layouts`` (one ``_resample._Layout`` per column, with its weights in
+    layout order) saves the sort when the caller has sorted the columns
+    already.
+    """
     n, k = S.shape
     X = np.empty((k, n))
     aucs = np.empty(k)
     for m in range(k):
-        lay = _layout(is_pos, np.ascontiguousarray(S[:, m]), name="y_scores")
-        wl = w[lay.rows] if w.shape[0] else w
-        aucs[m] = layout_placements(lay.bp, lay.bn, wl, lay.n_pos, lay.rows, X[m])
+        if layouts is None:
+            lay = _layout(is_pos, np.ascontiguousarray(S[:, m]), name="y_scores")
+            wl = w[lay.rows] if w.shape[0] else w
+        else:
+            lay, wl = layouts[m]
+        aucs[m] = placements(lay, wl, lay.rows, X[m])
     s10, s01, w10, w01 = placement_covariance(X, is_pos, w, aucs)
     if w10 <= 1.0 or w01 <= 1.0:
         v.warn_undefined(SMALL_DELONG)

@@ -29,7 +29,7 @@ from ._kernels.sorting import merge_desc
 from ._kernels.sweeps import sweep
 from ._parallel import map_chunks, num_threads
 from ._stats import norm_ppf as _norm_ppf
-from ._table import Table, sorted_runs
+from ._table import CHUNK_MIN, Table, sorted_runs
 
 
 class _Layout(NamedTuple):
@@ -52,7 +52,9 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     """
     n = score.shape[0]
     e = v.EMPTY_WEIGHT
-    runs = sorted_runs(is_pos, score, e, name, extra=np.arange(n, dtype=np.int64))
+    # row indices as int32 when they fit: half the payload the sort moves
+    index_type = np.int32 if n < 2**31 else np.int64
+    runs = sorted_runs(is_pos, score, e, name, extra=np.arange(n, dtype=index_type))
     pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = runs
     (pk, pidx), (_, nidx) = map_chunks(merge_desc, [(pk1, px1, pk2, px2),
                                                     (nk1, nx1, nk2, nx2)])
@@ -63,6 +65,22 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     return _Layout(np.concatenate((pidx, nidx)), pk.shape[0], tps[:g], fps[:g], keys[:g])
 
 
+def placements(lay: _Layout, wl, rows, out) -> float:
+    """Each row's DeLong placement value written to ``out[rows[p]]``; returns the AUC.
+
+    The groups are cut in two fixed halves written on two threads.
+    """
+    n = lay.rows.shape[0]
+    total_p = float(wl[:lay.n_pos].sum()) if wl.shape[0] else float(lay.n_pos)
+    total_n = float(wl[lay.n_pos:].sum()) if wl.shape[0] else float(n - lay.n_pos)
+    g = lay.bp.shape[0]
+    cuts = [0, g // 2, g] if n >= CHUNK_MIN else [0, g]
+    parts = map_chunks(layout_placements, [(lay.bp, lay.bn, wl, lay.n_pos, rows, out, a, b,
+                                            total_p, total_n)
+                                           for a, b in zip(cuts[:-1], cuts[1:])])
+    return sum(parts) / total_p
+
+
 def layout_table(lay: _Layout, wl) -> Table:
     """The distinct-score table of a layout's rows, weights ``wl`` in layout order.
 
@@ -71,8 +89,7 @@ def layout_table(lay: _Layout, wl) -> Table:
     as in scikit-learn).
     """
     if not wl.shape[0]:
-        tpc, fpc = _group_sizes(lay)
-        return Table(lay.keys, tpc.astype(np.float64), fpc.astype(np.float64))
+        return Table(lay.keys, np.diff(lay.bp, prepend=0.0), np.diff(lay.bn, prepend=0.0))
     pos, neg = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
     keep = (pos > 0) | (neg > 0)
     if keep.all():
@@ -147,7 +164,7 @@ def _jackknife(model: _Model, metric: str) -> np.ndarray:
             return (s - w * model.loss) / (total - w)
         n = lay.rows.shape[0]
         place = np.empty(n)
-        auc = layout_placements(lay.bp, lay.bn, wl, lay.n_pos, np.arange(n), place)
+        auc = placements(lay, wl, np.arange(n), place)
         npos = lay.n_pos
         total_p, total_n = float(w[:npos].sum()), float(w[npos:].sum())
         out = np.empty_like(place)

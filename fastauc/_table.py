@@ -75,7 +75,7 @@ def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS):
     if any(r is None for r in runs):
         v.raise_non_finite(name, score)
     if len(runs) == 1:
-        runs.append((EMPTY_KEYS, v.EMPTY_WEIGHT, EMPTY_INTS) * 2)
+        runs.append((EMPTY_KEYS, v.EMPTY_WEIGHT, extra[:0]) * 2)
     (pk1, pw1, px1, nk1, nw1, nx1), (pk2, pw2, px2, nk2, nw2, nx2) = runs
     if with_extra:
         return pk1, pw1, px1, pk2, pw2, px2, nk1, nw1, nx1, nk2, nw2, nx2

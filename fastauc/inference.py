@@ -18,11 +18,6 @@ from .delong import (
 )
 from .ranktests import MannWhitneyResult, mann_whitney_u
 
-# TEMPORARY: report.py still imports these private names from here (next commit moves them)
-from ._delong import class_weights as _class_weights  # noqa: E402,F401
-from ._delong import paired_test as _paired_test  # noqa: E402,F401
-from ._stats import wald_interval as _wald_interval  # noqa: E402,F401
-
 __all__ = [
     "BootstrapResult",
     "BootstrapTestResult",

@@ -9,15 +9,13 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.thresholds import CODES, best_index
-from .inference import (
-    _class_weights,
-    _paired_test,
-    _wald_interval,
-    bootstrap_ci,
-    delong_covariance,
-)
+from ._curves import cumulative_from, lift, table_tallies
+from ._delong import class_weights, delong_many, paired_test
+from ._resample import _layout, layout_table
+from ._stats import wald_interval
+from .bootstrap import bootstrap_ci
 from .losses import log_loss
-from .thresholds import _cumulative_from, _lift, threshold_metrics
+from .thresholds import ThresholdMetrics
 
 __all__ = ["ModelReport", "Report", "report"]
 
@@ -116,24 +114,23 @@ class Report:
         return "\n".join(out)
 
 
-def _model_report(name, is_pos, s, w, interval):
+def _model_report(name, is_pos, s, w, interval, table):
+    """One model's section, from its distinct-score table (no further sort)."""
     sw = w if w.shape[0] else None
-    m = threshold_metrics(is_pos, s, sample_weight=sw)
-    # average precision from the same tallies: sum over thresholds of
-    # (recall increment) * precision, scikit-learn's step-function rule
-    ap = float(np.sum(np.diff(m.tpr, prepend=0.0) * m.precision))
+    m = ThresholdMetrics(*table_tallies(table))
+    ap = table.sweep().average_precision
     best = {}
     for metric in BEST_METRICS:
         i, value = best_index(m.tp, m.fp, m.total_pos, m.total_neg, CODES[metric], 1.0, 0.0, 0.0)
         point = m.at(i)
         best[metric] = {"threshold": float(m.threshold[i]), "value": float(value)}
         best[metric].update({key: float(getattr(point, key)[0]) for key in _AT_THRESHOLD})
-    cw, cp, total_p, total = _cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
-    lift = {k: _lift(cw, cp, total_p, total, k) for k in LIFT_FRACTIONS}
+    cw, cp, total_p, total = cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
+    lifts = {k: lift(cw, cp, total_p, total, k) for k in LIFT_FRACTIONS}
     probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)
     ll = log_loss(is_pos, s, sample_weight=sw) if probabilities else None
     return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
-                       2.0 * interval.estimate - 1.0, ap, ll, best, lift)
+                       2.0 * interval.estimate - 1.0, ap, ll, best, lifts)
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
@@ -203,27 +200,33 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     names = [f"model_{i + 1}" for i in range(k)] if names is None else [str(x) for x in names]
     if len(names) != k:
         raise ValueError(f"names has {len(names)} entries for {k} score columns")
+    columns = [np.ascontiguousarray(S[:, j]) for j in range(k)]
     for j in range(k):
-        v.check_finite(S[:, j], names[j])
+        v.check_finite(columns[j], names[j])
     sw = w if w.shape[0] else None
+    # the one sort per column: each layout gives the DeLong placements and the table
+    layouts = []
+    for j in range(k):
+        lay = _layout(is_pos, columns[j], names[j])
+        layouts.append((lay, w[lay.rows] if w.shape[0] else w))
     # one DeLong covariance for all models: their intervals and every paired test
     if ci == "delong" or k > 1:
-        aucs, cov = delong_covariance(is_pos, S, sample_weight=sw)
+        aucs, cov = delong_many(is_pos, S, w, layouts)
     models = []
     for j in range(k):
-        s = np.ascontiguousarray(S[:, j])
         if ci == "delong":
-            interval = _wald_interval(float(aucs[j]), float(cov[j, j]), level)
+            interval = wald_interval(float(aucs[j]), float(cov[j, j]), level)
         else:
-            interval = bootstrap_ci(is_pos, s, confidence_level=level, sample_weight=sw,
-                                    **bootstrap_options)
-        models.append(_model_report(names[j], is_pos, s, w, interval))
+            interval = bootstrap_ci(is_pos, columns[j], confidence_level=level,
+                                    sample_weight=sw, **bootstrap_options)
+        models.append(_model_report(names[j], is_pos, columns[j], w, interval,
+                                    layout_table(*layouts[j])))
     comparisons = []
     for a in range(k):
         for b in range(a + 1, k):
-            t = _paired_test(aucs, cov, a, b, level, "two-sided")
+            t = paired_test(aucs, cov, a, b, level, "two-sided")
             comparisons.append({"a": names[a], "b": names[b], "difference": t.difference,
                                 "low": t.low, "high": t.high, "se": t.se,
                                 "statistic": t.statistic, "pvalue": t.pvalue})
-    total_p, total_n = _class_weights(is_pos, w)
+    total_p, total_n = class_weights(is_pos, w)
     return Report(models, comparisons, n, total_p, total_n, ci, level, bool(w.shape[0]))

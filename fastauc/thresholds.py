@@ -510,7 +510,3 @@ def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=Fals
     width = hi - lo
     return float((1.0 + (area - chance) / (width - chance)) / 2.0)
 
-
-# TEMPORARY: report.py still imports these private names from here (next commit moves them)
-from ._curves import cumulative_from as _cumulative_from  # noqa: E402,F401
-from ._curves import lift as _lift  # noqa: E402,F401

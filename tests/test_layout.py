@@ -22,14 +22,7 @@ def _imports(path):
             yield node.module or "", [a.name for a in node.names], node.lineno
 
 
-# report.py is being reworked to take one sort per column; it moves to the private
-# modules with that change (strict: this fails as soon as it is fixed, to be removed)
-_PENDING = {"report.py"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(strict=True))
-                                  if p.name in _PENDING else p for p in PUBLIC + PRIVATE],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PUBLIC + PRIVATE, ids=lambda p: p.name)
 def test_no_private_name_comes_from_a_public_module(path):
     """Shared machinery lives in ``_``-prefixed modules: a module takes only public
     names from a public module, never its private helpers."""

@@ -28,20 +28,22 @@ def _range_weight(w, start, stop):
 
 
 @jit
-def layout_placements(bp, bn, w, n_pos, rows, out):
-    """Write each row's placement value to ``out[rows[p]]``; return the AUC.
+def layout_placements(bp, bn, w, n_pos, rows, out, g_lo, g_hi, total_p, total_n):
+    """Write the placement value of each row of groups ``g_lo:g_hi`` to
+    ``out[rows[p]]``; return their ``sum tg * V10`` (the AUC times ``total_p``
+    over all groups).
 
-    ``w`` holds the weights in layout order (empty: unit weights).
+    ``w`` holds the weights in layout order (empty: unit weights); the class
+    totals are those of the whole layout.  Groups are independent once the
+    weight above ``g_lo`` is known, so two ranges of groups can be written on
+    two threads (they write disjoint rows of ``out``).
     """
-    n = rows.shape[0]
-    total_p = _range_weight(w, 0, n_pos)
-    total_n = _range_weight(w, n_pos, n)
-    tp = 0.0  # positive weight above the group
-    fp = 0.0  # negative weight above the group
-    acc = 0.0  # sum of tg * V10 = P * N * AUC
-    ip = 0
-    ineg = n_pos
-    for g in range(bp.shape[0]):
+    ip = int(bp[g_lo - 1]) if g_lo > 0 else 0
+    ineg = n_pos + (int(bn[g_lo - 1]) if g_lo > 0 else 0)
+    tp = _range_weight(w, 0, ip)  # positive weight above the range
+    fp = _range_weight(w, n_pos, ineg)  # negative weight above the range
+    acc = 0.0  # sum of tg * V10
+    for g in range(g_lo, g_hi):
         p_end = int(bp[g])
         n_end = n_pos + int(bn[g])
         tg = _range_weight(w, ip, p_end)
@@ -57,7 +59,7 @@ def layout_placements(bp, bn, w, n_pos, rows, out):
         fp += fg
         ip = p_end
         ineg = n_end
-    return acc / total_p
+    return acc
 
 
 @jit

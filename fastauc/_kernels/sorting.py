@@ -63,7 +63,7 @@ def split_by_class(bits, is_pos, weight, extra):
     is_pos : bool array (n,)
     weight : float64 array (n,) or (0,) for unit weights; rows of weight 0
         are left out, as scikit-learn does.
-    extra : int64 array (n,) or (0,)
+    extra : int32 or int64 array (n,), or (0,)
         A payload carried along with each key: row indices (the resampling
         layout) or group codes (``table.grouped_sweep``).
 
@@ -97,8 +97,8 @@ def split_by_class(bits, is_pos, weight, extra):
     neg_keys = np.empty(n_neg, np.uint64)
     pos_w = np.empty(n_pos if weighted else 0, np.float64)
     neg_w = np.empty(n_neg if weighted else 0, np.float64)
-    pos_x = np.empty(n_pos if with_extra else 0, np.int64)
-    neg_x = np.empty(n_neg if with_extra else 0, np.int64)
+    pos_x = np.empty(n_pos if with_extra else 0, extra.dtype)
+    neg_x = np.empty(n_neg if with_extra else 0, extra.dtype)
     pos_hist = np.zeros((N_DIGITS, 256), np.int64)
     neg_hist = np.zeros((N_DIGITS, 256), np.int64)
     if n_bad > 0:
@@ -134,7 +134,7 @@ def split_by_class(bits, is_pos, weight, extra):
 def radix_sort(keys, weight, extra, hist):
     """Sort ``keys`` ascending (stable LSD radix), permuting two payloads along.
 
-    ``weight`` (float64) and ``extra`` (int64) are payloads, each possibly
+    ``weight`` (float64) and ``extra`` (int32/int64) are payloads, each possibly
     empty.  ``hist`` holds the byte histograms of ``keys``; a byte shared by
     every key is skipped.  The input arrays are used as scratch space; the
     sorted arrays ``(keys, weight, extra)`` are returned.
@@ -192,7 +192,7 @@ def merge_desc(k1, x1, k2, x2):
     n1 = k1.shape[0]
     n2 = k2.shape[0]
     keys = np.empty(n1 + n2, np.uint64)
-    payload = np.empty(n1 + n2, np.int64)
+    payload = np.empty(n1 + n2, x1.dtype)
     i = n1 - 1
     j = n2 - 1
     for o in range(n1 + n2):
