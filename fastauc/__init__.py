@@ -38,7 +38,7 @@ from .thresholds import (
     threshold_metrics,
 )
 from .plots import plot_gains, plot_precision_recall, plot_roc, roc_confidence_band
-from .report import ModelReport, Report, report
+from .report import Comparison, ModelReport, Report, report
 from .ranking import (
     auc,
     average_precision_score,
@@ -70,6 +70,7 @@ __all__ = [
     "BestThreshold",
     "BootstrapResult",
     "BootstrapTestResult",
+    "Comparison",
     "ConfidenceInterval",
     "ConvexHull",
     "DeLongTestResult",

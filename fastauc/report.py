@@ -17,7 +17,7 @@ from .bootstrap import bootstrap_ci
 from .losses import log_loss
 from .thresholds import ThresholdMetrics
 
-__all__ = ["ModelReport", "Report", "report"]
+__all__ = ["Comparison", "ModelReport", "Report", "report"]
 
 BEST_METRICS = ("f1", "mcc", "youden")
 LIFT_FRACTIONS = (0.01, 0.05, 0.10)
@@ -61,11 +61,40 @@ class ModelReport:
 
 
 @dataclass(frozen=True)
+class Comparison:
+    """The paired DeLong test of two models in a :class:`Report`.
+
+    Reads also as a mapping (``c["difference"]``), as the plain dicts it
+    replaces did.
+    """
+
+    a: str  #: name of the first model
+    b: str  #: name of the second model
+    difference: float  #: ``auc_a - auc_b``
+    low: float  #: confidence interval of the difference
+    high: float
+    se: float
+    statistic: float  #: z
+    pvalue: float
+
+    def __getitem__(self, key):
+        if key not in self.__dataclass_fields__:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def keys(self):
+        return list(self.__dataclass_fields__)
+
+    def to_dict(self):
+        return _plain(self.__dict__)
+
+
+@dataclass(frozen=True)
 class Report:
     """Result of :func:`report`; ``str()`` is a readable table, ``to_dict()`` is JSON-ready."""
 
     models: list
-    comparisons: list  #: paired DeLong tests, one dict per pair of models
+    comparisons: list  #: paired DeLong tests, one :class:`Comparison` per pair of models
     n_samples: int
     n_positive: float  #: weight of the positive class
     n_negative: float
@@ -76,6 +105,7 @@ class Report:
     def to_dict(self):
         d = dict(self.__dict__)
         d["models"] = [m.to_dict() for m in self.models]
+        d["comparisons"] = [c.to_dict() for c in self.comparisons]
         return _plain(d)
 
     def __str__(self):
@@ -225,8 +255,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     for a in range(k):
         for b in range(a + 1, k):
             t = paired_test(aucs, cov, a, b, level, "two-sided")
-            comparisons.append({"a": names[a], "b": names[b], "difference": t.difference,
-                                "low": t.low, "high": t.high, "se": t.se,
-                                "statistic": t.statistic, "pvalue": t.pvalue})
+            comparisons.append(Comparison(names[a], names[b], t.difference, t.low, t.high,
+                                          t.se, t.statistic, t.pvalue))
     total_p, total_n = class_weights(is_pos, w)
     return Report(models, comparisons, n, total_p, total_n, ci, level, bool(w.shape[0]))
