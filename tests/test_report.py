@@ -54,6 +54,9 @@ def test_report_numbers_match_their_definitions(data, weighted):
     t = fastauc.delong_test(y, S[:, 0], S[:, 1], sample_weight=sw)
     assert (c["difference"], c["statistic"], c["pvalue"]) == pytest.approx(
         (t.difference, t.statistic, t.pvalue), abs=1e-12)
+    assert isinstance(c, fastauc.Comparison) and (c.a, c.b) == ("prob", "raw")
+    assert (c.low, c.high, c.se) == (c["low"], c["high"], c["se"])
+    assert c.to_dict()["difference"] == c.difference and "pvalue" in c.keys()
     text = str(r)
     for word in ("prob", "raw", "AUC", "Gini", "lift at 5%", "best mcc", "Paired DeLong"):
         assert word in text
