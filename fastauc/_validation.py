@@ -410,9 +410,21 @@ def binary_rows(y_true, sample_weight=None, pos_label=None, *, rule="greater",
     weight)``; a single class is allowed here (callers decide).  ``frequency``
     is passed to :func:`check_sample_weight`.
     """
+    return _binary_rows_of(_binary_y(y_true), sample_weight, pos_label, rule, frequency,
+                           arrays)
+
+
+def _binary_y(y_true) -> np.ndarray:
     y = as_label_array(y_true)
     if y.ndim != 1:
-        raise ValueError(f"y_true must have shape (n_samples,), got {y.shape}")
+        raise ValueError(
+            f"{target_type(y)[0]} format is not supported (y_true has shape {y.shape}; a "
+            "binary target of shape (n_samples,) is required by this function)"
+        )
+    return y
+
+
+def _binary_rows_of(y, sample_weight, pos_label, rule, frequency, arrays):
     n = check_lengths(y_true=y, **arrays)
     w = check_sample_weight(sample_weight, n, names=("y_true", *arrays), frequency=frequency)
     classes = unique_labels(y)
@@ -476,28 +488,16 @@ def seed_from_random_state(random_state) -> np.uint64:
 
 
 def binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: str,
-                   frequency: bool = False):
-    """Validate a binary problem; return (is_pos, score, weight, classes, dtype).
+                  frequency: bool = False):
+    """Validate a binary problem with one score column.
 
-    ``default_rule`` says what ``pos_label=None`` means: ``"sklearn"`` is the
-    curves' rule (labels must be {0, 1} or {-1, 1}); ``"greater"`` takes the
-    greater of the two labels, as ``roc_auc_score`` does.
+    Returns ``(is_pos, score, weight, classes, dtype)``: :func:`binary_rows`'
+    answer with the scores as float64 and their original dtype.
+    ``default_rule`` is ``binary_rows``' ``rule``.
     """
-    y = as_label_array(y_true)
-    if y.ndim != 1:
-        raise ValueError(
-            f"{target_type(y)[0]} format is not supported (y_true has shape {y.shape}; a "
-            "binary target of shape (n_samples,) is required by this function)"
-        )
+    y = _binary_y(y_true)
     raw = as_array(y_score, "y_score")
-    raw_dtype = raw.dtype
     s = as_float_array(raw, "y_score")
-    n = check_lengths(y_true=y, y_score=s)
-    w = check_sample_weight(sample_weight, n, frequency=frequency)
-    classes = unique_labels(y)
-    require_binary(classes, pos_label is not None)
-    if pos_label is None and default_rule == "greater":
-        pos_label = classes[-1]
-    else:
-        pos_label = resolve_pos_label(classes, pos_label)
-    return positive_mask(y, pos_label), s, w, classes, raw_dtype
+    is_pos, classes, w = _binary_rows_of(y, sample_weight, pos_label, default_rule, frequency,
+                                         {"y_score": s})
+    return is_pos, s, w, classes, raw.dtype
