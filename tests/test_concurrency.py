@@ -58,3 +58,22 @@ def test_inference_from_eight_threads_same_as_sequential():
     with ThreadPoolExecutor(max_workers=8) as ex:
         got = list(ex.map(run, data))
     assert got == expected
+
+
+def test_groups_and_report_from_eight_threads_same_as_sequential():
+    """by_group and report (layouts, placements on two threads each) from eight
+    threads at once give the sequential numbers."""
+    data = [_data(seed, 100_000) for seed in range(8)]
+    groups = np.arange(100_000) % 97
+
+    def run(d):
+        y, s, w = d
+        g = fastauc.by_group(y, s, groups, sample_weight=w)
+        r = fastauc.report(y, np.column_stack((s, s[::-1])), sample_weight=w)
+        return (g.auc.tolist(), g.auc_se.tolist(), r.models[0].auc, r.models[1].auc_se,
+                r.comparisons[0].pvalue)
+
+    expected = [run(d) for d in data]
+    with ThreadPoolExecutor(max_workers=8) as ex:
+        got = list(ex.map(run, data))
+    assert got == expected
