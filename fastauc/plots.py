@@ -12,11 +12,9 @@ import numpy as np
 from . import _validation as v
 from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
 from ._parallel import map_chunks
-from ._curves import table_tallies
 from ._resample import _BATCH, _kernel_arrays, _prepare, layout_table
 from ._kernels.thresholds import CODES, best_index
-from .ranking import precision_recall_curve
-from ._curves import cumulative, gains
+from ._curves import cumulative_from, gains, table_tallies
 from .thresholds import ThresholdMetrics
 
 __all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
@@ -41,6 +39,17 @@ def _axes(ax, **subplots):
 def _labels(y_true, pos_label):
     """Boolean positives, by scikit-learn's rule for pos_label=None."""
     return v.binary_rows(y_true, pos_label=pos_label, rule="sklearn")[0]
+
+
+class _Column:
+    """One score column sorted once: everything the plots draw comes from it."""
+
+    def __init__(self, is_pos, y_score, sample_weight, stratified=True):
+        self.prep = _prepare(is_pos, [y_score], ["y_score"], sample_weight, "roc_auc",
+                             stratified)
+        model = self.prep.models[0]
+        self.table = layout_table(model.lay, model.wl)
+        self.metrics = ThresholdMetrics(*table_tallies(self.table))
 
 
 def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
@@ -124,11 +133,15 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     'False positive rate'
     """
     fig, ax = _axes(ax, figsize=(5.5, 5))
-    is_pos = _labels(y_true, pos_label)
-    # the one sort: the layout gives the table (curve, operating point) and the band
-    prep = _prepare(is_pos, [y_score], ["y_score"], sample_weight, "roc_auc", True)
-    model = prep.models[0]
-    m = ThresholdMetrics(*table_tallies(layout_table(model.lay, model.wl)))
+    col = _Column(_labels(y_true, pos_label), y_score, sample_weight)
+    _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operating_point,
+              label)
+    return fig
+
+
+def _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operating_point,
+              label):
+    m = col.metrics
     keep = _corners(np.concatenate(([0.0], m.tp)), np.concatenate(([0.0], m.fp)))
     fpr = np.concatenate(([0.0], m.fpr))[keep]
     tpr = np.concatenate(([0.0], m.tpr))[keep]
@@ -139,8 +152,8 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     if band:
         level = v.check_confidence_level(confidence_level)
         grid = np.linspace(0.0, 1.0, 101)
-        low, high = _band(prep, grid, v.check_positive_int(n_resamples, "n_resamples"), level,
-                          random_state)
+        low, high = _band(col.prep, grid, v.check_positive_int(n_resamples, "n_resamples"),
+                          level, random_state)
         ax.fill_between(grid, low, high, color=line.get_color(), alpha=0.2, lw=0,
                         label=f"{confidence_level:.0%} bootstrap band")
     if operating_point is not None:
@@ -159,7 +172,6 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="False positive rate",
            ylabel="True positive rate", title="ROC curve")
     ax.legend(loc="lower right", fontsize="small")
-    return fig
 
 
 def _corners(tps, fps):
@@ -186,20 +198,26 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
     'Precision'
     """
     fig, ax = _axes(ax, figsize=(5.5, 5))
-    is_pos = _labels(y_true, pos_label)
-    precision, recall, _ = precision_recall_curve(is_pos, y_score, sample_weight=sample_weight)
-    ap = float(-np.sum(np.diff(recall) * precision[:-1]))  # scikit-learn's step rule
+    col = _Column(_labels(y_true, pos_label), y_score, sample_weight)
+    _draw_precision_recall(ax, col, label, baseline)
+    return fig
+
+
+def _draw_precision_recall(ax, col, label, baseline):
+    m = col.metrics
+    # precision_recall_curve's points: increasing thresholds, then (recall 0, precision 1)
+    recall = np.concatenate((m.recall[::-1], [0.0]))
+    precision = np.concatenate((m.precision[::-1], [1.0]))
+    ap = col.table.sweep().average_precision
     text = f"AP = {ap:.3f}" if label is None else f"{label} (AP = {ap:.3f})"
-    (line,) = ax.plot(recall, precision, drawstyle="steps-post", lw=1.8, label=text)
+    ax.plot(recall, precision, drawstyle="steps-post", lw=1.8, label=text)
     if baseline:  # a classifier without skill: precision = prevalence
-        w = np.ones(is_pos.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
-        prevalence = w[is_pos].sum() / w.sum()
+        prevalence = m.total_pos / (m.total_pos + m.total_neg)
         ax.axhline(prevalence, ls="--", lw=0.8, color="grey",
                    label=f"prevalence {prevalence:.3f}")
     ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="Recall", ylabel="Precision",
            title="Precision-recall curve")
     ax.legend(loc="upper right", fontsize="small")
-    return fig
 
 
 def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10, label=None,
@@ -220,13 +238,20 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
     >>> len(fig.axes)
     2
     """
-    is_pos = _labels(y_true, pos_label)
-    cw, cp, total_p, total = cumulative(is_pos, y_score, sample_weight, None)
+    n_bins = v.check_positive_int(n_bins, "n_bins")
+    col = _Column(_labels(y_true, pos_label), y_score, sample_weight)
     if ax is None:
         plt = _pyplot()
         fig, (ax, ax_lift) = plt.subplots(1, 2, figsize=(10, 4.5))
     else:
         fig, ax_lift = ax.figure, None
+    _draw_gains(ax, ax_lift, col, n_bins, label, baseline)
+    return fig
+
+
+def _draw_gains(ax, ax_lift, col, n_bins, label, baseline):
+    m = col.metrics
+    cw, cp, total_p, total = cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
     ax.plot(cw / total, cp / total_p, lw=1.8, label=label or "model")
     if baseline:
         ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey", label="random")
@@ -234,14 +259,13 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
            ylabel="Share of positives", title="Cumulative gains")
     ax.legend(loc="lower right", fontsize="small")
     if ax_lift is not None:
-        g = gains(cw, cp, total_p, total, v.check_positive_int(n_bins, "n_bins"))
+        g = gains(cw, cp, total_p, total, n_bins)
         ax_lift.bar(g.bin, g.lift, color="C0", alpha=0.7, label="lift in bin")
         ax_lift.plot(g.bin, g.cumulative_lift, "o-", color="C1", label="cumulative lift")
         ax_lift.axhline(1.0, ls="--", lw=0.8, color="grey")
         ax_lift.set(xlabel=f"Bin (1 = top {100 / n_bins:.0f}%)", ylabel="Lift",
                     title="Lift by bin", xticks=g.bin)
         ax_lift.legend(fontsize="small")
-    return fig
 
 
 def save_report_plot(path, y_true, scores, names, sample_weight=None, pos_label=None, seed=0):
@@ -255,14 +279,11 @@ def save_report_plot(path, y_true, scores, names, sample_weight=None, pos_label=
     S = np.asarray(scores, np.float64).reshape(len(scores), -1)
     is_pos = _labels(y_true, pos_label)
     fig, axes = plt.subplots(1, 3, figsize=(16, 5))
-    for j, name in enumerate(names):
-        s = np.ascontiguousarray(S[:, j])
-        plot_roc(is_pos, s, sample_weight=sample_weight, label=name, ax=axes[0],
-                 random_state=seed, operating_point="youden" if j == 0 else None)
-        plot_precision_recall(is_pos, s, sample_weight=sample_weight, label=name, ax=axes[1],
-                              baseline=j == 0)
-        plot_gains(is_pos, s, sample_weight=sample_weight, label=name, ax=axes[2],
-                   baseline=j == 0)
+    for j, name in enumerate(names):  # one sort per column for all three panels
+        col = _Column(is_pos, np.ascontiguousarray(S[:, j]), sample_weight)
+        _draw_roc(axes[0], col, True, 200, 0.95, seed, "youden" if j == 0 else None, name)
+        _draw_precision_recall(axes[1], col, name, j == 0)
+        _draw_gains(axes[2], None, col, 10, name, j == 0)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
