@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
+from ._kernels.thresholds import top_positives
 from ._results import GainsTable
 from ._table import sorted_tallies
 
@@ -67,3 +68,15 @@ def gains(cw, cp, total_p, total, n_bins):
     rate = positives / count
     return GainsTable(np.arange(1, n_bins + 1), count, positives, rate, cum_pos[1:] / total_p,
                       rate / base, cum_pos[1:] / edges[1:] / base, base)
+
+
+def lifts(tps, fps, total_p, total_n, fractions):
+    """Lift in the top fraction ``k`` of the rows for each ``k``, from the
+    cumulative tallies (``lift`` without building the gains curve)."""
+    total = total_p + total_n
+    if total_p <= 0:
+        raise ValueError("y_true has no positive rows (with positive weight); lift and gains "
+                         "are not defined")
+    top = np.asarray(fractions, np.float64) * total
+    pos = top_positives(tps, fps, top)
+    return {k: float(p / t / (total_p / total)) for k, p, t in zip(fractions, pos, top)}

@@ -8,13 +8,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validation as v
-from ._kernels.thresholds import CODES, best_index
-from ._curves import cumulative_from, lift, table_tallies
+from ._kernels.losses import log_loss_sum
+from ._kernels.thresholds import CODES, best_indices
+from ._curves import lifts, table_tallies
+from ._parallel import map_chunks
 from ._delong import class_weights, delong_many, paired_test
 from ._resample import _layout, layout_table
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
-from .losses import log_loss
+from .groups import GroupMetrics, by_group, format_table
 from .thresholds import ThresholdMetrics
 
 __all__ = ["Comparison", "ModelReport", "Report", "report"]
@@ -39,6 +41,18 @@ def _plain(x):
     if isinstance(x, np.bool_):
         return bool(x)
     return x
+
+
+def _group_table_dict(result: GroupMetrics) -> dict:
+    """``result.to_dict()`` with labels JSON can hold (dates and other objects as text)."""
+    d = result.to_dict()
+    for name, labels in result.groups.items():
+        if labels.dtype.kind in "Mm":
+            d[name] = labels.astype(str).tolist()
+        elif labels.dtype.kind == "O":
+            d[name] = [x if x is None or isinstance(x, (str, int, float, bool)) else str(x)
+                       for x in d[name]]
+    return d
 
 
 @dataclass(frozen=True)
@@ -91,7 +105,11 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Report:
-    """Result of :func:`report`; ``str()`` is a readable table, ``to_dict()`` is JSON-ready."""
+    """Result of :func:`report`; ``str()`` is a readable table, ``to_dict()`` is JSON-ready.
+
+    With ``report(..., by=...)``, ``by_group`` maps each model's name to its
+    :class:`~fastauc.GroupMetrics` (empty without ``by``).
+    """
 
     models: list
     comparisons: list  #: paired DeLong tests, one :class:`Comparison` per pair of models
@@ -101,11 +119,16 @@ class Report:
     ci_method: str
     confidence_level: float
     weighted: bool = field(default=False)
+    by_group: dict = field(default_factory=dict)  #: model name -> GroupMetrics (``by=``)
 
     def to_dict(self):
         d = dict(self.__dict__)
         d["models"] = [m.to_dict() for m in self.models]
         d["comparisons"] = [c.to_dict() for c in self.comparisons]
+        if self.by_group:
+            d["by_group"] = {name: _group_table_dict(g) for name, g in self.by_group.items()}
+        else:
+            del d["by_group"]  # without ``by``, the same keys as before
         return _plain(d)
 
     def __str__(self):
@@ -141,30 +164,42 @@ class Report:
                 out.append(f"  {c['a']} - {c['b']}: {c['difference']:+.4f} "
                            f"[{c['low']:+.4f}, {c['high']:+.4f}], z = {c['statistic']:.3f}, "
                            f"p = {c['pvalue']:.3g}")
+        for name, g in self.by_group.items():
+            out += ["", f"{name} by {', '.join(map(str, g.groups))} ({len(g)} groups, "
+                    "DeLong intervals):", format_table(g)]
         return "\n".join(out)
 
 
-def _model_report(name, is_pos, s, w, interval, table):
+def _model_report(name, table, interval, log_loss):
     """One model's section, from its distinct-score table (no further sort)."""
-    sw = w if w.shape[0] else None
     m = ThresholdMetrics(*table_tallies(table))
     ap = table.sweep().average_precision
+    codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
+    indices, values = best_indices(m.tp, m.fp, m.total_pos, m.total_neg, codes)
     best = {}
-    for metric in BEST_METRICS:
-        i, value = best_index(m.tp, m.fp, m.total_pos, m.total_neg, CODES[metric], 1.0, 0.0, 0.0)
-        point = m.at(i)
+    for metric, i, value in zip(BEST_METRICS, indices, values):
+        point = m.at(int(i))
         best[metric] = {"threshold": float(m.threshold[i]), "value": float(value)}
         best[metric].update({key: float(getattr(point, key)[0]) for key in _AT_THRESHOLD})
-    cw, cp, total_p, total = cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
-    lifts = {k: lift(cw, cp, total_p, total, k) for k in LIFT_FRACTIONS}
-    probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)
-    ll = log_loss(is_pos, s, sample_weight=sw) if probabilities else None
+    lift = lifts(m.tp, m.fp, m.total_pos, m.total_neg, LIFT_FRACTIONS)
     return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
-                       2.0 * interval.estimate - 1.0, ap, ll, best, lifts)
+                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
+
+
+def _log_losses(is_pos, columns, w):
+    """Each column's log loss (None unless its scores are probabilities), on threads."""
+    cls = is_pos.view(np.uint8).astype(np.int64)
+    probs = [bool(c.min() >= 0.0 and c.max() <= 1.0) for c in columns]
+    sums = map_chunks(log_loss_sum, [(c.reshape(-1, 1), cls, w)
+                                     for c, p in zip(columns, probs) if p])
+    out, it = [], iter(sums)
+    for p in probs:
+        out.append(float(np.divide(*next(it))) if p else None)
+    return out
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
-           confidence_level=0.95, **bootstrap_options):
+           confidence_level=0.95, by=None, **bootstrap_options):
     """AUC with its interval, Gini, average precision, log loss, best thresholds,
     lift, and paired DeLong tests, for one or several score columns.
 
@@ -181,6 +216,12 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         Model names (default ``model_1``, ...).
     pos_label : label, default=None
     confidence_level : float, default=0.95
+    by : array-like of shape (n_samples,) or tuple of them, default=None
+        Group labels (or a tuple of label columns, one group per combination),
+        as ``groups`` in :func:`by_group`.  When given, ``report.by_group``
+        holds each model's :func:`by_group` table (DeLong intervals at
+        ``confidence_level``, whatever ``ci``), printed after the report and
+        included in ``to_dict()``.  A missing label raises.
     **bootstrap_options
         For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``progress``...
 
@@ -192,12 +233,19 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         ``log_loss`` (None unless every score is in [0, 1]), ``best`` (for
         "f1", "mcc" and "youden": the threshold, the value and the confusion
         metrics there), ``lift`` at 1%, 5% and 10%) and ``comparisons`` (the
-        paired DeLong test of every pair of models).  ``str(report)`` is a
-        table, ``report.to_dict()`` plain JSON-ready types.
+        paired DeLong test of every pair of models), and with ``by``,
+        ``by_group`` (model name -> :class:`GroupMetrics`).  ``str(report)``
+        is a table, ``report.to_dict()`` plain JSON-ready types.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``by``, once per model when some groups have a single class (see
+        :func:`by_group`).
 
     See Also
     --------
-    roc_auc_ci, threshold_metrics, best_threshold, lift_at, delong_test
+    roc_auc_ci, threshold_metrics, best_threshold, lift_at, delong_test, by_group
 
     Examples
     --------
@@ -211,6 +259,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     [0.79, 0.659]
     >>> round(r.comparisons[0]["difference"], 3)
     0.131
+    >>> r = report(y, scores, names=["good", "weak"], by=np.arange(1000) % 2)
+    >>> r.by_group["good"].groups["group"].tolist(), r.by_group["good"].n.tolist()
+    ([0, 1], [500, 500])
     """
     v.check_choice(ci, "ci", ("delong", "bootstrap"))
     level = v.check_confidence_level(confidence_level)
@@ -234,6 +285,11 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     for j in range(k):
         v.check_finite(columns[j], names[j])
     sw = w if w.shape[0] else None
+    # per-group tables first, so that bad group labels fail before the DeLong work;
+    # ``is_pos`` (already validated) gives the same rows as ``y_true`` and ``pos_label``
+    groups = {} if by is None else {
+        names[j]: by_group(is_pos, columns[j], by, sample_weight=sw, confidence_level=level)
+        for j in range(k)}
     # the one sort per column: each layout gives the DeLong placements and the table
     layouts = []
     for j in range(k):
@@ -242,6 +298,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     # one DeLong covariance for all models: their intervals and every paired test
     if ci == "delong" or k > 1:
         aucs, cov = delong_many(is_pos, S, w, layouts)
+    losses = _log_losses(is_pos, columns, w)
     models = []
     for j in range(k):
         if ci == "delong":
@@ -249,8 +306,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         else:
             interval = bootstrap_ci(is_pos, columns[j], confidence_level=level,
                                     sample_weight=sw, **bootstrap_options)
-        models.append(_model_report(names[j], is_pos, columns[j], w, interval,
-                                    layout_table(*layouts[j])))
+        models.append(_model_report(names[j], layout_table(*layouts[j]), interval, losses[j]))
     comparisons = []
     for a in range(k):
         for b in range(a + 1, k):
@@ -258,4 +314,5 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
             comparisons.append(Comparison(names[a], names[b], t.difference, t.low, t.high,
                                           t.se, t.statistic, t.pvalue))
     total_p, total_n = class_weights(is_pos, w)
-    return Report(models, comparisons, n, total_p, total_n, ci, level, bool(w.shape[0]))
+    return Report(models, comparisons, n, total_p, total_n, ci, level, bool(w.shape[0]),
+                  groups)

@@ -60,6 +60,54 @@ def best_index(tps, fps, total_p, total_n, code, beta, cost_fp, cost_fn):
 
 
 @jit
+def best_indices(tps, fps, total_p, total_n, codes):
+    """``best_index`` for several metrics (default parameters) in one pass over the
+    thresholds: ``(indices, values)``, one per code."""
+    k = codes.shape[0]
+    idx = np.zeros(k, np.int64)
+    best = np.empty(k)
+    for c in range(k):
+        best[c] = value(tps[0], fps[0], total_p, total_n, codes[c], 1.0, 0.0, 0.0)
+    for i in range(1, tps.shape[0]):
+        for c in range(k):
+            x = value(tps[i], fps[i], total_p, total_n, codes[c], 1.0, 0.0, 0.0)
+            if x > best[c]:
+                best[c] = x
+                idx[c] = i
+    return idx, best
+
+
+@jit
+def top_positives(tps, fps, x):
+    """Positive weight among the top ``x`` weight, for each value of ``x``.
+
+    The cumulative curve ``(tps + fps, tps)`` from ``(0, 0)``, interpolated
+    linearly inside a tied group (``np.interp`` over it, found by binary
+    search without building the curve's arrays).
+    """
+    out = np.empty(x.shape[0])
+    n = tps.shape[0]
+    for j in range(x.shape[0]):
+        lo = 0
+        hi = n
+        while lo < hi:  # first i with tps[i] + fps[i] >= x[j]
+            mid = (lo + hi) // 2
+            if tps[mid] + fps[mid] < x[j]:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo >= n:
+            out[j] = tps[n - 1]
+            continue
+        w1 = tps[lo] + fps[lo]
+        p1 = tps[lo]
+        w0 = tps[lo - 1] + fps[lo - 1] if lo > 0 else 0.0
+        p0 = tps[lo - 1] if lo > 0 else 0.0
+        out[j] = p1 if w1 == w0 else p0 + (p1 - p0) * (x[j] - w0) / (w1 - w0)
+    return out
+
+
+@jit
 def values(tps, fps, total_p, total_n, code, beta):
     """``value`` at every threshold, in one pass (no temporaries)."""
     out = np.empty(tps.shape[0])
