@@ -193,6 +193,29 @@ def _missing(values):
     return np.zeros(values.shape[0], bool)
 
 
+def _missing_label(values):
+    """Rows whose group label is missing: NaN/NaT, None, or empty text."""
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind in "Mm":
+        return np.isnat(values)
+    if values.dtype.kind in "OU":
+        return np.array([v is None or (isinstance(v, float) and v != v)
+                         or (isinstance(v, str) and not v.strip()) for v in values.tolist()],
+                        bool).reshape(values.shape)
+    return np.zeros(values.shape[0], bool)
+
+
+def _group_labels(values):
+    """Group labels as read, but whole numbers (a column of integers with an empty cell
+    reads as floats) as integers, so that the tables show ``3`` rather than ``3.0``."""
+    if values.dtype.kind != "f" or not values.shape[0]:
+        return values
+    if np.all(values == np.round(values)) and np.abs(values).max() < 2.0 ** 53:
+        return values.astype(np.int64)
+    return values
+
+
 def _pos_label(target, text):
     """The --pos-label text as a value of the target's type."""
     if text is None:
@@ -211,12 +234,14 @@ def _pos_label(target, text):
 
 
 def run_report(args, out=sys.stdout):
-    """``fastauc report``: read, validate, report, optionally plot."""
+    """``fastauc report``: read, validate, report (per group with ``--by``), optionally plot."""
     import json
+    from dataclasses import replace
 
     import fastauc
 
-    cols = [args.target, *args.score] + ([args.weight] if args.weight else [])
+    by_cols = list(dict.fromkeys(args.by or []))
+    cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
     data = read_columns(args.file, cols)
     target = data[args.target]
     scores = {c: _as_scores(c, data[c]) for c in args.score}
@@ -229,6 +254,13 @@ def run_report(args, out=sys.stdout):
             raise CLIError(f"column {c!r} has {int(miss.sum()):,} missing, NaN or infinite "
                            "values; pass --dropna to drop those rows")
         bad |= miss
+    for c in by_cols:
+        miss = _missing_label(data[c])
+        if miss.any() and not args.dropna:
+            k = int(miss.sum())
+            raise CLIError(f"group column {c!r} has {k:,} missing label{'s' if k != 1 else ''}; "
+                           "pass --dropna to drop those rows")
+        bad |= miss
     if bad.any() and not args.dropna:
         raise CLIError(f"column {args.target!r} has {int(bad.sum()):,} missing values; pass "
                        "--dropna to drop those rows")
@@ -238,6 +270,10 @@ def run_report(args, out=sys.stdout):
     target = target[keep]
     S = np.column_stack([scores[c][keep] for c in args.score])
     w = weight[keep] if weight is not None else None
+    by = None
+    if by_cols:
+        labels = [_group_labels(data[c][keep]) for c in by_cols]
+        by = labels[0] if len(labels) == 1 else tuple(labels)
     classes = np.unique(target)
     if classes.shape[0] < 2:
         raise CLIError(f"the target column {args.target!r} has only one class "
@@ -255,9 +291,13 @@ def run_report(args, out=sys.stdout):
                    "progress": not args.json}
     try:
         rep = fastauc.report(target, S, sample_weight=w, ci=args.ci, names=args.score,
-                             pos_label=pos_label, **options)
+                             pos_label=pos_label, by=by, **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
+    if by_cols:  # the tables' group columns take the file's column names
+        rep = replace(rep, by_group={
+            name: replace(g, groups=dict(zip(by_cols, g.groups.values())))
+            for name, g in rep.by_group.items()})
     if args.plot:
         from .plots import save_report_plot
 
@@ -288,9 +328,12 @@ def _report_parser(sub):
     r.add_argument("--seed", type=int, default=0, help="bootstrap random seed")
     r.add_argument("--plot", metavar="PATH", help="write ROC, precision-recall and gains "
                    "plots to this PNG (needs matplotlib: pip install 'fastauc[plot]')")
+    r.add_argument("--by", action="append", metavar="COL",
+                   help="a group column: also print each model's metrics per group (repeat "
+                   "for combinations of several columns)")
     r.add_argument("--json", action="store_true", help="print only JSON on stdout")
     r.add_argument("--dropna", action="store_true",
-                   help="drop rows with a missing target, score or weight")
+                   help="drop rows with a missing target, score, weight or group label")
     return r
 
 

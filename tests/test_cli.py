@@ -154,3 +154,81 @@ def test_version_flag():
     out = subprocess.run([sys.executable, "-m", "fastauc", "--version"], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == f"fastauc {fastauc.__version__}"
+
+
+# ------------------------------------------------------------------ fastauc report --by
+
+
+@pytest.fixture
+def grouped(tmp_path):
+    rng = np.random.default_rng(1)
+    n = 600
+    y = rng.integers(0, 2, n)
+    p = 1 / (1 + np.exp(-(y + rng.normal(size=n))))
+    q = np.round(y + 2 * rng.normal(size=n), 1)
+    w = rng.choice([0.5, 1.0, 2.0], n)
+    region = rng.choice(["north", "south", "east"], n)
+    seg = rng.integers(1, 3, n)
+    path = tmp_path / "grouped.csv"
+    with open(path, "w") as fh:
+        fh.write("y,p,q,w,region,seg\n")
+        for i in range(n):
+            fh.write(f"{y[i]},{float(p[i])!r},{float(q[i])!r},{w[i]},{region[i]},{seg[i]}\n")
+    return path, y, p, q, w, region, seg
+
+
+def test_report_by_json_matches_by_group(grouped):
+    path, y, p, q, w, region, seg = grouped
+    proc = _run(["report", path, "--target", "y", "--score", "p", "--score", "q",
+                 "--weight", "w", "--by", "region", "--by", "seg", "--json"])
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)["by_group"]
+    assert list(got) == ["p", "q"]
+    for name, s in (("p", p), ("q", q)):
+        ref = fastauc.by_group(y, s, (region, seg), sample_weight=w)
+        assert got[name]["region"] == ref.groups["group_0"].tolist()
+        assert got[name]["seg"] == ref.groups["group_1"].tolist()
+        assert got[name]["n"] == ref.n.tolist()
+        for col in ("auc", "auc_low", "auc_high", "average_precision"):
+            assert got[name][col] == pytest.approx(getattr(ref, col).tolist(), abs=1e-12), col
+    assert "log_loss" in got["p"] and "log_loss" not in got["q"]
+
+
+def test_report_by_text_from_parquet(grouped, tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    import argparse
+
+    import pyarrow.parquet as pq
+
+    from fastauc.cli import _report_parser, run_report
+
+    path, y, p, q, w, region, seg = grouped
+    parquet = tmp_path / "grouped.parquet"
+    pq.write_table(pa.table({"y": y, "p": p, "region": region}), parquet)
+    parser = argparse.ArgumentParser()
+    _report_parser(parser.add_subparsers(dest="command"))
+    out = io.StringIO()
+    assert run_report(parser.parse_args(["report", str(parquet), "--target", "y", "--score",
+                                         "p", "--by", "region"]), out=out) == 0
+    text = out.getvalue()
+    assert "p by region (3 groups" in text
+    ref = fastauc.by_group(y, p, region)
+    for label, auc in zip(ref.groups["group"], ref.auc):
+        line = next(x for x in text.splitlines() if x.startswith(f"{label} "))
+        assert f"{auc:.4f}" in line
+
+
+def test_report_by_missing_label_needs_dropna(tmp_path):
+    path = tmp_path / "gaps.csv"
+    path.write_text("y,p,g\n0,0.1,a\n1,0.9,\n0,0.3,a\n1,0.8,a\n0,0.5,b\n1,0.7,b\n1,0.4,b\n")
+    proc = _run(["report", path, "--target", "y", "--score", "p", "--by", "g"])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == ("fastauc: error: group column 'g' has 1 missing label; "
+                                   "pass --dropna to drop those rows")
+    proc = _run(["report", path, "--target", "y", "--score", "p", "--by", "g", "--dropna",
+                 "--json"])
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    assert got["n_samples"] == 6
+    assert got["by_group"]["p"]["g"] == ["a", "b"] and got["by_group"]["p"]["n"] == [3, 3]
+    assert got["by_group"]["p"]["auc"] == [1.0, 0.5]

@@ -81,3 +81,90 @@ def test_report_bootstrap_and_labels(data):
         fastauc.report(y, S, names=["one"])
     with pytest.raises(TypeError, match="delong"):
         fastauc.report(y, S, n_resamples=10)
+
+
+# ------------------------------------------------------------------ report(..., by=...)
+
+_GROUP_COLUMNS = ("n", "n_pos", "n_neg", "pos_weight", "neg_weight", "auc", "auc_low",
+                  "auc_high", "auc_se", "average_precision")
+
+
+def _assert_same_table(got, ref):
+    assert list(got.groups) == list(ref.groups)
+    for name in ref.groups:
+        np.testing.assert_array_equal(got.groups[name], ref.groups[name])
+    for col in _GROUP_COLUMNS:
+        np.testing.assert_array_equal(getattr(got, col), getattr(ref, col), err_msg=col)
+    if ref.log_loss is None:
+        assert got.log_loss is None
+    else:
+        np.testing.assert_array_equal(got.log_loss, ref.log_loss)
+    assert got.confidence_level == ref.confidence_level
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("k", [1, 2])
+def test_report_by_equals_by_group(data, rng, weighted, k):
+    y, S, w = data
+    S = S[:, :k]
+    sw = w if weighted else None
+    g = rng.choice(["north", "south", "east", "west"], y.shape[0])
+    names = ["prob", "raw"][:k]
+    r = fastauc.report(y, S, sample_weight=sw, names=names, by=g, confidence_level=0.9)
+    assert list(r.by_group) == names
+    for j, name in enumerate(names):
+        ref = fastauc.by_group(y, S[:, j], g, sample_weight=sw, confidence_level=0.9)
+        _assert_same_table(r.by_group[name], ref)
+    text = str(r)
+    for label in ("north", "south", "east", "west", "90% CI"):
+        assert label in text
+    for name in names:
+        assert f"{name} by group (4 groups" in text
+    d = r.to_dict()
+    json.dumps(d, allow_nan=False)
+    assert list(d["by_group"]) == names
+    assert d["by_group"]["prob"]["group"] == ["east", "north", "south", "west"]
+    assert d["by_group"]["prob"]["auc"] == r.by_group["prob"].auc.tolist()
+
+
+def test_report_by_tuple_labels_and_pos_label(data, rng):
+    y, S, w = data
+    labels = np.where(y == 1, "sick", "well")
+    g = rng.integers(0, 3, y.shape[0])
+    h = rng.choice(["a", "b"], y.shape[0])
+    r = fastauc.report(labels, S, pos_label="sick", sample_weight=w, names=["p", "q"],
+                       by=(g, h))
+    for j, name in enumerate(["p", "q"]):
+        ref = fastauc.by_group(labels, S[:, j], (g, h), pos_label="sick", sample_weight=w)
+        _assert_same_table(r.by_group[name], ref)
+    assert list(r.by_group["p"].groups) == ["group_0", "group_1"]
+    assert "p by group_0, group_1 (6 groups" in str(r)
+
+
+def test_report_without_by_is_unchanged(data, rng):
+    y, S, w = data
+    g = rng.integers(0, 2, y.shape[0])
+    plain = fastauc.report(y, S, sample_weight=w)
+    grouped = fastauc.report(y, S, sample_weight=w, by=g)
+    assert plain.by_group == {} and "by_group" not in plain.to_dict()
+    d = grouped.to_dict()
+    del d["by_group"]
+    assert d == plain.to_dict()
+    assert str(grouped).startswith(str(plain) + "\n\nmodel_1 by group")
+
+
+def test_report_by_bad_input(data):
+    y, S, _ = data
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        fastauc.report(y, S, by=np.zeros(y.shape[0] - 1))
+    with pytest.raises(ValueError, match="missing label"):
+        fastauc.report(y, S, by=np.where(np.arange(y.shape[0]) == 3, np.nan, 1.0))
+    g = np.where(y == 1, "only positives", "only negatives")
+    g[:2] = "mixed"
+    y2 = y.copy()
+    y2[:2] = [0, 1]
+    with pytest.warns(fastauc.UndefinedMetricWarning, match="2 of 3 groups"):
+        r = fastauc.report(y2, S[:, 0], by=g)
+    assert np.isnan(r.by_group["model_1"].auc[1:]).all()
+    assert "-" in str(r).splitlines()[-1]  # the undefined interval prints as "-"
+    json.dumps(r.to_dict(), allow_nan=False)  # NaN as null
