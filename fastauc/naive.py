@@ -1,15 +1,42 @@
 """Slow, obviously correct references, straight from the definitions.
 
-Used by the tests as ground truth where scikit-learn has no counterpart, and by
-the benchmarks as the baseline.  Nothing here is fast and nothing here is
-clever: each function is the textbook formula over all pairs.
+Used by the tests as ground truth where scikit-learn has no counterpart (the
+registry of comparisons in ``tests/registry.py`` names one reference for every
+public function), and by the benchmarks as the baseline.  Nothing here is fast
+and nothing here is clever: each function is the textbook formula, looped over
+all pairs or all thresholds, in plain numpy and Python.  Conventions, as in
+fastauc and scikit-learn: the greater of two labels is positive, a row is
+predicted positive at threshold ``t`` when ``score >= t``, ties count one half,
+``sample_weight`` multiplies each row's contribution, and a ratio whose
+denominator is zero is 0 (``zero_division=0``).
 """
 
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
+
 import numpy as np
 
-__all__ = ["delong_covariance", "pairwise_auc", "partial_auc_proc"]
+__all__ = [
+    "average_precision",
+    "best_threshold",
+    "by_group",
+    "confusion_at_thresholds",
+    "delong_covariance",
+    "delong_interval",
+    "delong_test",
+    "gains_table",
+    "jackknife_auc",
+    "lift_at",
+    "log_loss",
+    "pairwise_auc",
+    "partial_auc",
+    "partial_auc_proc",
+    "roc_convex_hull",
+    "threshold_metrics",
+    "top_positives",
+]
 
 
 def pairwise_auc(y_true, y_score, sample_weight=None, *, block=1 << 20):
@@ -69,7 +96,9 @@ def delong_covariance(y_true, y_scores, sample_weight=None):
     ``V01 = u @ psi / sum(u)``; the covariance is
     ``S10 / sum(u) + S01 / sum(v)`` with the weighted sample covariances of the
     placements (divisors ``sum(u) - 1``, ``sum(v) - 1``).  Unit weights are
-    DeLong et al. (1988) exactly.  O(m * n) memory: small data only.
+    DeLong et al. (1988) exactly.  The covariance is NaN when a class weighs
+    1 or less (its divisor would not be positive).  O(m * n) memory: small
+    data only.
 
     Parameters
     ----------
@@ -109,6 +138,8 @@ def delong_covariance(y_true, y_scores, sample_weight=None):
     aucs = u @ v10 / U
     d10 = v10 - aucs
     d01 = v01 - aucs
+    if U <= 1 or V <= 1:  # no variance to estimate from a class of weight <= 1
+        return aucs, np.full((k, k), np.nan)
     s10 = (d10 * u[:, None]).T @ d10 / (U - 1)
     s01 = (d01 * vw[:, None]).T @ d01 / (V - 1)
     return aucs, s10 / U + s01 / V
@@ -153,3 +184,546 @@ def partial_auc_proc(sp, se, lower, upper):
         before = first - 1
         area += (x[first] - lower) * (y[first] + interpolate(lower, before, first)) / 2.0
     return area
+
+
+# ---------------------------------------------------------------- shared helpers
+
+def _rows(y_true, y_score, sample_weight):
+    """Positives (the greater label), float scores and weights (ones by default)."""
+    y = np.asarray(y_true)
+    s = np.asarray(y_score, dtype=np.float64)
+    w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    classes = np.unique(y)
+    pos = y == classes[-1] if len(classes) == 2 else y == 1
+    return pos, s, w
+
+
+def _ratio(a, b):
+    """``a / b``, or 0 when ``b`` is 0 (scikit-learn's ``zero_division=0``)."""
+    return a / b if b != 0 else 0.0
+
+
+def _norm_sf(z):
+    """Upper tail of the standard normal, ``P(Z > z) = erfc(z / sqrt 2) / 2``."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+# ---------------------------------------------------------------- thresholds
+
+def confusion_at_thresholds(y_true, y_score, sample_weight=None):
+    """The weighted confusion matrix at every distinct threshold, by counting.
+
+    The thresholds are the distinct scores of the rows with positive weight,
+    highest first (``-0.0`` and ``0.0`` are one threshold, written ``0.0``).
+    At threshold ``t`` a row is predicted positive when its score is
+    ``>= t``; ``tp(t)`` and ``fp(t)`` add up the weights of the positives and
+    negatives so predicted.  Each threshold is a separate pass over all rows:
+    O(n * n_thresholds).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; the greater label is positive (a single label: 1 is).
+    y_score : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), default=None
+
+    Returns
+    -------
+    thresholds, tp, fp : ndarray of shape (n_thresholds,)
+    total_pos, total_neg : float
+        The class weights.
+
+    Examples
+    --------
+    >>> from fastauc.naive import confusion_at_thresholds
+    >>> thr, tp, fp, p, n = confusion_at_thresholds([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])
+    >>> thr, tp, fp, p, n
+    (array([0.9, 0.5, 0.2]), array([1., 2., 2.]), array([0., 1., 2.]), 2.0, 2.0)
+    """
+    pos, s, w = _rows(y_true, y_score, sample_weight)
+    thresholds = np.unique(s[w > 0])[::-1] + 0.0
+    tp = np.array([w[pos & (s >= t)].sum() for t in thresholds])
+    fp = np.array([w[~pos & (s >= t)].sum() for t in thresholds])
+    return thresholds, tp, fp, float(w[pos].sum()), float(w[~pos].sum())
+
+
+def _metrics_at(tp, fp, total_pos, total_neg, beta=1.0):
+    """Every confusion-matrix metric at one threshold (textbook formulas)."""
+    tn, fn = total_neg - fp, total_pos - tp
+    total = total_pos + total_neg
+    precision = _ratio(tp, tp + fp)
+    recall = _ratio(tp, total_pos)
+    specificity = _ratio(tn, total_neg)
+    b2 = beta * beta
+    margins = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    return {
+        "tp": tp, "fp": fp, "tn": tn, "fn": fn,
+        "tpr": recall, "fpr": _ratio(fp, total_neg), "tnr": specificity,
+        "fnr": _ratio(fn, total_pos),
+        "precision": precision, "npv": _ratio(tn, tn + fn),
+        "accuracy": _ratio(tp + tn, total),
+        "error_rate": 1.0 - _ratio(tp + tn, total),
+        "f1": _ratio(2 * tp, 2 * tp + fp + fn),
+        "fbeta": _ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp),
+        "mcc": _ratio(tp * tn - fp * fn, math.sqrt(margins)) if margins > 0 else 0.0,
+        "youden": recall + specificity - 1.0,
+        "lift": _ratio(precision, _ratio(total_pos, total)),
+        "predicted_positive_rate": _ratio(tp + fp, total),
+        "closest_topleft": -((1.0 - recall) ** 2 + _ratio(fp, total_neg) ** 2),
+    }
+
+
+def threshold_metrics(y_true, y_score, sample_weight=None, *, beta=1.0):
+    """Confusion-matrix metrics at every distinct threshold, one threshold at a time.
+
+    From :func:`confusion_at_thresholds`: ``tpr = tp / P``, ``fpr = fp / N``,
+    ``precision = tp / (tp + fp)``, ``npv = tn / (tn + fn)``,
+    ``f1 = 2 tp / (2 tp + fp + fn)``,
+    ``mcc = (tp tn - fp fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn))`` (0 when a
+    margin is empty), Youden's ``J = tpr + tnr - 1``, ``lift = precision /
+    (P / (P + N))``; any ratio with a zero denominator is 0.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`confusion_at_thresholds`.
+    beta : float, default=1.0
+        For the ``"fbeta"`` entry.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``threshold`` and one array per metric (``tp``, ``fp``, ``tn``,
+        ``fn``, ``tpr``, ``fpr``, ``tnr``, ``fnr``, ``precision``, ``npv``,
+        ``accuracy``, ``error_rate``, ``f1``, ``fbeta``, ``mcc``, ``youden``,
+        ``lift``, ``predicted_positive_rate``, ``closest_topleft`` (minus
+        the squared distance to the corner (0, 1))).
+
+    Examples
+    --------
+    >>> from fastauc.naive import threshold_metrics
+    >>> m = threshold_metrics([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> m["threshold"], m["f1"]
+    (array([0.8 , 0.4 , 0.35, 0.1 ]), array([0.66666667, 0.5       , 0.8       , 0.66666667]))
+    """
+    thresholds, tp, fp, total_pos, total_neg = confusion_at_thresholds(
+        y_true, y_score, sample_weight)
+    rows = [_metrics_at(a, b, total_pos, total_neg, beta) for a, b in zip(tp, fp)]
+    out = {"threshold": thresholds}
+    for key in _metrics_at(0.0, 0.0, 1.0, 1.0):
+        out[key] = np.array([r[key] for r in rows], dtype=np.float64)
+    return out
+
+
+def best_threshold(y_true, y_score, metric="f1", sample_weight=None, *, beta=1.0,
+                   cost_fp=None, cost_fn=None, rtol=1e-12):
+    """The first (highest) threshold whose metric is within ``rtol`` of the best.
+
+    Every threshold of :func:`threshold_metrics` is tried.  ``"cost"`` is
+    ``cost_fp * FP + cost_fn * FN`` and ``"closest_topleft"`` the squared
+    distance to (0, 1), both minimised (the value returned is that cost or
+    distance).  Values within ``rtol * max(1, |best|)`` of the best count as
+    equally good: two thresholds that tie in exact arithmetic may differ in
+    the last bit after different roundings, and the highest one is returned.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`confusion_at_thresholds`.
+    metric : {"f1", "fbeta", "mcc", "youden", "accuracy", "closest_topleft", "cost"}
+    beta : float, default=1.0
+    cost_fp, cost_fn : float, optional
+        For ``"cost"``.
+    rtol : float, default=1e-12
+
+    Returns
+    -------
+    threshold, value : float
+
+    Examples
+    --------
+    >>> from fastauc.naive import best_threshold
+    >>> t, value = best_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], "youden")
+    >>> t, round(value, 6)
+    (0.7, 0.666667)
+    """
+    m = threshold_metrics(y_true, y_score, sample_weight, beta=beta)
+    if metric == "cost":
+        values = -(cost_fp * m["fp"] + cost_fn * m["fn"])
+    else:
+        values = m[metric]
+    best = float(np.max(values))
+    first = int(np.flatnonzero(values >= best - rtol * max(1.0, abs(best)))[0])
+    value = float(values[first])
+    if metric in ("cost", "closest_topleft"):
+        value = -value
+    return float(m["threshold"][first]), value
+
+
+# ---------------------------------------------------------------- lift and gains
+
+def top_positives(y_true, y_score, sample_weight, x):
+    """Positive weight among the top ``x`` weight, tied groups split in proportion.
+
+    Rows are taken in decreasing score, one tied group at a time; the group
+    that the cut at ``x`` falls into contributes the fraction of its weight
+    that is inside, times its positive weight (the average over the orders of
+    its rows).
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,) or None
+    x : float
+        Total weight taken from the top.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from fastauc.naive import top_positives
+    >>> top_positives([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1], None, 2.0)
+    1.5
+    """
+    pos, s, w = _rows(y_true, y_score, sample_weight)
+    total_in, pos_in = 0.0, 0.0
+    for t in np.unique(s)[::-1]:
+        grp = s == t
+        gw, gp = w[grp].sum(), w[grp & pos].sum()
+        if gw == 0:
+            continue
+        take = min(gw, x - total_in)
+        if take <= 0:
+            break
+        pos_in += gp * take / gw
+        total_in += take
+    return float(pos_in)
+
+
+def lift_at(y_true, y_score, k, sample_weight=None):
+    """Lift in the top fraction ``k``: the positive rate there over the overall rate.
+
+    ``top_positives(k * W) / (k * W) / (P / W)`` with ``W`` the total weight
+    and ``P`` the positive weight (see :func:`top_positives` for ties).
+
+    Examples
+    --------
+    >>> from fastauc.naive import lift_at
+    >>> lift_at([1, 0, 1, 0, 0, 0, 0, 0, 0, 0], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0], 0.2)
+    2.5
+    """
+    pos, _, w = _rows(y_true, y_score, sample_weight)
+    total, total_pos = w.sum(), w[pos].sum()
+    if total_pos <= 0:
+        raise ValueError("no positive rows: lift is not defined")
+    top = k * total
+    return float(top_positives(y_true, y_score, sample_weight, top) / top
+                 / (total_pos / total))
+
+
+def gains_table(y_true, y_score, n_bins=10, sample_weight=None):
+    """Gains and lift by ``n_bins`` bins of equal weight, highest scores first.
+
+    Bin ``b`` holds the weight between ``(b - 1) W / n_bins`` and
+    ``b W / n_bins`` from the top; its positives come from
+    :func:`top_positives` at both edges (ties split in proportion).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``bin`` (1..n_bins), ``count``, ``positives``, ``rate``,
+        ``cumulative_gain``, ``lift``, ``cumulative_lift`` and the scalar
+        ``base_rate``.
+
+    Examples
+    --------
+    >>> from fastauc.naive import gains_table
+    >>> g = gains_table([1, 0, 1, 0, 0, 0, 0, 0, 0, 1], list(range(10, 0, -1)), n_bins=5)
+    >>> g["positives"]
+    array([1., 1., 0., 0., 1.])
+    >>> g["cumulative_gain"]
+    array([0.33333333, 0.66666667, 0.66666667, 0.66666667, 1.        ])
+    """
+    pos, _, w = _rows(y_true, y_score, sample_weight)
+    total, total_pos = w.sum(), w[pos].sum()
+    if total_pos <= 0:
+        raise ValueError("no positive rows: gains are not defined")
+    edges = [total * b / n_bins for b in range(n_bins + 1)]
+    cum = np.array([top_positives(y_true, y_score, sample_weight, e) for e in edges])
+    count = np.diff(edges)
+    positives = np.diff(cum)
+    base = total_pos / total
+    rate = positives / count
+    return {"bin": np.arange(1, n_bins + 1), "count": count, "positives": positives,
+            "rate": rate, "cumulative_gain": cum[1:] / total_pos, "lift": rate / base,
+            "cumulative_lift": cum[1:] / np.array(edges[1:]) / base, "base_rate": base}
+
+
+# ---------------------------------------------------------------- ROC hull and partial area
+
+def roc_convex_hull(y_true, y_score, sample_weight=None):
+    """The upper convex hull of the ROC points and the area under it, by gift wrapping.
+
+    The ROC points are (0, 0) and ``(fp / N, tp / P)`` at every threshold of
+    :func:`confusion_at_thresholds`, in that order (left to right, bottom to
+    top).  From (0, 0), the next vertex is the later point seen at the
+    steepest angle (a vertical step is the steepest; of collinear points the
+    farthest), until (1, 1): Jarvis's march, O(n * vertices).
+
+    Returns
+    -------
+    dict
+        ``fpr``, ``tpr``, ``thresholds`` (``inf`` for (0, 0)) of the vertices
+        from left to right, and ``auc`` (trapezoids between them).
+
+    Examples
+    --------
+    >>> from fastauc.naive import roc_convex_hull
+    >>> hull = roc_convex_hull([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> hull["fpr"], hull["tpr"], hull["auc"]
+    (array([0. , 0. , 0.5, 1. ]), array([0. , 0.5, 1. , 1. ]), 0.875)
+    """
+    thr, tp, fp, total_pos, total_neg = confusion_at_thresholds(y_true, y_score, sample_weight)
+    if total_pos <= 0 or total_neg <= 0:
+        raise ValueError("the ROC convex hull needs both classes (with positive weight)")
+    x = np.concatenate(([0.0], fp / total_neg))
+    y = np.concatenate(([0.0], tp / total_pos))
+    t = np.concatenate(([np.inf], thr))
+    keep = [0]
+    while keep[-1] != len(x) - 1:
+        c = keep[-1]
+        best = c + 1
+        for q in range(c + 2, len(x)):
+            # q is seen from c at least as steeply as best (cross product >= 0)
+            cross = (x[best] - x[c]) * (y[q] - y[c]) - (y[best] - y[c]) * (x[q] - x[c])
+            if cross >= 0:
+                best = q
+        keep.append(best)
+    hx, hy = x[keep], y[keep]
+    area = sum((hx[j + 1] - hx[j]) * (hy[j + 1] + hy[j]) / 2.0 for j in range(len(keep) - 1))
+    return {"fpr": hx, "tpr": hy, "thresholds": t[keep], "auc": float(area)}
+
+
+def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=False,
+                sample_weight=None):
+    """Partial area under the ROC curve by pROC's procedure (:func:`partial_auc_proc`).
+
+    The ROC points are (0, 0) and ``(fp / N, tp / P)`` at every threshold of
+    :func:`confusion_at_thresholds`.  ``fpr_range=(a, b)`` is pROC's focus on
+    specificity over ``[1 - b, 1 - a]``; ``tpr_range=(a, b)`` its focus on
+    sensitivity (specificity against sensitivity); neither is the full area.
+    ``correct=True`` applies McClish's standardisation
+    ``(1 + (A - chance) / (width - chance)) / 2``, where ``chance`` is the
+    diagonal's area over the range.
+
+    Examples
+    --------
+    >>> from fastauc.naive import partial_auc
+    >>> y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]
+    >>> round(partial_auc(y, s, fpr_range=(0, 0.5)), 6)
+    0.388889
+    >>> round(partial_auc(y, s, tpr_range=(0.9, 1.0), correct=True), 6)
+    0.824561
+    """
+    _, tp, fp, total_pos, total_neg = confusion_at_thresholds(y_true, y_score, sample_weight)
+    fpr = np.concatenate(([0.0], fp / total_neg))
+    tpr = np.concatenate(([0.0], tp / total_pos))
+    sp, se = 1.0 - fpr[::-1], tpr[::-1]  # pROC's order: specificity up, sensitivity down
+    if tpr_range is not None:
+        a, b = sorted(tpr_range)
+        area = partial_auc_proc(se[::-1], sp[::-1], a, b)
+        chance = (b - a) - (b * b - a * a) / 2.0
+    else:
+        a, b = (0.0, 1.0) if fpr_range is None else sorted(fpr_range)
+        area = partial_auc_proc(sp, se, 1.0 - b, 1.0 - a)
+        chance = (b * b - a * a) / 2.0
+    if not correct:
+        return float(area)
+    return float((1.0 + (area - chance) / ((b - a) - chance)) / 2.0)
+
+
+# ---------------------------------------------------------------- AP, log loss
+
+def average_precision(y_true, y_score, sample_weight=None):
+    """Average precision: ``sum_t (R(t) - R(t_prev)) P(t)`` over the thresholds, highest first.
+
+    ``R(t) = tp(t) / P`` and ``P(t) = tp(t) / (tp(t) + fp(t))`` from
+    :func:`confusion_at_thresholds`; no positives gives 0 and no negatives 1.
+
+    Examples
+    --------
+    >>> from fastauc.naive import average_precision
+    >>> round(average_precision([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
+    0.833333
+    """
+    _, tp, fp, total_pos, _ = confusion_at_thresholds(y_true, y_score, sample_weight)
+    if total_pos <= 0:
+        return 0.0
+    ap, previous = 0.0, 0.0
+    for a, b in zip(tp, fp):
+        ap += (a / total_pos - previous) * _ratio(a, a + b)
+        previous = a / total_pos
+    return float(ap)
+
+
+def log_loss(y_true, y_prob, sample_weight=None):
+    """Binary cross-entropy ``-sum w (y log p + (1 - y) log(1 - p)) / sum w``.
+
+    ``p`` is clipped to ``[eps, 1 - eps]`` (float64's machine epsilon), as
+    scikit-learn does.
+
+    Examples
+    --------
+    >>> from fastauc.naive import log_loss
+    >>> round(log_loss([0, 1, 1], [0.2, 0.7, 0.9]), 6)
+    0.228393
+    """
+    pos, p, w = _rows(y_true, y_prob, sample_weight)
+    eps = np.finfo(np.float64).eps
+    p = np.clip(p, eps, 1.0 - eps)
+    losses = [-math.log(pi) if yi else -math.log(1.0 - pi) for yi, pi in zip(pos, p)]
+    return float(sum(wi * li for wi, li in zip(w, losses)) / w.sum())
+
+
+# ---------------------------------------------------------------- DeLong, jackknife, groups
+
+def delong_interval(y_true, y_score, sample_weight=None, confidence_level=0.95):
+    """The AUC with DeLong's Wald interval ``auc ± z se``, clipped to [0, 1].
+
+    ``se`` is the square root of :func:`delong_covariance`; it (and the
+    interval) is NaN when a class weighs one or less (no variance to estimate).
+    ``z`` is the normal quantile at ``(1 + confidence_level) / 2``.
+
+    Returns
+    -------
+    estimate, low, high, se : float
+
+    Examples
+    --------
+    >>> from fastauc.naive import delong_interval
+    >>> [round(x, 4) for x in delong_interval([0, 1, 0, 1, 0, 1], [1, 2, 3, 4, 5, 6])]
+    [0.6667, 0.1332, 1.0, 0.2722]
+    """
+    aucs, cov = delong_covariance(y_true, y_score, sample_weight)
+    est = float(aucs[0])
+    if math.isnan(cov[0, 0]):
+        return est, math.nan, math.nan, math.nan
+    se = math.sqrt(max(float(cov[0, 0]), 0.0))
+    z = NormalDist().inv_cdf(0.5 + 0.5 * confidence_level)
+    return est, max(0.0, est - z * se), min(1.0, est + z * se), se
+
+
+def delong_test(y_true, y_score_a, y_score_b, sample_weight=None, *,
+                alternative="two-sided", confidence_level=0.95):
+    """DeLong's paired z test of two AUCs on the same rows.
+
+    ``d = auc_a - auc_b``, ``var = c_aa + c_bb - 2 c_ab`` from
+    :func:`delong_covariance`, ``z = d / sqrt(var)`` (0 when both are 0),
+    the normal p-value for ``alternative``, and the Wald interval of ``d``
+    clipped to [-1, 1] (one-sided for a one-sided alternative).
+
+    Returns
+    -------
+    dict
+        ``difference``, ``se``, ``statistic``, ``pvalue``, ``low``, ``high``.
+
+    Examples
+    --------
+    >>> from fastauc.naive import delong_test
+    >>> res = delong_test([0, 1, 0, 1, 0, 1], [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 6, 5])
+    >>> round(res["difference"], 4), round(res["pvalue"], 4)
+    (0.1111, 0.4795)
+    """
+    scores = np.column_stack((np.asarray(y_score_a, float), np.asarray(y_score_b, float)))
+    aucs, cov = delong_covariance(y_true, scores, sample_weight)
+    d = float(aucs[0] - aucs[1])
+    var = float(cov[0, 0] + cov[1, 1] - 2.0 * cov[0, 1])
+    if math.isnan(var):  # a class weighs 1 or less: no variance, no test
+        return dict.fromkeys(("se", "statistic", "pvalue", "low", "high"), math.nan) | {
+            "difference": d}
+    se = math.sqrt(max(var, 0.0))
+    if se > 0:
+        z = d / se
+    else:
+        z = 0.0 if d == 0 else math.copysign(math.inf, d)
+    p = {"greater": _norm_sf(z), "less": _norm_sf(-z),
+         "two-sided": min(1.0, 2.0 * _norm_sf(abs(z)))}[alternative]
+    if alternative == "two-sided":
+        q = NormalDist().inv_cdf(0.5 + 0.5 * confidence_level)
+        low, high = max(-1.0, d - q * se), min(1.0, d + q * se)
+    else:
+        q = NormalDist().inv_cdf(confidence_level)
+        low, high = ((max(-1.0, d - q * se), 1.0) if alternative == "greater"
+                     else (-1.0, min(1.0, d + q * se)))
+    return {"difference": d, "se": se, "statistic": z, "pvalue": p, "low": low, "high": high}
+
+
+def jackknife_auc(y_true, y_score, sample_weight=None):
+    """Leave-one-out AUCs: ``pairwise_auc`` without row ``i``, for every row.
+
+    Examples
+    --------
+    >>> from fastauc.naive import jackknife_auc
+    >>> jackknife_auc([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])
+    array([1.  , 1.  , 0.75, 0.75])
+    """
+    y = np.asarray(y_true)
+    s = np.asarray(y_score, np.float64)
+    w = None if sample_weight is None else np.asarray(sample_weight, np.float64)
+    out = np.empty(len(y))
+    for i in range(len(y)):
+        keep = np.arange(len(y)) != i
+        out[i] = pairwise_auc(y[keep], s[keep], None if w is None else w[keep])
+    return out
+
+
+def by_group(y_true, y_score, groups, sample_weight=None, confidence_level=0.95):
+    """Each group's AUC, DeLong interval, AP and log loss: a loop over the groups.
+
+    For every distinct group label (sorted), the group's rows go through
+    :func:`pairwise_auc`, :func:`delong_interval`, :func:`average_precision`
+    and (when every score of all rows is in [0, 1]) :func:`log_loss`.  The
+    positive class is the greater label over all rows.  A group with one
+    class (by weight) has a NaN AUC and interval; one whose rows all weigh
+    zero is NaN throughout.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``group``, ``auc``, ``auc_low``, ``auc_high``, ``auc_se``,
+        ``average_precision`` and, for probabilities, ``log_loss``.
+
+    Examples
+    --------
+    >>> from fastauc.naive import by_group
+    >>> res = by_group([0, 1, 0, 1, 0, 1, 1, 0], [0.1, 0.8, 0.3, 0.6, 0.7, 0.9, 0.4, 0.2],
+    ...                ["a", "a", "a", "a", "b", "b", "b", "b"])
+    >>> res["auc"], res["average_precision"]
+    (array([1.  , 0.75]), array([1.        , 0.83333333]))
+    """
+    pos, s, w = _rows(y_true, y_score, sample_weight)
+    g = np.asarray(groups)
+    probabilities = bool(len(s)) and s.min() >= 0.0 and s.max() <= 1.0
+    keys = ("auc", "auc_low", "auc_high", "auc_se", "average_precision") + (
+        ("log_loss",) if probabilities else ())
+    out = {key: [] for key in keys}
+    labels = np.unique(g)
+    for label in labels:
+        m = g == label
+        yj, sj, wj = pos[m].astype(np.int64), s[m], w[m]
+        row = dict.fromkeys(keys, math.nan)
+        if wj.sum() > 0:
+            row["average_precision"] = average_precision(yj, sj, wj)
+            if probabilities:
+                row["log_loss"] = log_loss(yj, sj, wj)
+            if wj[yj == 1].sum() > 0 and wj[yj == 0].sum() > 0:
+                row["auc"] = pairwise_auc(yj, sj, wj)
+                _, low, high, se = delong_interval(yj, sj, wj, confidence_level)
+                row.update(auc_low=low, auc_high=high, auc_se=se)
+        for key in keys:
+            out[key].append(row[key])
+    res = {"group": labels}
+    res.update({key: np.array(val, dtype=np.float64) for key, val in out.items()})
+    return res

@@ -50,6 +50,10 @@ class _Column:
         model = self.prep.models[0]
         self.table = layout_table(model.lay, model.wl)
         self.metrics = ThresholdMetrics(*table_tallies(self.table))
+        if self.metrics.total_pos <= 0 or self.metrics.total_neg <= 0:
+            empty = "positive" if self.metrics.total_pos <= 0 else "negative"
+            raise ValueError(f"the {empty} rows of y_true all have zero sample_weight; the "
+                             "curves are not defined")
 
 
 def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
@@ -132,8 +136,8 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     >>> fig.axes[0].get_xlabel()
     'False positive rate'
     """
+    col = _Column(_labels(y_true, pos_label), y_score, sample_weight)  # checks first
     fig, ax = _axes(ax, figsize=(5.5, 5))
-    col = _Column(_labels(y_true, pos_label), y_score, sample_weight)
     _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operating_point,
               label)
     return fig
@@ -197,8 +201,8 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
     >>> fig.axes[0].get_ylabel()
     'Precision'
     """
+    col = _Column(_labels(y_true, pos_label), y_score, sample_weight)  # checks first
     fig, ax = _axes(ax, figsize=(5.5, 5))
-    col = _Column(_labels(y_true, pos_label), y_score, sample_weight)
     _draw_precision_recall(ax, col, label, baseline)
     return fig
 

@@ -277,6 +277,11 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
                          f"(labels: {classes.tolist()})")
     if classes.shape[0] < 2:
         raise ValueError(f"y_true has only one class ({classes[0]!r}); a report needs both")
+    if w.shape[0]:
+        for label, rows in (("positive", is_pos), ("negative", ~is_pos)):
+            if not (w[rows] > 0).any():
+                raise ValueError(f"the {label} rows of y_true all have zero sample_weight; a "
+                                 "report needs weight in both classes")
     n, k = S.shape
     names = [f"model_{i + 1}" for i in range(k)] if names is None else [str(x) for x in names]
     if len(names) != k:

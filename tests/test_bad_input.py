@@ -1,9 +1,19 @@
-"""Bad input: the error type and the words the message must contain."""
+"""Bad input: the error type and the words the message must contain.
+
+Two tables: ``GENERIC`` spoils the registry's data (tests/registry.py) of
+every public function in the same ways (NaN/inf scores, length mismatch, NaN
+labels, a third class, empty input, bad weights); ``CASES`` are each
+function's own option errors.
+"""
+
+import warnings
 
 import numpy as np
 import pytest
 
 import fastauc
+
+from .registry import close_figures, first_entries, public_functions
 
 Y = np.array([0, 1, 0, 1, 1])
 S = np.array([0.1, 0.8, 0.3, 0.6, 0.9])
@@ -87,6 +97,76 @@ CASES = [
     (lambda: fastauc.bootstrap_test(Y, S, S, alternative="up"), ValueError, ["alternative"]),
     (lambda: fastauc.bootstrap_test(Y, S, S[:3]), ValueError, ["y_score_b has 3"]),
 ]
+
+
+
+
+# ---------------------------------------------------------------- the generic table
+
+def _spoil(a, index, value):
+    a = a.astype(np.float64)  # a copy
+    a[(index,) + (0,) * (a.ndim - 1)] = value
+    return a
+
+
+def _with(d, key, value):
+    return {**d, key: value}
+
+
+# name -> (applies to the entry?, spoil (entry, d, w) -> (d, w), error type, words)
+MUTATIONS = {
+    "nan score": (lambda c: True,
+                  lambda c, d, w: (_with(d, c.data.score, _spoil(d[c.data.score], 1, np.nan)), w),
+                  ValueError, ["contains NaN", "1 NaN or infinite value", "index 1"]),
+    "inf score": (lambda c: True,
+                  lambda c, d, w: (_with(d, c.data.score, _spoil(d[c.data.score], 2, np.inf)), w),
+                  ValueError, ["infinity", "1 NaN or infinite value", "index 2"]),
+    "short labels": (lambda c: True,  # one row fewer in y_true (or x) than in the rest
+                     lambda c, d, w: (_with(d, next(iter(d)), d[next(iter(d))][:-1]), w),
+                     ValueError, ["inconsistent numbers of samples", "has 7"]),
+    "nan label": (lambda c: "y" in c.data.labels,
+                  lambda c, d, w: (_with(d, "y", _spoil(d["y"], 1, np.nan)), w),
+                  ValueError, ["y_true", "NaN", "index 1"]),
+    "third class": (lambda c: c.data.binary,
+                    lambda c, d, w: (_with(d, "y", np.where(np.arange(8) == 3, 2, d["y"])), w),
+                    ValueError, None),  # the words: the entry's ``bad_labels``
+    "empty": (lambda c: True,
+              lambda c, d, w: ({k: a[:0] for k, a in d.items()}, None),
+              ValueError, ["empty"]),
+    "nan weight": (lambda c: c.weights, lambda c, d, w: (d, _spoil(w, 2, np.nan)),
+                   ValueError, ["sample_weight", "NaN", "index 2"]),
+    "negative weight": (lambda c: c.weights, lambda c, d, w: (d, _spoil(w, 1, -1.0)),
+                        ValueError, ["sample_weight", "negative", "index 1"]),
+    "short weight": (lambda c: c.weights, lambda c, d, w: (d, w[:3]),
+                     ValueError, ["inconsistent numbers of samples", "sample_weight has 3"]),
+    "zero weights": (lambda c: c.weights, lambda c, d, w: (d, np.zeros_like(w)),
+                     ValueError, ["sample_weight sums to zero"]),
+}
+
+GENERIC = [pytest.param(entry, name, id=f"{function}-{name}")
+           for function, entry in sorted(first_entries().items())
+           for name, (applies, *_) in MUTATIONS.items()
+           if applies(entry) and entry.bad_words.get(name, ()) is not None]
+
+
+@pytest.mark.parametrize("entry,mutation", GENERIC)
+def test_generic_bad_input_message(entry, mutation):
+    _, spoil, exc, words = MUTATIONS[mutation]
+    d, w = spoil(entry, entry.data(np.random.default_rng(0), 8), np.ones(8))
+    try:
+        with pytest.raises(exc) as info, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            entry(d, w if entry.weights else None)
+    finally:
+        close_figures()  # a plot opens its figure before it checks its input
+    message = str(info.value)
+    for word in entry.bad_words.get(mutation, words or ("3 classes", "binary")):
+        assert word in message, (word, message)
+
+
+def test_every_public_function_is_in_the_generic_table():
+    covered = {p.values[0].function for p in GENERIC}
+    assert covered == set(public_functions()), set(public_functions()) ^ covered
 
 
 @pytest.mark.parametrize("call,exc,words", CASES)

@@ -79,3 +79,15 @@ def test_plots_name_the_extra_without_matplotlib(block_import, data):
     block_import("matplotlib")
     with pytest.raises(ImportError, match=r"fastauc\[plot\]"):
         fastauc.plot_roc(*data, band=False)
+
+
+def test_a_class_without_weight_is_refused_before_a_figure_opens(data):
+    y, s = data
+    w = np.where(y == 1, 0.0, 1.0)
+    before = plt.get_fignums()
+    for plot in (fastauc.plot_roc, fastauc.plot_precision_recall, fastauc.plot_gains):
+        with pytest.raises(ValueError, match="zero sample_weight"):
+            plot(y, s, sample_weight=w)
+    assert plt.get_fignums() == before
+    with pytest.raises(ValueError, match="zero sample_weight"):
+        fastauc.report(y, s, sample_weight=w)

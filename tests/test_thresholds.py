@@ -92,23 +92,6 @@ def test_best_threshold_is_the_first_maximum(problem, metric):
     assert res.metric == metric
 
 
-def _naive_top_positives(y, s, w, x):
-    """Positive weight among the top x weight, tied groups split in proportion."""
-    order = np.argsort(-s, kind="stable")
-    total_in, pos_in = 0.0, 0.0
-    for t in np.unique(s)[::-1]:
-        grp = order[s[order] == t]
-        gw, gp = w[grp].sum(), w[grp][y[grp] == 1].sum()
-        if gw == 0:
-            continue
-        take = min(gw, x - total_in)
-        if take <= 0:
-            break
-        pos_in += gp * take / gw
-        total_in += take
-    return pos_in
-
-
 @given(binary_problems(max_size=40), st.sampled_from([0.01, 0.1, 0.25, 0.5, 1.0]))
 def test_lift_at_and_gains_table_against_brute_force(problem, k):
     y, s, w = problem
@@ -118,10 +101,10 @@ def test_lift_at_and_gains_table_against_brute_force(problem, k):
         with pytest.raises(ValueError, match="no positive"):
             fastauc.lift_at(y, s, k, sample_weight=w)
         return
-    ref = _naive_top_positives(y, s, ww, k * total) / (k * total) / (total_p / total)
+    ref = naive.top_positives(y, s, ww, k * total) / (k * total) / (total_p / total)
     assert fastauc.lift_at(y, s, k, sample_weight=w) == pytest.approx(ref, rel=1e-12)
     g = fastauc.gains_table(y, s, n_bins=4, sample_weight=w)
-    cum = np.array([_naive_top_positives(y, s, ww, total * b / 4) for b in range(1, 5)])
+    cum = np.array([naive.top_positives(y, s, ww, total * b / 4) for b in range(1, 5)])
     np.testing.assert_allclose(g.cumulative_gain, cum / total_p, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(g.positives.sum(), total_p, rtol=1e-12)
     np.testing.assert_allclose(g.count, total / 4, rtol=1e-12)

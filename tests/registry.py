@@ -1,0 +1,691 @@
+"""One registry of comparisons: every public function, its reference, its data, its goal.
+
+Modelled on numbagg's ``COMPARISONS``.  Each :class:`Comparison` names one
+public function of ``fastauc.__all__`` (several entries may exercise one
+function with different options or data), how to call it, the reference it
+must agree with (scikit-learn, scipy or ``fastauc.naive``; a composition of
+them where no single function exists), how to make its data, whether it takes
+``sample_weight``, the tolerance, the weight invariances that hold for it and
+its benchmark goal.  It drives
+
+- ``tests/test_reference.py``: every entry against its reference, several
+  seeds, tie-heavy data, with and without weights;
+- ``tests/test_invariances.py``: scikit-learn's weight invariances for every
+  entry with ``weights=True``;
+- ``tests/test_bad_input.py``: the generic bad-input table (NaN/inf scores,
+  length mismatch, bad weights, wrong label sets) for every public function;
+- ``benchmarks/test_benchmarks.py``: the functions timed and their goals (the
+  goals are the ones ``benchmarks/run_benchmarks.py`` reports against).
+
+Calls take ``(d, w)``: ``d`` a dict of row-aligned arrays (every array's first
+axis is the rows, so repeating, removing and shuffling rows is the same
+operation on each) and ``w`` the weights or None.  ``view`` turns a result
+into plain comparable numbers (floats, arrays, tuples, dicts of them);
+references return the same shape directly.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import scipy.stats as ss
+import sklearn.metrics as skm
+
+import fastauc
+from fastauc import naive
+
+# ------------------------------------------------------------------ data kinds
+
+WEIGHT_VALUES = (0.0, 0.5, 1.0, 2.0, 3.25, 7.0)  # dyadic: tallies stay exact
+INTEGER_WEIGHT_VALUES = (0.0, 1.0, 2.0, 3.0)  # frequency weights: rows repeated
+
+
+def _sigmoid(s):
+    return 1.0 / (1.0 + np.exp(-np.clip(s, -30.0, 30.0)))
+
+
+def _binary_rows(rng, n, ties):
+    y = (rng.random(n) < 0.4).astype(np.int64)
+    y[:2] = (0, 1)
+    s = rng.normal(size=n) + y
+    if ties:
+        s = np.round(2.0 * s) / 2.0  # about ten distinct values
+    return y, s
+
+
+def _second_model(y, s):
+    """A second, correlated score column (deterministic, so row operations agree)."""
+    noise = np.random.default_rng(len(s)).normal(size=len(s))
+    return np.round(np.where(np.abs(s) < 1e6, s, np.sign(s)) + noise, 1)
+
+
+def _multiclass(rng, n, ties, k=3):
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    p = rng.dirichlet(np.ones(k), n)
+    if ties:
+        p = np.round(p, 1) + 1e-3  # ties, and no row of zeros
+    return y, p / p.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class Data:
+    """How to make one kind of data: a dict of row-aligned arrays."""
+
+    name: str
+    make: Callable  #: (rng, n, ties) -> dict
+    from_binary: Callable | None = None  #: (y, s) -> dict, from tests.strategies.binary_problems
+    labels: tuple = ("y",)  #: arrays whose set of values a row removal must keep
+    score: str = "s"  #: the array the bad-input table spoils
+    binary: bool = True  #: a third class in y is an error
+
+    def __call__(self, rng, n=60, ties=False):
+        return self.make(rng, n, ties)
+
+
+def _kind(name, from_binary, **kw):
+    return Data(name, lambda rng, n, ties: from_binary(*_binary_rows(rng, n, ties)),
+                from_binary, **kw)
+
+
+BINARY = _kind("binary scores", lambda y, s: {"y": y, "s": s})
+PROBA = _kind("binary probabilities", lambda y, s: {"y": y, "p": _sigmoid(s)}, score="p")
+PRED = _kind("binary predictions",
+             lambda y, s: {"y": y, "pred": (s >= np.median(s)).astype(np.int64)},
+             labels=("y", "pred"), score="pred")
+TWO = _kind("two score columns", lambda y, s: {"y": y, "s": s, "s2": _second_model(y, s)})
+GROUPED = _kind("probabilities in three groups",
+                lambda y, s: {"y": y, "p": _sigmoid(s), "g": np.arange(len(y)) * 7 % 3},
+                labels=("y", "g"), score="p")
+
+
+def _multiclass_data(rng, n, ties):
+    y, p = _multiclass(rng, n, ties)
+    return {"y": y, "P": p}
+
+
+def _multiclass_pred(rng, n, ties):
+    y, p = _multiclass(rng, n, ties)
+    pred = np.argmax(p + 0.3 * rng.random(p.shape), axis=1)
+    return {"y": y, "pred": pred}
+
+
+def _multilabel(rng, n, ties, k=3):
+    Y = rng.integers(0, 2, (n, k))
+    Y[0], Y[1] = 0, 1  # every label has both classes
+    S = rng.random((n, k)) + 0.5 * Y
+    return {"Y": Y, "S": np.round(S, 1) if ties else S}
+
+
+def _curve(rng, n, ties):
+    x = np.sort(rng.random(n))
+    if ties:
+        x = np.round(x, 1)
+    return {"x": x, "y": rng.random(n)}
+
+
+MULTICLASS = Data("multiclass probabilities", _multiclass_data, score="P", binary=False)
+MULTIPRED = Data("multiclass predictions", _multiclass_pred, labels=("y", "pred"),
+                 score="pred", binary=False)
+MULTILABEL = Data("multilabel scores", _multilabel, labels=(), score="S", binary=False)
+CURVE = Data("points of a curve", _curve, labels=(), score="y", binary=False)
+
+# ------------------------------------------------------------------ views
+
+
+def fields(*names):
+    """A view: the named attributes of a result, as a dict."""
+    return lambda r: {n: getattr(r, n) for n in names}
+
+
+THRESHOLD_FIELDS = fastauc.ThresholdMetrics._FIELDS
+GAINS_FIELDS = ("bin", "count", "positives", "rate", "cumulative_gain", "lift",
+                "cumulative_lift", "base_rate")
+GROUP_FIELDS = ("auc", "auc_low", "auc_high", "auc_se", "average_precision", "log_loss")
+
+
+def _figure_lines(fig, axis=0):
+    import matplotlib.pyplot as plt
+
+    lines = [line.get_xydata() for line in fig.axes[axis].get_lines()]
+    plt.close(fig)
+    return lines
+
+
+def _gains_figure(fig):
+    import matplotlib.pyplot as plt
+
+    out = {"curve": fig.axes[0].get_lines()[0].get_xydata(),
+           "lift": np.array([p.get_height() for p in fig.axes[1].patches])}
+    plt.close(fig)
+    return out
+
+
+# ------------------------------------------------------------------ references
+
+def sk(fn, *args, **kwargs):
+    """A scikit-learn reference, its warnings silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+def _repeat(d, w):
+    """Rows repeated ``w`` times (frequency weights: ``w`` whole numbers)."""
+    if w is None:
+        return d
+    assert np.all(w == np.round(w)), "this reference needs whole-number weights"
+    idx = np.repeat(np.arange(len(w)), w.astype(np.int64))
+    return {k: a[idx] for k, a in d.items()}
+
+
+def _scipy_mwu(d, w):
+    r = _repeat(d, w)
+    y, s = r["y"], r["s"]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = ss.mannwhitneyu(s[y == 1], s[y == 0], method="auto")
+    return {"statistic": float(res.statistic), "pvalue": float(res.pvalue)}
+
+
+def _naive_thresholds(d, w):
+    m = naive.threshold_metrics(d["y"], d["s"], w)
+    return {k: m[k] for k in THRESHOLD_FIELDS}
+
+
+def _naive_partial(**kw):
+    return lambda d, w: naive.partial_auc(d["y"], d["s"], sample_weight=w, **kw)
+
+
+def _delong_ci(d, w):
+    est, low, high, se = naive.delong_interval(d["y"], d["s"], w)
+    return {"estimate": est, "low": low, "high": high, "se": se}
+
+
+BOOT = {"n_resamples": 30, "random_state": 2024}
+
+
+def _resampled_rows(d, w, score_keys, seed, n_resamples):
+    """The rows of each bootstrap replicate, reconstructed from fastauc's own draws
+    (the stream of ``random_state``: private, as in tests/test_inference.py)."""
+    from fastauc._kernels.resampling import draw_positions
+    from fastauc._resample import _prepare
+    from fastauc._validation import seed_from_random_state
+
+    prep = _prepare(d["y"], [d[k] for k in score_keys], list(score_keys), w, "roc_auc", True)
+    s = np.uint64(seed_from_random_state(seed))
+    return [prep.models[0].lay.rows[draw_positions(s, r, prep.strata)]
+            for r in range(n_resamples)]
+
+
+def _auc_or_nan(y, s, w):
+    ww = np.ones(len(y)) if w is None else w
+    if ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
+        return math.nan
+    return sk(skm.roc_auc_score, y, s, sample_weight=w)
+
+
+def _bootstrap_reference(d, w):
+    """scikit-learn's AUC on every reconstructed resample; the percentile interval."""
+    y, s = d["y"], d["s"]
+    rows = _resampled_rows(d, w, ["s"], BOOT["random_state"], BOOT["n_resamples"])
+    reps = np.array([_auc_or_nan(y[r], s[r], None if w is None else w[r]) for r in rows])
+    ok = reps[~np.isnan(reps)]
+    low, high = np.quantile(ok, [0.025, 0.975])
+    return {"estimate": sk(skm.roc_auc_score, y, s, sample_weight=w), "low": low, "high": high,
+            "se": ok.std(ddof=1), "replicates": reps}
+
+
+def _bootstrap_test_reference(d, w):
+    y, s, s2 = d["y"], d["s"], d["s2"]
+    reps = []
+    for r in _resampled_rows(d, w, ["s", "s2"], BOOT["random_state"], BOOT["n_resamples"]):
+        wr = None if w is None else w[r]
+        reps.append((_auc_or_nan(y[r], s[r], wr), _auc_or_nan(y[r], s2[r], wr)))
+    reps = np.array(reps)
+    diff = reps[:, 0] - reps[:, 1]
+    diff = diff[~np.isnan(diff)]
+    se = diff.std(ddof=1)
+    a = sk(skm.roc_auc_score, y, s, sample_weight=w)
+    b = sk(skm.roc_auc_score, y, s2, sample_weight=w)
+    z = (a - b) / se if se > 0 else (0.0 if a == b else math.copysign(math.inf, a - b))
+    low, high = np.quantile(diff, [0.025, 0.975])
+    return {"difference": a - b, "se": se, "statistic": z,
+            "pvalue": min(1.0, 2.0 * ss.norm.sf(abs(z))), "low": low, "high": high,
+            "replicates": reps}
+
+
+def _band_reference(d, w, grid=np.linspace(0, 1, 11)):
+    """Each replicate's ROC polyline (scikit-learn) at the grid; then the quantiles."""
+    y, s = d["y"], d["s"]
+    curves = []
+    for r in _resampled_rows(d, w, ["s"], 5, 20):
+        wr = None if w is None else w[r]
+        fpr, tpr, _ = sk(skm.roc_curve, y[r], s[r], sample_weight=wr, drop_intermediate=False)
+        curves.append([tpr[fpr <= g].max() if np.any(fpr == g) else np.interp(g, fpr, tpr)
+                       for g in grid])
+    low, high = np.quantile(np.array(curves), [0.05, 0.95], axis=0)
+    return (grid, low, high)
+
+
+def _report_reference(d, w):
+    y, p = d["y"], d["p"]
+    auc = sk(skm.roc_auc_score, y, p, sample_weight=w)
+    _, low, high, se = naive.delong_interval(y, p, w)
+    best = {m: naive.best_threshold(y, p, m, w) for m in ("f1", "mcc", "youden")}
+    return {"auc": auc, "auc_low": low, "auc_high": high, "auc_se": se, "gini": 2 * auc - 1,
+            "average_precision": sk(skm.average_precision_score, y, p, sample_weight=w),
+            "log_loss": sk(skm.log_loss, y, p, sample_weight=w),
+            "best": {m: {"threshold": t, "value": v} for m, (t, v) in best.items()},
+            "lift": {k: naive.lift_at(y, p, k, w) for k in (0.01, 0.05, 0.1)}}
+
+
+def _report_view(r):
+    m = r.models[0]
+    return {"auc": m.auc, "auc_low": m.auc_low, "auc_high": m.auc_high, "auc_se": m.auc_se,
+            "gini": m.gini, "average_precision": m.average_precision, "log_loss": m.log_loss,
+            "best": {k: {"threshold": b["threshold"], "value": b["value"]}
+                     for k, b in m.best.items()},
+            "lift": dict(m.lift)}
+
+
+def _gains_curve_reference(d, w):
+    _, tp, fp, total_pos, total_neg = naive.confusion_at_thresholds(d["y"], d["s"], w)
+    curve = np.column_stack((np.concatenate(([0.0], (tp + fp) / (total_pos + total_neg))),
+                             np.concatenate(([0.0], tp / total_pos))))
+    return {"curve": curve, "lift": naive.gains_table(d["y"], d["s"], 10, w)["lift"]}
+
+
+def _pr_line(d, w):
+    precision, recall, _ = sk(skm.precision_recall_curve, d["y"], d["s"], sample_weight=w)
+    return np.column_stack((recall, precision))
+
+
+def _roc_line(d, w):
+    """The ROC polyline from (0, 0) without the points inside straight runs:
+    scikit-learn's drop_intermediate rule on the counts, (0, 0) included."""
+    _, tp, fp, total_pos, total_neg = naive.confusion_at_thresholds(d["y"], d["s"], w)
+    tp, fp = np.concatenate(([0.0], tp)), np.concatenate(([0.0], fp))
+    keep = np.r_[True, (np.diff(tp, 2) != 0) | (np.diff(fp, 2) != 0), True][: len(tp)]
+    return np.column_stack((fp / total_neg, tp / total_pos))[keep]
+
+
+# ------------------------------------------------------------------ the entry
+
+INVARIANCES = ("unit", "repeat", "zero", "scale", "shuffle")
+ALL = None  # compare the whole result
+
+
+def _identity(result):
+    return result
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """fastauc against a reference, for one public function (with given options)."""
+
+    name: str  #: unique id, e.g. "roc_auc_score[max_fpr]"
+    function: str  #: the public name in ``fastauc.__all__``
+    ours: Callable  #: (d, w, **bench_options) -> result
+    reference: Callable | None  #: (d, w) -> comparable numbers; None: see ``reason``
+    data: Data
+    weights: bool  #: takes sample_weight (its invariances are then tested)
+    view: Callable = _identity  #: result -> comparable numbers
+    tol: float = 1e-12  #: |ours - reference| <= tol * max(1, |reference|)
+    reason: str = ""  #: why the reference is None or the tolerance is looser
+    goal: str | None = None  #: the benchmark goal (as in benchmarks/run_benchmarks.py)
+    bench: dict | None = None  #: options for the benchmark call; None: not benchmarked
+    bench_reference: bool = False  #: time the reference too (scikit-learn/scipy)
+    bench_weighted: bool = False  #: time it with sample_weight too
+    bench_n: int = 10**6  #: rows in the benchmark
+    integer_weights: bool = False  #: the reference repeats rows: whole-number weights
+    positive_weights: bool = False  #: the reference needs weights > 0 (resampling)
+    #: invariance -> the keys of the view that must not change (ALL: all of it);
+    #: an invariance missing here does not hold, and ``notes`` says why
+    invariances: dict = field(default_factory=lambda: dict.fromkeys(INVARIANCES, ALL))
+    notes: str = ""
+    slow: bool = False  #: a figure or a full report: fewer hypothesis examples
+    #: the bad-input table's words where this function's error differs from the generic
+    #: one (tests/test_bad_input.py); None: the input is accepted, as scikit-learn does
+    bad_words: dict = field(default_factory=dict)
+
+    def __call__(self, d, w=None, **kw):
+        return self.view(self.ours(d, w, **kw))
+
+    def __repr__(self):
+        return self.name
+
+
+def _scale_only(*keys):
+    """Invariances: all hold; scaling the weights keeps only ``keys`` (frequency weights)."""
+    inv = dict.fromkeys(INVARIANCES, ALL)
+    if keys:
+        inv["scale"] = keys
+    else:  # nothing survives: the invariance does not hold
+        del inv["scale"]
+    return inv
+
+
+SK_GOAL = ">= 10x scikit-learn"
+MULTICLASS_PRED_WORDS = {"third class": ("multiclass", "average='binary'")}
+f = fastauc
+C = Comparison
+
+REGISTRY = [
+    # ---------------------------------------------------------------- ranking
+    C("roc_auc_score", "roc_auc_score",
+      lambda d, w: f.roc_auc_score(d["y"], d["s"], sample_weight=w),
+      lambda d, w: sk(skm.roc_auc_score, d["y"], d["s"], sample_weight=w),
+      BINARY, True, goal=SK_GOAL + " (also with sample_weight)", bench={},
+      bench_reference=True, bench_weighted=True,
+      bad_words={"third class": ("multi_class", "3 classes")}),
+    C("roc_auc_score[max_fpr]", "roc_auc_score",
+      lambda d, w: f.roc_auc_score(d["y"], d["s"], sample_weight=w, max_fpr=0.4),
+      lambda d, w: sk(skm.roc_auc_score, d["y"], d["s"], sample_weight=w, max_fpr=0.4),
+      BINARY, True),
+    C("roc_auc_score[ovr]", "roc_auc_score",
+      lambda d, w: f.roc_auc_score(d["y"], d["P"], sample_weight=w, multi_class="ovr",
+                                   average=None),
+      lambda d, w: sk(skm.roc_auc_score, d["y"], d["P"], sample_weight=w, multi_class="ovr",
+                      average=None),
+      MULTICLASS, True),
+    C("roc_auc_score[ovo]", "roc_auc_score",
+      lambda d, w: f.roc_auc_score(d["y"], d["P"], multi_class="ovo"),
+      lambda d, w: sk(skm.roc_auc_score, d["y"], d["P"], multi_class="ovo"),
+      MULTICLASS, False, reason="scikit-learn's ovo takes no sample_weight"),
+    C("roc_auc_score[multilabel]", "roc_auc_score",
+      lambda d, w: f.roc_auc_score(d["Y"], d["S"], sample_weight=w, average=None),
+      lambda d, w: sk(skm.roc_auc_score, d["Y"], d["S"], sample_weight=w, average=None),
+      MULTILABEL, True),
+    C("average_precision_score", "average_precision_score",
+      lambda d, w: f.average_precision_score(d["y"], d["s"], sample_weight=w),
+      lambda d, w: sk(skm.average_precision_score, d["y"], d["s"], sample_weight=w),
+      BINARY, True, goal=SK_GOAL, bench={},
+      bad_words={"third class": ("y_score", "multiple classes")}),
+    C("average_precision_score[multiclass]", "average_precision_score",
+      lambda d, w: f.average_precision_score(d["y"], d["P"], sample_weight=w, average=None),
+      lambda d, w: sk(skm.average_precision_score, d["y"], d["P"], sample_weight=w,
+                      average=None),
+      MULTICLASS, True),
+    C("roc_curve", "roc_curve",
+      lambda d, w: f.roc_curve(d["y"], d["s"], sample_weight=w),
+      lambda d, w: sk(skm.roc_curve, d["y"], d["s"], sample_weight=w),
+      BINARY, True, goal=SK_GOAL, bench={}, bench_reference=True),
+    C("roc_curve[all thresholds]", "roc_curve",
+      lambda d, w: f.roc_curve(d["y"], d["s"], sample_weight=w, drop_intermediate=False),
+      lambda d, w: sk(skm.roc_curve, d["y"], d["s"], sample_weight=w, drop_intermediate=False),
+      BINARY, True),
+    C("precision_recall_curve", "precision_recall_curve",
+      lambda d, w: f.precision_recall_curve(d["y"], d["s"], sample_weight=w),
+      lambda d, w: sk(skm.precision_recall_curve, d["y"], d["s"], sample_weight=w),
+      BINARY, True, goal=SK_GOAL, bench={}),
+    C("det_curve", "det_curve",
+      lambda d, w: f.det_curve(d["y"], d["s"], sample_weight=w),
+      lambda d, w: sk(skm.det_curve, d["y"], d["s"], sample_weight=w),
+      BINARY, True),
+    C("auc", "auc", lambda d, w: f.auc(d["x"], d["y"]),
+      lambda d, w: sk(skm.auc, d["x"], d["y"]), CURVE, False,
+      bad_words={"nan score": None, "inf score": None,  # the area is NaN/inf, as sklearn's
+                 "empty": ("At least 2 points",)}),
+    C("log_loss", "log_loss",
+      lambda d, w: f.log_loss(d["y"], d["p"], sample_weight=w),
+      lambda d, w: sk(skm.log_loss, d["y"], d["p"], sample_weight=w),
+      PROBA, True, goal=SK_GOAL, bench={},
+      bad_words={"third class": ("different number of classes", "3 vs 2")}),
+    C("log_loss[multiclass]", "log_loss",
+      lambda d, w: f.log_loss(d["y"], d["P"], sample_weight=w),
+      lambda d, w: sk(skm.log_loss, d["y"], d["P"], sample_weight=w),
+      MULTICLASS, True),
+    # ---------------------------------------------------------------- classification
+    C("f1_score", "f1_score",
+      lambda d, w: f.f1_score(d["y"], d["pred"], sample_weight=w, zero_division=0),
+      lambda d, w: sk(skm.f1_score, d["y"], d["pred"], sample_weight=w, zero_division=0),
+      PRED, True, goal=">= 10x scikit-learn per call at n = 1e3", bench={}, bench_n=1000,
+      bench_reference=True,
+      bad_words=MULTICLASS_PRED_WORDS),
+    C("fbeta_score", "fbeta_score",
+      lambda d, w: f.fbeta_score(d["y"], d["pred"], beta=2.0, sample_weight=w,
+                                 zero_division=0),
+      lambda d, w: sk(skm.fbeta_score, d["y"], d["pred"], beta=2.0, sample_weight=w,
+                      zero_division=0),
+      PRED, True,
+      bad_words=MULTICLASS_PRED_WORDS),
+    C("precision_score", "precision_score",
+      lambda d, w: f.precision_score(d["y"], d["pred"], sample_weight=w, zero_division=0),
+      lambda d, w: sk(skm.precision_score, d["y"], d["pred"], sample_weight=w,
+                      zero_division=0),
+      PRED, True,
+      bad_words=MULTICLASS_PRED_WORDS),
+    C("recall_score", "recall_score",
+      lambda d, w: f.recall_score(d["y"], d["pred"], sample_weight=w, zero_division=0),
+      lambda d, w: sk(skm.recall_score, d["y"], d["pred"], sample_weight=w, zero_division=0),
+      PRED, True,
+      bad_words=MULTICLASS_PRED_WORDS),
+    C("precision_recall_fscore_support", "precision_recall_fscore_support",
+      lambda d, w: f.precision_recall_fscore_support(d["y"], d["pred"], sample_weight=w,
+                                                     zero_division=0),
+      lambda d, w: tuple(sk(skm.precision_recall_fscore_support, d["y"], d["pred"],
+                            sample_weight=w, zero_division=0)),
+      MULTIPRED, True, view=lambda r: tuple(r),
+      invariances={**dict.fromkeys(INVARIANCES, ALL), "scale": (0, 1, 2)},
+      notes="support is the weighted count of each label: it scales with the weights"),
+    C("f1_score[macro]", "f1_score",
+      lambda d, w: f.f1_score(d["y"], d["pred"], average="macro", sample_weight=w,
+                              zero_division=0),
+      lambda d, w: sk(skm.f1_score, d["y"], d["pred"], average="macro", sample_weight=w,
+                      zero_division=0),
+      MULTIPRED, True),
+    # ---------------------------------------------------------------- thresholds
+    C("threshold_metrics", "threshold_metrics",
+      lambda d, w: f.threshold_metrics(d["y"], d["s"], sample_weight=w),
+      _naive_thresholds, BINARY, True, view=fields(*THRESHOLD_FIELDS),
+      invariances={**dict.fromkeys(INVARIANCES, ALL), "scale": tuple(
+          k for k in THRESHOLD_FIELDS if k not in ("tp", "fp", "tn", "fn"))},
+      notes="tp, fp, tn, fn are weighted counts: they scale with the weights",
+      goal="<= 1.5x fastauc.roc_curve", bench={}),
+    C("best_threshold", "best_threshold",
+      lambda d, w: f.best_threshold(d["y"], d["s"], sample_weight=w),
+      lambda d, w: naive.best_threshold(d["y"], d["s"], "f1", w),
+      BINARY, True, view=lambda r: (r.threshold, r.value),
+      goal="<= 1.5x fastauc.roc_curve", bench={}),
+    C("best_threshold[mcc]", "best_threshold",
+      lambda d, w: f.best_threshold(d["y"], d["s"], metric="mcc", sample_weight=w),
+      lambda d, w: naive.best_threshold(d["y"], d["s"], "mcc", w),
+      BINARY, True, view=lambda r: (r.threshold, r.value)),
+    C("best_threshold[cost]", "best_threshold",
+      lambda d, w: f.best_threshold(d["y"], d["s"], metric="cost", cost_fp=1.0, cost_fn=5.0,
+                                    sample_weight=w),
+      lambda d, w: naive.best_threshold(d["y"], d["s"], "cost", w, cost_fp=1.0, cost_fn=5.0),
+      BINARY, True, view=lambda r: (r.threshold, r.value),
+      invariances={**dict.fromkeys(INVARIANCES, ALL), "scale": (0,)},
+      notes="the cost is a weighted count: it scales (the threshold does not)"),
+    C("gini", "gini", lambda d, w: f.gini(d["y"], d["s"], sample_weight=w),
+      lambda d, w: 2.0 * sk(skm.roc_auc_score, d["y"], d["s"], sample_weight=w) - 1.0,
+      BINARY, True, bad_words={"third class": ("multi_class", "3 classes")}),
+    C("lift_at", "lift_at", lambda d, w: f.lift_at(d["y"], d["s"], 0.1, sample_weight=w),
+      lambda d, w: naive.lift_at(d["y"], d["s"], 0.1, w), BINARY, True),
+    C("gains_table", "gains_table",
+      lambda d, w: f.gains_table(d["y"], d["s"], n_bins=4, sample_weight=w),
+      lambda d, w: naive.gains_table(d["y"], d["s"], 4, w), BINARY, True,
+      view=fields(*GAINS_FIELDS),
+      invariances={**dict.fromkeys(INVARIANCES, ALL), "scale": (
+          "bin", "rate", "cumulative_gain", "lift", "cumulative_lift", "base_rate")},
+      notes="count and positives are weighted counts: they scale with the weights"),
+    C("roc_convex_hull", "roc_convex_hull",
+      lambda d, w: f.roc_convex_hull(d["y"], d["s"], sample_weight=w),
+      lambda d, w: naive.roc_convex_hull(d["y"], d["s"], w), BINARY, True,
+      view=fields("fpr", "tpr", "thresholds", "auc")),
+    C("partial_auc[fpr]", "partial_auc",
+      lambda d, w: f.partial_auc(d["y"], d["s"], fpr_range=(0.05, 0.3), sample_weight=w),
+      _naive_partial(fpr_range=(0.05, 0.3)), BINARY, True),
+    C("partial_auc[tpr, corrected]", "partial_auc",
+      lambda d, w: f.partial_auc(d["y"], d["s"], tpr_range=(0.8, 1.0), correct=True,
+                                 sample_weight=w),
+      _naive_partial(tpr_range=(0.8, 1.0), correct=True), BINARY, True),
+    C("partial_auc[mcclish]", "partial_auc",
+      lambda d, w: f.partial_auc(d["y"], d["s"], fpr_range=(0, 0.3), correct=True,
+                                 sample_weight=w),
+      lambda d, w: sk(skm.roc_auc_score, d["y"], d["s"], sample_weight=w, max_fpr=0.3),
+      BINARY, True),
+    # ---------------------------------------------------------------- inference
+    C("mann_whitney_u", "mann_whitney_u",
+      lambda d, w: f.mann_whitney_u(d["y"], d["s"], sample_weight=w),
+      _scipy_mwu, BINARY, True, view=fields("statistic", "pvalue"), tol=1e-10,
+      reason="p-values: scipy's normal tail (special.ndtr) and exact distribution against "
+             "fastauc's erfc and its own recursion agree to ~1e-12, not to the last bit",
+      integer_weights=True, invariances=_scale_only(),
+      notes="frequency weights: scaling them changes the sample size, so U and the p-value "
+            "(only the repeated-rows invariance defines them)",
+      goal=">= 10x scipy.stats.mannwhitneyu", bench={}, bench_reference=True),
+    C("mann_whitney_u[auc]", "mann_whitney_u",
+      lambda d, w: f.mann_whitney_u(d["y"], d["s"], sample_weight=w, method="asymptotic"),
+      lambda d, w: naive.pairwise_auc(d["y"], d["s"], w), BINARY, True,
+      view=lambda r: r.auc, reason="U / (n_pos n_neg) is the AUC for any weights (the "
+      "asymptotic method: the exact one needs whole-number class totals)"),
+    C("delong_covariance", "delong_covariance",
+      lambda d, w: f.delong_covariance(d["y"], np.column_stack((d["s"], d["s2"])),
+                                       sample_weight=w),
+      lambda d, w: naive.delong_covariance(d["y"], np.column_stack((d["s"], d["s2"])), w),
+      TWO, True, view=tuple, invariances=_scale_only(0),
+      notes="frequency weights (divisor sum(w) - 1): scaling changes the covariance"),
+    C("roc_auc_ci", "roc_auc_ci",
+      lambda d, w: f.roc_auc_ci(d["y"], d["s"], sample_weight=w),
+      _delong_ci, BINARY, True, view=fields("estimate", "low", "high", "se"),
+      invariances=_scale_only("estimate"),
+      notes="frequency weights: scaling changes the standard error and the interval",
+      goal="<= 2x fastauc.roc_auc_score", bench={}),
+    C("delong_test", "delong_test",
+      lambda d, w: f.delong_test(d["y"], d["s"], d["s2"], sample_weight=w),
+      lambda d, w: naive.delong_test(d["y"], d["s"], d["s2"], w), TWO, True,
+      view=fields("difference", "se", "statistic", "pvalue", "low", "high"), tol=1e-9,
+      reason="var = c_aa + c_bb - 2 c_ab cancels: the covariances agree to 1e-12, their "
+             "difference's square root to about 1e-9",
+      invariances=_scale_only("difference"),
+      notes="frequency weights: scaling changes the standard error, z and the p-value",
+      bench={}),
+    C("bootstrap_ci", "bootstrap_ci",
+      lambda d, w, **kw: f.bootstrap_ci(d["y"], d["s"], sample_weight=w, **{**BOOT, **kw}),
+      _bootstrap_reference, BINARY, True,
+      view=fields("estimate", "low", "high", "se", "replicates"),
+      invariances={"unit": ALL, "scale": ALL, "repeat": ("estimate",),
+                   "zero": ("estimate",), "shuffle": ("estimate",)},
+      notes="a replicate draws rows, not weight: a zero-weight row still takes draws and a "
+            "repeated row is drawn as several rows, so only the estimate survives those; "
+            "shuffling reorders tied rows of a class, which changes which row (and weight) "
+            "a draw picks, so only the estimate survives that too.  Unit and scaled "
+            "weights give the same draws and the same (scale-free) replicates",
+      goal=">= 100x a scikit-learn resampling loop", bench={"n_resamples": 200}, slow=True),
+    C("bootstrap_test", "bootstrap_test",
+      lambda d, w, **kw: f.bootstrap_test(d["y"], d["s"], d["s2"], sample_weight=w,
+                                          **{**BOOT, **kw}),
+      _bootstrap_test_reference, TWO, True,
+      view=fields("difference", "se", "statistic", "pvalue", "low", "high", "replicates"),
+      invariances={"unit": ALL, "scale": ALL, "repeat": ("difference",),
+                   "zero": ("difference",), "shuffle": ("difference",)},
+      notes="as bootstrap_ci: draws are of rows, so only the point difference survives "
+            "repeated, removed and shuffled rows",
+      slow=True),
+    C("by_group", "by_group",
+      lambda d, w: f.by_group(d["y"], d["p"], d["g"], sample_weight=w),
+      lambda d, w: {k: v for k, v in naive.by_group(d["y"], d["p"], d["g"], w).items()
+                    if k != "group"},
+      GROUPED, True, view=fields(*GROUP_FIELDS),
+      invariances=_scale_only("auc", "average_precision", "log_loss"),
+      notes="frequency weights: scaling changes each group's DeLong standard error",
+      goal="<= 2x one fastauc.roc_auc_score; >= 10x polars-ds; >= 100x pandas groupby",
+      bench={}),
+    C("report", "report",
+      lambda d, w: f.report(d["y"], d["p"], sample_weight=w),
+      _report_reference, PROBA, True, view=_report_view,
+      invariances=_scale_only("auc", "gini", "average_precision", "log_loss", "lift", "best"),
+      notes="DeLong's interval uses frequency weights: scaling changes it",
+      goal="< 3 s at n = 1e7 (one model)", bench={}, slow=True),
+    # ---------------------------------------------------------------- plots
+    C("roc_confidence_band", "roc_confidence_band",
+      lambda d, w: f.roc_confidence_band(d["y"], d["s"], sample_weight=w, n_resamples=20,
+                                         random_state=5, confidence_level=0.9,
+                                         fpr_grid=np.linspace(0, 1, 11)),
+      _band_reference, BINARY, True, positive_weights=True,
+      invariances={"unit": ALL, "scale": ALL},
+      notes="a bootstrap band: as bootstrap_ci, draws are of rows",
+      slow=True),
+    C("plot_roc", "plot_roc",
+      lambda d, w: f.plot_roc(d["y"], d["s"], sample_weight=w, band=False,
+                              operating_point=None),
+      _roc_line, BINARY, True, view=lambda fig: _figure_lines(fig)[0], slow=True),
+    C("plot_precision_recall", "plot_precision_recall",
+      lambda d, w: f.plot_precision_recall(d["y"], d["s"], sample_weight=w, baseline=False),
+      _pr_line, BINARY, True, view=lambda fig: _figure_lines(fig)[0], slow=True),
+    C("plot_gains", "plot_gains",
+      lambda d, w: f.plot_gains(d["y"], d["s"], sample_weight=w),
+      _gains_curve_reference, BINARY, True, view=_gains_figure, slow=True),
+]
+
+BY_NAME = {c.name: c for c in REGISTRY}
+assert len(BY_NAME) == len(REGISTRY), "registry names must be unique"
+
+
+def public_functions():
+    """Every public callable of fastauc that computes something (not classes)."""
+    return sorted(n for n in fastauc.__all__
+                  if callable(getattr(fastauc, n)) and not isinstance(getattr(fastauc, n), type))
+
+
+def first_entries():
+    """One entry per public function (its first), e.g. for the bad-input table."""
+    out = {}
+    for c in REGISTRY:
+        out.setdefault(c.function, c)
+    return out
+
+
+WEIGHTED = [c for c in REGISTRY if c.weights]
+
+
+# ------------------------------------------------------------------ comparing results
+
+def close_figures():
+    """Close every pyplot figure (a plot that raises has already opened its figure)."""
+    import sys
+
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
+
+
+def assert_close(ours, ref, tol=1e-12, where="result"):
+    """Recursive comparison: same structure, NaN where NaN, ``|a - b| <= tol * max(1, |b|)``."""
+    if isinstance(ref, dict):
+        assert isinstance(ours, dict) and set(ours) == set(ref), (where, ours, ref)
+        for k in ref:
+            assert_close(ours[k], ref[k], tol, f"{where}[{k!r}]")
+        return
+    if isinstance(ref, (tuple, list)) and not (
+            len(ref) and np.isscalar(ref[0]) and not isinstance(ref[0], str)):
+        assert len(ours) == len(ref), (where, ours, ref)
+        for i, (a, b) in enumerate(zip(ours, ref)):
+            assert_close(a, b, tol, f"{where}[{i}]")
+        return
+    if ref is None or isinstance(ref, (str, bool)):
+        assert ours == ref, (where, ours, ref)
+        return
+    a = np.asarray(ours, dtype=np.float64)
+    b = np.asarray(ref, dtype=np.float64)
+    assert a.shape == b.shape, (where, a.shape, b.shape, a, b)
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    with np.errstate(invalid="ignore"):
+        near = np.abs(a - b) <= tol * np.maximum(1.0, np.abs(b))
+    bad = ~(same | near)
+    assert not bad.any(), (where, a[bad] if a.ndim else a, b[bad] if b.ndim else b)
+
+
+def select(result, keys):
+    """The parts of a view an invariance compares (``ALL``: everything)."""
+    if keys is ALL:
+        return result
+    if isinstance(result, dict):
+        return {k: result[k] for k in keys}
+    return tuple(result[k] for k in keys)
