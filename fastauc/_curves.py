@@ -33,6 +33,15 @@ def table_tallies(table):
     return keys_to_floats(table.keys), tps, fps, total_p, total_n
 
 
+def layout_tallies(lay, wl, table):
+    """``table_tallies(table)`` for the table of layout ``lay``: unweighted, the
+    layout's cumulative counts are the tallies already (no second pass)."""
+    if wl.shape[0]:
+        return table_tallies(table)
+    return (keys_to_floats(lay.keys), lay.bp, lay.bn, float(lay.bp[-1]) if lay.bp.shape[0]
+            else 0.0, float(lay.bn[-1]) if lay.bn.shape[0] else 0.0)
+
+
 def cumulative(y_true, y_score, sample_weight, pos_label):
     """Cumulative weight and positive weight at each group end (from the top)."""
     return cumulative_from(*threshold_tallies(y_true, y_score, sample_weight, pos_label)[1:])

@@ -25,8 +25,7 @@ from ._kernels.resampling import (
     replicate_value,
 )
 from ._kernels.placements import group_weights
-from ._kernels.sorting import merge_desc
-from ._kernels.sweeps import sweep
+from ._kernels.sorting import group_bounds, merge_desc
 from ._parallel import map_chunks, num_threads
 from ._stats import norm_ppf as _norm_ppf
 from ._table import CHUNK_MIN, Table, sorted_runs
@@ -56,12 +55,12 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     index_type = np.int32 if n < 2**31 else np.int64
     runs = sorted_runs(is_pos, score, e, name, extra=np.arange(n, dtype=index_type))
     pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = runs
-    (pk, pidx), (_, nidx) = map_chunks(merge_desc, [(pk1, px1, pk2, px2),
-                                                    (nk1, nx1, nk2, nx2)])
+    (pk, pidx), (nk, nidx) = map_chunks(merge_desc, [(pk1, px1, pk2, px2),
+                                                     (nk1, nx1, nk2, nx2)])
     keys = np.empty(n, np.uint64)
     tps = np.empty(n, np.float64)
     fps = np.empty(n, np.float64)
-    g = sweep(pk1, e, pk2, e, nk1, e, nk2, e, keys, tps, fps, True, 0.0, 0.0, e)[0]
+    g = group_bounds(pk, nk, keys, tps, fps)
     return _Layout(np.concatenate((pidx, nidx)), pk.shape[0], tps[:g], fps[:g], keys[:g])
 
 

@@ -14,7 +14,7 @@ from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
 from ._parallel import map_chunks
 from ._resample import _BATCH, _kernel_arrays, _prepare, layout_table
 from ._kernels.thresholds import CODES, best_index
-from ._curves import cumulative_from, gains, table_tallies
+from ._curves import cumulative_from, gains, layout_tallies
 from .thresholds import ThresholdMetrics
 
 __all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
@@ -49,7 +49,7 @@ class _Column:
                              stratified)
         model = self.prep.models[0]
         self.table = layout_table(model.lay, model.wl)
-        self.metrics = ThresholdMetrics(*table_tallies(self.table))
+        self.metrics = ThresholdMetrics(*layout_tallies(model.lay, model.wl, self.table))
         if self.metrics.total_pos <= 0 or self.metrics.total_neg <= 0:
             empty = "positive" if self.metrics.total_pos <= 0 else "negative"
             raise ValueError(f"the {empty} rows of y_true all have zero sample_weight; the "

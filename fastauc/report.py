@@ -10,7 +10,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.losses import log_loss_sum
 from ._kernels.thresholds import CODES, best_indices
-from ._curves import lifts, table_tallies
+from ._curves import layout_tallies, lifts
 from ._parallel import map_chunks
 from ._delong import class_weights, delong_many, paired_test
 from ._resample import _layout, layout_table
@@ -170,9 +170,10 @@ class Report:
         return "\n".join(out)
 
 
-def _model_report(name, table, interval, log_loss):
-    """One model's section, from its distinct-score table (no further sort)."""
-    m = ThresholdMetrics(*table_tallies(table))
+def _model_report(name, layout, interval, log_loss):
+    """One model's section, from its sorted layout (no further sort)."""
+    table = layout_table(*layout)
+    m = ThresholdMetrics(*layout_tallies(*layout, table))
     ap = table.sweep().average_precision
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
     indices, values = best_indices(m.tp, m.fp, m.total_pos, m.total_neg, codes)
@@ -311,7 +312,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         else:
             interval = bootstrap_ci(is_pos, columns[j], confidence_level=level,
                                     sample_weight=sw, **bootstrap_options)
-        models.append(_model_report(names[j], layout_table(*layouts[j]), interval, losses[j]))
+        models.append(_model_report(names[j], layouts[j], interval, losses[j]))
     comparisons = []
     for a in range(k):
         for b in range(a + 1, k):

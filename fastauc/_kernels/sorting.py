@@ -205,3 +205,29 @@ def merge_desc(k1, x1, k2, x2):
             payload[o] = x2[j]
             j -= 1
     return keys, payload
+
+
+@jit
+def group_bounds(pk, nk, keys_out, bp_out, bn_out):
+    """Distinct keys and cumulative class counts of two *descending* runs (the
+    positives' and the negatives' keys of a layout), walked together from the
+    top; returns the number of distinct keys."""
+    i = 0
+    j = 0
+    g = 0
+    n_p = pk.shape[0]
+    n_n = nk.shape[0]
+    while i < n_p or j < n_n:
+        if j >= n_n or (i < n_p and pk[i] >= nk[j]):
+            k = pk[i]
+        else:
+            k = nk[j]
+        while i < n_p and pk[i] == k:
+            i += 1
+        while j < n_n and nk[j] == k:
+            j += 1
+        keys_out[g] = k
+        bp_out[g] = i
+        bn_out[g] = j
+        g += 1
+    return g
