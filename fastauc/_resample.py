@@ -39,6 +39,8 @@ class _Layout(NamedTuple):
     bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group (float64)
     bn: np.ndarray  # (G,) cumulative negative counts (float64)
     keys: np.ndarray  # (G,) the distinct scores' keys, descending
+    pos_count: np.ndarray  # (G,) positives at each key (float64)
+    neg_count: np.ndarray  # (G,) negatives at each key (float64)
 
 
 def _layout(is_pos, score, name="y_score") -> _Layout:
@@ -60,8 +62,11 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     keys = np.empty(n, np.uint64)
     tps = np.empty(n, np.float64)
     fps = np.empty(n, np.float64)
-    g = group_bounds(pk, nk, keys, tps, fps)
-    return _Layout(np.concatenate((pidx, nidx)), pk.shape[0], tps[:g], fps[:g], keys[:g])
+    tpc = np.empty(n, np.float64)
+    fpc = np.empty(n, np.float64)
+    g = group_bounds(pk, nk, keys, tps, fps, tpc, fpc)
+    return _Layout(np.concatenate((pidx, nidx)), pk.shape[0], tps[:g], fps[:g], keys[:g],
+                   tpc[:g], fpc[:g])
 
 
 def placements(lay: _Layout, wl, rows, out) -> float:
@@ -88,7 +93,7 @@ def layout_table(lay: _Layout, wl) -> Table:
     as in scikit-learn).
     """
     if not wl.shape[0]:
-        return Table(lay.keys, np.diff(lay.bp, prepend=0.0), np.diff(lay.bn, prepend=0.0))
+        return Table(lay.keys, lay.pos_count, lay.neg_count)
     pos, neg = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
     keep = (pos > 0) | (neg > 0)
     if keep.all():
