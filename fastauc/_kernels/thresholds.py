@@ -47,13 +47,21 @@ def value(tp, fp, total_p, total_n, code, beta, cost_fp, cost_fn):
 
 
 @jit
+def _better(x, best_v):
+    """``x`` beats ``best_v`` by more than rounding: values that are equal in exact
+    arithmetic (``2/6 - 0`` and ``5/6 - 1/2``) may differ in the last bits, and
+    the first (highest) threshold must win such a tie."""
+    return x > best_v + 1e-12 * max(1.0, abs(best_v))
+
+
+@jit
 def best_index(tps, fps, total_p, total_n, code, beta, cost_fp, cost_fn):
     """Index of the best threshold (the first one on ties) and its value."""
     best = 0
     best_v = value(tps[0], fps[0], total_p, total_n, code, beta, cost_fp, cost_fn)
     for i in range(1, tps.shape[0]):
         x = value(tps[i], fps[i], total_p, total_n, code, beta, cost_fp, cost_fn)
-        if x > best_v:
+        if _better(x, best_v):
             best_v = x
             best = i
     return best, best_v
@@ -71,7 +79,7 @@ def best_indices(tps, fps, total_p, total_n, codes):
     for i in range(1, tps.shape[0]):
         for c in range(k):
             x = value(tps[i], fps[i], total_p, total_n, codes[c], 1.0, 0.0, 0.0)
-            if x > best[c]:
+            if _better(x, best[c]):
                 best[c] = x
                 idx[c] = i
     return idx, best
