@@ -42,35 +42,29 @@ def layout_tallies(lay, wl, table):
             else 0.0, float(lay.bn[-1]) if lay.bn.shape[0] else 0.0)
 
 
-def cumulative(y_true, y_score, sample_weight, pos_label):
-    """Cumulative weight and positive weight at each group end (from the top)."""
-    return cumulative_from(*threshold_tallies(y_true, y_score, sample_weight, pos_label)[1:])
-
-
-def cumulative_from(tps, fps, total_p, total_n):
+def _require_positives(total_p):
     if total_p <= 0:
         raise ValueError("y_true has no positive rows (with positive weight); lift and gains "
                          "are not defined")
+
+
+def cumulative_from(tps, fps, total_p, total_n):
+    """The cumulative gains curve from ``(0, 0)``: weight and positive weight at
+    each group end (from the top), for drawing."""
+    _require_positives(total_p)
     cw = np.concatenate(([0.0], tps + fps))
     cp = np.concatenate(([0.0], tps))
     return cw, cp, total_p, total_p + total_n
 
 
-def positives_in_top(cw, cp, x):
-    """Positive weight among the top ``x`` weight; a tied group cut by ``x``
-    contributes in proportion (its rows are not ordered among themselves)."""
-    return np.interp(x, cw, cp)
-
-
-def lift(cw, cp, total_p, total, k):
-    top = k * total
-    return float(positives_in_top(cw, cp, top) / top / (total_p / total))
-
-
-def gains(cw, cp, total_p, total, n_bins):
-    """The gains table from the cumulative weight and positive weight curves."""
+def gains(tps, fps, total_p, total_n, n_bins):
+    """The gains table from the cumulative tallies (a tied group cut by a bin
+    edge counts in proportion: ``_kernels.thresholds.top_positives``)."""
+    _require_positives(total_p)
+    total = total_p + total_n
     edges = total * np.arange(n_bins + 1) / n_bins
-    cum_pos = positives_in_top(cw, cp, edges)
+    cum_pos = top_positives(tps, fps, edges)
+    cum_pos[0] = 0.0
     count = np.diff(edges)
     positives = np.diff(cum_pos)
     base = total_p / total
@@ -81,11 +75,9 @@ def gains(cw, cp, total_p, total, n_bins):
 
 def lifts(tps, fps, total_p, total_n, fractions):
     """Lift in the top fraction ``k`` of the rows for each ``k``, from the
-    cumulative tallies (``lift`` without building the gains curve)."""
+    cumulative tallies (without building the gains curve)."""
+    _require_positives(total_p)
     total = total_p + total_n
-    if total_p <= 0:
-        raise ValueError("y_true has no positive rows (with positive weight); lift and gains "
-                         "are not defined")
     top = np.asarray(fractions, np.float64) * total
     pos = top_positives(tps, fps, top)
     return {k: float(p / t / (total_p / total)) for k, p, t in zip(fractions, pos, top)}

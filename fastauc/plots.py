@@ -263,7 +263,7 @@ def _draw_gains(ax, ax_lift, col, n_bins, label, baseline):
            ylabel="Share of positives", title="Cumulative gains")
     ax.legend(loc="lower right", fontsize="small")
     if ax_lift is not None:
-        g = gains(cw, cp, total_p, total, n_bins)
+        g = gains(m.tp, m.fp, m.total_pos, m.total_neg, n_bins)
         ax_lift.bar(g.bin, g.lift, color="C0", alpha=0.7, label="lift in bin")
         ax_lift.plot(g.bin, g.cumulative_lift, "o-", color="C1", label="cumulative lift")
         ax_lift.axhline(1.0, ls="--", lw=0.8, color="grey")

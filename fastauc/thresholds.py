@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from . import _validation as v
-from ._curves import cumulative, gains, lift, threshold_tallies
+from ._curves import gains, lifts, threshold_tallies
 from ._kernels.table import band_area
 from ._kernels.thresholds import (
     ACCURACY,
@@ -339,8 +339,8 @@ def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
     """
     if isinstance(k, bool) or not isinstance(k, (int, float, np.number)) or not 0 < k <= 1:
         raise ValueError(f"k must be a fraction in (0, 1], got {k!r}")
-    cw, cp, total_p, total = cumulative(y_true, y_score, sample_weight, pos_label)
-    return lift(cw, cp, total_p, total, k)
+    _, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label)
+    return lifts(tps, fps, total_p, total_n, (k,))[k]
 
 
 def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=None):
@@ -371,7 +371,7 @@ def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=Non
     array([0.33333333, 0.66666667, 0.66666667, 0.66666667, 1.        ])
     """
     n_bins = v.check_positive_int(n_bins, "n_bins")
-    return gains(*cumulative(y_true, y_score, sample_weight, pos_label), n_bins)
+    return gains(*threshold_tallies(y_true, y_score, sample_weight, pos_label)[1:], n_bins)
 
 
 # ------------------------------------------------------------------ convex hull
