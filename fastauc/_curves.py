@@ -25,12 +25,13 @@ def threshold_tallies(y_true, y_score, sample_weight, pos_label):
 
 
 def table_tallies(table):
-    """``threshold_tallies``' tuple from a distinct-score table (no sort)."""
+    """``threshold_tallies``' tuple from a distinct-score table (no sort), with the
+    thresholds as their sort keys (``keys_to_floats`` gives the scores)."""
     tps = np.cumsum(table.pos)
     fps = np.cumsum(table.neg)
     total_p = float(tps[-1]) if tps.shape[0] else 0.0
     total_n = float(fps[-1]) if fps.shape[0] else 0.0
-    return keys_to_floats(table.keys), tps, fps, total_p, total_n
+    return table.keys, tps, fps, total_p, total_n
 
 
 def layout_tallies(lay, wl, table):
@@ -38,7 +39,7 @@ def layout_tallies(lay, wl, table):
     layout's cumulative counts are the tallies already (no second pass)."""
     if wl.shape[0]:
         return table_tallies(table)
-    return (keys_to_floats(lay.keys), lay.bp, lay.bn, float(lay.bp[-1]) if lay.bp.shape[0]
+    return (lay.keys, lay.bp, lay.bn, float(lay.bp[-1]) if lay.bp.shape[0]
             else 0.0, float(lay.bn[-1]) if lay.bn.shape[0] else 0.0)
 
 

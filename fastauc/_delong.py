@@ -3,7 +3,7 @@
 The computational core of :mod:`fastauc.delong`, shared with ``report``.
 One model's variance comes from the placement moments of the sweep that
 gives its AUC; several models need each row's placement in each model, from
-each model's sorted layout (``_resample._layout``), and one pass over the rows
+each model's sorted layout (``_resample.layouts``), and one pass over the rows
 for the covariance (DeLong, DeLong & Clarke-Pearson 1988; Sun & Xu 2014).
 """
 
@@ -15,10 +15,11 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.placements import placement_covariance
-from ._resample import _layout, placements
+from ._parallel import map_chunks
+from ._resample import layouts, placements
 from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
-from ._table import sorted_tallies
+from ._table import CHUNK_MIN, sorted_tallies
 
 __all__ = ["SMALL_DELONG", "class_weights", "delong_many", "delong_one", "delong_setup",
            "paired_test"]
@@ -38,28 +39,31 @@ def delong_one(is_pos, s, w):
     return auc, var
 
 
-def delong_many(is_pos, S, w, layouts=None):
+def delong_many(is_pos, S, w, lays=None):
     """AUCs and DeLong covariance of the columns of ``S`` (placements per row).
 
-    ``layouts`` (one ``_resample._Layout`` per column, with its weights in
-    layout order) saves the sort when the caller has sorted the columns
-    already.
+    ``lays`` (one ``(_resample._Layout, weights in layout order)`` per
+    column) saves the sort when the caller has sorted the columns already.
     """
     n, k = S.shape
+    if lays is None:
+        cols = [np.ascontiguousarray(S[:, m]) for m in range(k)]
+        lays = [(lay, w[lay.rows] if w.shape[0] else w)
+                for lay in layouts(is_pos, cols, ["y_scores"] * k)]
     X = np.empty((k, n))
     aucs = np.empty(k)
-    for m in range(k):
-        if layouts is None:
-            lay = _layout(is_pos, np.ascontiguousarray(S[:, m]), name="y_scores")
-            wl = w[lay.rows] if w.shape[0] else w
-        else:
-            lay, wl = layouts[m]
-        aucs[m] = placements(lay, wl, lay.rows, X[m])
-    s10, s01, w10, w01 = placement_covariance(X, is_pos, w, aucs)
+    for m, (lay, wl) in enumerate(lays):
+        aucs[m] = placements(lay, wl, X[m])
+    cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
+    parts = map_chunks(placement_covariance, [(X, is_pos, w, aucs, a, b)
+                                              for a, b in zip(cuts[:-1], cuts[1:])])
+    s = sum(p[0] for p in parts)
+    w10, w01 = sum(p[1] for p in parts)
     if w10 <= 1.0 or w01 <= 1.0:
         v.warn_undefined(SMALL_DELONG)
         return aucs, np.full((k, k), np.nan)
-    return aucs, s10 / (w10 - 1.0) / w10 + s01 / (w01 - 1.0) / w01
+    cov = s[0] / (w10 - 1.0) / w10 + s[1] / (w01 - 1.0) / w01
+    return aucs, np.triu(cov) + np.triu(cov, 1).T
 
 
 def delong_setup(y_true, y_scores, sample_weight, name):

@@ -20,6 +20,12 @@ __all__ = ["map_chunks", "num_threads"]
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _pool_pid = -1
+_local = threading.local()
+
+
+def _in_pool(fn, args):
+    _local.in_pool = True
+    return fn(*args)
 
 
 def num_threads() -> int:
@@ -42,13 +48,18 @@ def _get_pool(workers: int) -> ThreadPoolExecutor:
 
 
 def map_chunks(fn, arg_tuples):
-    """``[fn(*args) for args in arg_tuples]``, the chunks spread over threads."""
+    """``[fn(*args) for args in arg_tuples]``, the chunks spread over threads.
+
+    A call from one of the pool's own threads (a chunk that itself maps
+    chunks) runs its chunks in that thread: waiting on the pool from inside
+    it could wait forever.
+    """
     if len(arg_tuples) == 1:
         return [fn(*arg_tuples[0])]
     threads = min(num_threads(), len(arg_tuples))
-    if threads <= 1:
+    if threads <= 1 or getattr(_local, "in_pool", False):
         return [fn(*args) for args in arg_tuples]
     pool = _get_pool(threads - 1)
-    futures = [pool.submit(fn, *args) for args in arg_tuples[1:]]
+    futures = [pool.submit(_in_pool, fn, args) for args in arg_tuples[1:]]
     first = fn(*arg_tuples[0])
     return [first] + [f.result() for f in futures]

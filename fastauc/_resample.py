@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
-from ._kernels.placements import layout_placements
+from ._kernels.placements import layout_placements, scatter
 from ._kernels.resampling import (
     AVERAGE_PRECISION,
     LOG_LOSS,
@@ -44,21 +44,35 @@ class _Layout(NamedTuple):
 
 
 def _layout(is_pos, score, name="y_score") -> _Layout:
-    """Sort one model's rows (all of them, whatever their weight) into a layout.
+    """Sort one model's rows (all of them, whatever their weight) into a layout."""
+    return layouts(is_pos, [score], [name])[0]
 
-    The one sort of ``_table.sorted_runs`` (two halves on two threads) with
-    each row's index carried along; the two runs of each class are merged
-    from the top, and one sweep of the runs gives the group boundaries and
-    the distinct keys.
+
+def layouts(is_pos, scores, names) -> list[_Layout]:
+    """The layouts of several models on the same rows, one sort per column.
+
+    Each column gets the one sort of ``_table.sorted_runs`` (two halves on
+    two threads) with each row's index carried along; the two runs of each
+    class are merged from the top, and one walk of the merged runs gives the
+    group boundaries and the distinct keys.  The merges and the walks (one
+    thread each) run for all the columns at once.
     """
-    n = score.shape[0]
+    n = is_pos.shape[0]
     e = v.EMPTY_WEIGHT
     # row indices as int32 when they fit: half the payload the sort moves
-    index_type = np.int32 if n < 2**31 else np.int64
-    runs = sorted_runs(is_pos, score, e, name, extra=np.arange(n, dtype=index_type))
-    pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = runs
-    (pk, pidx), (nk, nidx) = map_chunks(merge_desc, [(pk1, px1, pk2, px2),
-                                                     (nk1, nx1, nk2, nx2)])
+    rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
+    merges = []
+    for score, name in zip(scores, names):
+        pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = sorted_runs(is_pos, score, e,
+                                                                         name, extra=rows)
+        merges += [(pk1, px1, pk2, px2), (nk1, nx1, nk2, nx2)]
+    merged = map_chunks(merge_desc, merges)
+    return map_chunks(_walk, [(merged[2 * m], merged[2 * m + 1]) for m in range(len(scores))])
+
+
+def _walk(pos, neg) -> _Layout:
+    (pk, pidx), (nk, nidx) = pos, neg
+    n = pk.shape[0] + nk.shape[0]
     keys = np.empty(n, np.uint64)
     tps = np.empty(n, np.float64)
     fps = np.empty(n, np.float64)
@@ -69,20 +83,31 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
                    tpc[:g], fpc[:g])
 
 
-def placements(lay: _Layout, wl, rows, out) -> float:
-    """Each row's DeLong placement value written to ``out[rows[p]]``; returns the AUC.
-
-    The groups are cut in two fixed halves written on two threads.
-    """
+def layout_order_placements(lay: _Layout, wl):
+    """Each layout position's DeLong placement value (layout order) and the AUC."""
     n = lay.rows.shape[0]
-    total_p = float(wl[:lay.n_pos].sum()) if wl.shape[0] else float(lay.n_pos)
-    total_n = float(wl[lay.n_pos:].sum()) if wl.shape[0] else float(n - lay.n_pos)
-    g = lay.bp.shape[0]
-    cuts = [0, g // 2, g] if n >= CHUNK_MIN else [0, g]
-    parts = map_chunks(layout_placements, [(lay.bp, lay.bn, wl, lay.n_pos, rows, out, a, b,
-                                            total_p, total_n)
-                                           for a, b in zip(cuts[:-1], cuts[1:])])
-    return sum(parts) / total_p
+    if wl.shape[0]:
+        pos_w, neg_w = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
+        total_p, total_n = float(wl[:lay.n_pos].sum()), float(wl[lay.n_pos:].sum())
+    else:
+        pos_w, neg_w = lay.pos_count, lay.neg_count
+        total_p, total_n = float(lay.n_pos), float(n - lay.n_pos)
+    out = np.empty(n + 1)
+    area = layout_placements(lay.bp, lay.bn, pos_w, neg_w, lay.n_pos, out, total_p, total_n)
+    return out[:n], area / total_p
+
+
+def placements(lay: _Layout, wl, out) -> float:
+    """Each row's DeLong placement value written to ``out[row]``; returns the AUC.
+
+    The values come in layout order from one walk of the groups and are
+    scattered to their rows in two fixed halves on two threads.
+    """
+    values, auc = layout_order_placements(lay, wl)
+    n = values.shape[0]
+    cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
+    map_chunks(scatter, [(lay.rows, values, out, a, b) for a, b in zip(cuts[:-1], cuts[1:])])
+    return auc
 
 
 def layout_table(lay: _Layout, wl) -> Table:
@@ -166,9 +191,7 @@ def _jackknife(model: _Model, metric: str) -> np.ndarray:
             total = float(w.sum())
             s = float(np.dot(w, model.loss))
             return (s - w * model.loss) / (total - w)
-        n = lay.rows.shape[0]
-        place = np.empty(n)
-        auc = placements(lay, wl, np.arange(n), place)
+        place, auc = layout_order_placements(lay, wl)
         npos = lay.n_pos
         total_p, total_n = float(w[:npos].sum()), float(w[npos:].sum())
         out = np.empty_like(place)

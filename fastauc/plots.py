@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
+from ._kernels.sorting import keys_to_floats
 from ._parallel import map_chunks
 from ._resample import _BATCH, _kernel_arrays, _prepare, layout_table
 from ._kernels.thresholds import CODES, best_index
@@ -49,7 +50,8 @@ class _Column:
                              stratified)
         model = self.prep.models[0]
         self.table = layout_table(model.lay, model.wl)
-        self.metrics = ThresholdMetrics(*layout_tallies(model.lay, model.wl, self.table))
+        keys, *tallies = layout_tallies(model.lay, model.wl, self.table)
+        self.metrics = ThresholdMetrics(keys_to_floats(keys), *tallies)
         if self.metrics.total_pos <= 0 or self.metrics.total_neg <= 0:
             empty = "positive" if self.metrics.total_pos <= 0 else "negative"
             raise ValueError(f"the {empty} rows of y_true all have zero sample_weight; the "

@@ -9,11 +9,12 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.losses import log_loss_sum
+from ._kernels.sorting import keys_to_floats
 from ._kernels.thresholds import CODES, best_indices
 from ._curves import layout_tallies, lifts
 from ._parallel import map_chunks
 from ._delong import class_weights, delong_many, paired_test
-from ._resample import _layout, layout_table
+from ._resample import layout_table, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
 from .groups import GroupMetrics, by_group, format_table
@@ -170,19 +171,27 @@ class Report:
         return "\n".join(out)
 
 
-def _model_report(name, layout, interval, log_loss):
-    """One model's section, from its sorted layout (no further sort)."""
-    table = layout_table(*layout)
-    m = ThresholdMetrics(*layout_tallies(*layout, table))
+def _model_numbers(lay, wl):
+    """A model's table-derived numbers, from its sorted layout (no further sort):
+    average precision, the best thresholds' points and the lifts.  Kernels
+    only (run for several models at once on threads)."""
+    table = layout_table(lay, wl)
+    keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, table)
     ap = table.sweep().average_precision
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
-    indices, values = best_indices(m.tp, m.fp, m.total_pos, m.total_neg, codes)
+    indices, values = best_indices(tp, fp, total_p, total_n, codes)
+    points = ThresholdMetrics(keys_to_floats(keys[indices]), tp[indices], fp[indices], total_p,
+                              total_n)
+    return ap, values, points, lifts(tp, fp, total_p, total_n, LIFT_FRACTIONS)
+
+
+def _model_report(name, numbers, interval, log_loss):
+    """One model's section."""
+    ap, values, points, lift = numbers
     best = {}
-    for metric, i, value in zip(BEST_METRICS, indices, values):
-        point = m.at(int(i))
-        best[metric] = {"threshold": float(m.threshold[i]), "value": float(value)}
-        best[metric].update({key: float(getattr(point, key)[0]) for key in _AT_THRESHOLD})
-    lift = lifts(m.tp, m.fp, m.total_pos, m.total_neg, LIFT_FRACTIONS)
+    for j, (metric, value) in enumerate(zip(BEST_METRICS, values)):
+        best[metric] = {"threshold": float(points.threshold[j]), "value": float(value)}
+        best[metric].update({key: float(getattr(points, key)[j]) for key in _AT_THRESHOLD})
     return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
                        2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
 
@@ -297,14 +306,12 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         names[j]: by_group(is_pos, columns[j], by, sample_weight=sw, confidence_level=level)
         for j in range(k)}
     # the one sort per column: each layout gives the DeLong placements and the table
-    layouts = []
-    for j in range(k):
-        lay = _layout(is_pos, columns[j], names[j])
-        layouts.append((lay, w[lay.rows] if w.shape[0] else w))
+    lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in layouts(is_pos, columns, names)]
     # one DeLong covariance for all models: their intervals and every paired test
     if ci == "delong" or k > 1:
-        aucs, cov = delong_many(is_pos, S, w, layouts)
+        aucs, cov = delong_many(is_pos, S, w, lays)
     losses = _log_losses(is_pos, columns, w)
+    numbers = map_chunks(_model_numbers, lays)
     models = []
     for j in range(k):
         if ci == "delong":
@@ -312,7 +319,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         else:
             interval = bootstrap_ci(is_pos, columns[j], confidence_level=level,
                                     sample_weight=sw, **bootstrap_options)
-        models.append(_model_report(names[j], layouts[j], interval, losses[j]))
+        models.append(_model_report(names[j], numbers[j], interval, losses[j]))
     comparisons = []
     for a in range(k):
         for b in range(a + 1, k):

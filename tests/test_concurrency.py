@@ -77,3 +77,36 @@ def test_groups_and_report_from_eight_threads_same_as_sequential():
     with ThreadPoolExecutor(max_workers=8) as ex:
         got = list(ex.map(run, data))
     assert got == expected
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_report_and_delong_covariance_same_at_any_thread_count(threads, monkeypatch):
+    """The per-model phases run on threads (layouts, table numbers, placement
+    scatter, the covariance in two row halves): nothing depends on how many."""
+    rng = np.random.default_rng(5)
+    n = 150_000  # above the two-chunk size
+    y = rng.integers(0, 2, n)
+    w = rng.random(n)
+    S = np.column_stack([np.round(y + rng.normal(size=n) * k, 2) for k in (1.0, 2.0, 3.0)])
+    base = (fastauc.report(y, S).to_dict(), fastauc.report(y, S, sample_weight=w).to_dict(),
+            fastauc.delong_covariance(y, S, sample_weight=w))
+    monkeypatch.setenv("FASTAUC_NUM_THREADS", threads)
+    again = (fastauc.report(y, S).to_dict(), fastauc.report(y, S, sample_weight=w).to_dict(),
+             fastauc.delong_covariance(y, S, sample_weight=w))
+    assert again[:2] == base[:2]
+    np.testing.assert_array_equal(again[2][1], base[2][1])
+
+
+def test_map_chunks_inside_a_chunk_runs_in_that_thread(monkeypatch):
+    """A chunk that maps chunks itself (report's per-model phase calling the
+    table sweep) must not wait on the pool it runs in."""
+    from fastauc._parallel import map_chunks
+
+    monkeypatch.setenv("FASTAUC_NUM_THREADS", "2")
+
+    def outer(i):
+        return sum(map_chunks(lambda a, b: a * b, [(i, j) for j in range(4)]))
+
+    with ThreadPoolExecutor(max_workers=4) as ex:
+        got = list(ex.map(lambda _: map_chunks(outer, [(i,) for i in range(6)]), range(8)))
+    assert got == [[6 * i for i in range(6)]] * 8

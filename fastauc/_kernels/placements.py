@@ -28,32 +28,37 @@ def _range_weight(w, start, stop):
 
 
 @jit
-def layout_placements(bp, bn, w, n_pos, rows, out, g_lo, g_hi, total_p, total_n):
-    """Write the placement value of each row of groups ``g_lo:g_hi`` to
-    ``out[rows[p]]``; return their ``sum tg * V10`` (the AUC times ``total_p``
-    over all groups).
+def layout_placements(bp, bn, pos_w, neg_w, n_pos, out, total_p, total_n):
+    """Write the placement value of every layout position to ``out[:n]``; return
+    ``sum tg * V10`` over the groups (the AUC times ``total_p``).
 
-    ``w`` holds the weights in layout order (empty: unit weights); the class
-    totals are those of the whole layout.  Groups are independent once the
-    weight above ``g_lo`` is known, so two ranges of groups can be written on
-    two threads (they write disjoint rows of ``out``).
+    ``pos_w``/``neg_w`` hold each group's weight per class (the counts when
+    unweighted), ``out`` has one spare slot at ``n``.  The placements go out
+    in layout order, sequentially: each group writes its value at the next
+    position of each class whether or not it has rows there (a group without
+    positives leaves a value the next group with positives overwrites; past
+    the end it goes to the spare slot), so the walk has no branch that
+    depends on the data, which is what makes it fast on continuous scores.
     """
-    ip = int(bp[g_lo - 1]) if g_lo > 0 else 0
-    ineg = n_pos + (int(bn[g_lo - 1]) if g_lo > 0 else 0)
-    tp = _range_weight(w, 0, ip)  # positive weight above the range
-    fp = _range_weight(w, n_pos, ineg)  # negative weight above the range
+    n = out.shape[0] - 1
+    ip = 0
+    ineg = n_pos
+    tp = 0.0  # weight above the group
+    fp = 0.0
     acc = 0.0  # sum of tg * V10
-    for g in range(g_lo, g_hi):
-        p_end = int(bp[g])
-        n_end = n_pos + int(bn[g])
-        tg = _range_weight(w, ip, p_end)
-        fg = _range_weight(w, ineg, n_end)
+    for g in range(bp.shape[0]):
+        tg = pos_w[g]
+        fg = neg_w[g]
         v10 = ((total_n - fp - fg) + 0.5 * fg) / total_n
         v01 = (tp + 0.5 * tg) / total_p
-        for p in range(ip, p_end):
-            out[rows[p]] = v10
-        for p in range(ineg, n_end):
-            out[rows[p]] = v01
+        p_end = int(bp[g])
+        n_end = n_pos + int(bn[g])
+        out[ip if ip < n_pos else n] = v10
+        out[ineg] = v01
+        for q in range(ip + 1, p_end):
+            out[q] = v10
+        for q in range(ineg + 1, n_end):
+            out[q] = v01
         acc += tg * v10
         tp += tg
         fp += fg
@@ -63,41 +68,39 @@ def layout_placements(bp, bn, w, n_pos, rows, out, g_lo, g_hi, total_p, total_n)
 
 
 @jit
-def placement_covariance(X, is_pos, w, aucs):
-    """Weighted sums of cross-products of centred placements, per class.
+def scatter(rows, values, out, lo, hi):
+    """``out[rows[p]] = values[p]`` for ``p`` in ``lo:hi``."""
+    for p in range(lo, hi):
+        out[rows[p]] = values[p]
+
+
+@jit
+def placement_covariance(X, is_pos, w, aucs, lo, hi):
+    """Weighted sums of cross-products of centred placements, per class, over
+    rows ``lo:hi``.
 
     ``X`` is (k, n): model ``m``'s placement of row ``i``.  Returns
-    ``(S10, S01, W10, W01)``: ``S10[a, b] = sum_pos w_i (X_ai - A_a)(X_bi - A_b)``,
-    likewise over the negatives, and the class weights.  Centring on the AUC
-    first (two passes in effect) avoids cancellation.
+    ``(S, W)``: ``S[0, a, b] = sum_pos w_i (X_ai - A_a)(X_bi - A_b)`` for
+    ``a <= b``, ``S[1]`` the same over the negatives, ``W`` the class weights.
+    Centring on the AUC first (two passes in effect) avoids cancellation.
+    Row ranges are independent: the caller adds them in a fixed order.
     """
-    k, n = X.shape
-    s10 = np.zeros((k, k))
-    s01 = np.zeros((k, k))
-    w10 = 0.0
-    w01 = 0.0
+    k = X.shape[0]
+    s = np.zeros((2, k, k))
+    ws = np.zeros(2)
     weighted = w.shape[0] > 0
     d = np.empty(k)
-    for i in range(n):
+    for i in range(lo, hi):
         wi = w[i] if weighted else 1.0
-        if wi == 0.0:
-            continue
+        c = 0 if is_pos[i] else 1
         for a in range(k):
             d[a] = X[a, i] - aucs[a]
-        target = s10 if is_pos[i] else s01
         for a in range(k):
             da = wi * d[a]
             for b in range(a, k):
-                target[a, b] += da * d[b]
-        if is_pos[i]:
-            w10 += wi
-        else:
-            w01 += wi
-    for a in range(k):
-        for b in range(a):
-            s10[a, b] = s10[b, a]
-            s01[a, b] = s01[b, a]
-    return s10, s01, w10, w01
+                s[c, a, b] += da * d[b]
+        ws[c] += wi
+    return s, ws
 
 
 @jit
