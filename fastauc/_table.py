@@ -24,6 +24,8 @@ from ._kernels.sweeps import sweep
 from ._kernels.table import (
     merge_stats,
     N_SEG,
+    SEG_FP,
+    SEG_TP,
     N_STATS,
     ST_TOTAL_NEG,
     ST_TOTAL_POS,
@@ -232,14 +234,13 @@ def _balanced(starts, parts=2):
     return [(0, cut), (cut, starts.shape[0] - 1)]
 
 
-def _place_groups(is_pos, score, weight, codes, n_groups, name, log_loss=False):
+def _place_groups(is_pos, score, weight, codes, n_groups, name):
     """Rows as 16-byte records, group by group (stable).
 
-    Returns ``(rk, rf, row_starts, rows, log_loss)``: the records as uint64
-    and float64 views, where each group's records start, (G, 2) counts of
-    all rows and of positive rows per group (zero weights included), and
-    with ``log_loss`` each group's mean log loss (the scores taken as
-    probabilities of the positive class; else None), summed in the same pass.
+    Returns ``(rk, rf, row_starts, rows, probabilities)``: the records as
+    uint64 and float64 views, where each group's records start, (G, 2)
+    counts of all rows and of positive rows per group (zero weights
+    included), and whether every score is in [0, 1].
 
     Two fixed halves of the rows are counted and placed on two threads; the
     second half's rows of a group follow the first half's, so the order does
@@ -251,12 +252,12 @@ def _place_groups(is_pos, score, weight, codes, n_groups, name, log_loss=False):
     weighted = weight.shape[0] > 0
     parts = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight, codes[a:b])
              for a, b in halves]
-    losses = [np.zeros((n_groups, 4) if log_loss else (0, 4)) for _ in parts]
-    counted = map_chunks(count_groups, [(b, p, w, c, n_groups, loss)
-                                        for (b, p, w, c), loss in zip(parts, losses)])
+    counted = map_chunks(count_groups, [(*part, n_groups) for part in parts])
     if any(c[1] for c in counted):
         v.raise_non_finite(name, score)
     counts = counted[0][0] if len(counted) == 1 else counted[0][0] + counted[1][0]
+    probabilities = n > 0 and min(c[3] for c in counted) >= 0.0 and max(
+        c[4] for c in counted) <= 1.0
     row_starts = np.zeros(n_groups + 1, np.int64)
     np.cumsum(counts[:, 0], out=row_starts[1:])
     records = np.empty((int(row_starts[-1]), 2), np.uint64)
@@ -265,13 +266,7 @@ def _place_groups(is_pos, score, weight, codes, n_groups, name, log_loss=False):
     if len(parts) == 2:
         at.append(row_starts[:-1] + counted[0][0][:, 0])
     map_chunks(scatter_groups, [(*part, a, rk, rf) for part, a in zip(parts, at)])
-    mean_loss = None
-    if log_loss:
-        total = sum(loss[:, 0] + loss[:, 1] for loss in losses)
-        total_w = sum(loss[:, 2] + loss[:, 3] for loss in losses)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mean_loss = total / total_w
-    return rk, rf, row_starts, counts[:, 1:], mean_loss
+    return rk, rf, row_starts, counts[:, 1:], probabilities
 
 
 class GroupSums(NamedTuple):
@@ -280,24 +275,30 @@ class GroupSums(NamedTuple):
     sums: np.ndarray  # (G, N_SEG): tp, fp, area2, ap_num
     stats: np.ndarray  # (G, N_STATS) DeLong moments, or (0, N_STATS)
     rows: np.ndarray  # (G, 2): all rows, positive rows
-    log_loss: np.ndarray | None  # (G,) mean log loss when asked for
+    log_loss: np.ndarray | None  # (G,) mean log loss when the scores are probabilities
 
 
-def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False, log_loss=False,
+def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False,
                  name="y_score") -> GroupSums:
-    """Every group's sweep sums, moments, row counts and (optionally) log loss.
+    """Every group's sweep sums, moments, row counts and, when every score is
+    in [0, 1], log loss (each group's records once sorted, in cache).
 
     The same sums and moments as ``grouped_table(...).sweep(moments=moments)``,
     without writing the tables out.
     """
-    rk, rf, row_starts, rows, loss = _place_groups(is_pos, score, weight, codes, n_groups,
-                                                   name, log_loss)
+    rk, rf, row_starts, rows, probabilities = _place_groups(is_pos, score, weight, codes,
+                                                            n_groups, name)
     sums = np.zeros((n_groups, N_SEG))
     stats = np.zeros((n_groups, N_STATS) if moments else (0, N_STATS))
+    loss = np.zeros(n_groups if probabilities else 0)
     e = v.EMPTY_WEIGHT
     map_chunks(sweep_groups, [(rk, rf, row_starts, a, b, moments, sums, stats, EMPTY_KEYS, e, e,
-                               EMPTY_INTS) for a, b in _balanced(row_starts)])
-    return GroupSums(sums, stats, rows, loss)
+                               EMPTY_INTS, loss) for a, b in _balanced(row_starts)])
+    if not probabilities:
+        return GroupSums(sums, stats, rows, None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean_loss = loss / (sums[:, SEG_TP] + sums[:, SEG_FP])
+    return GroupSums(sums, stats, rows, mean_loss)
 
 
 def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> GroupedTable:
@@ -311,7 +312,7 @@ def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> Gro
     sums = np.zeros((n_groups, N_SEG))
     stats = np.zeros((0, N_STATS))
     map_chunks(sweep_groups, [(rk, rf, row_starts, a, b, False, sums, stats, out_k, out_p, out_n,
-                               n_keys) for a, b in _balanced(row_starts)])
+                               n_keys, v.EMPTY_WEIGHT) for a, b in _balanced(row_starts)])
     starts = compact_segments(out_k, out_p, out_n, row_starts, n_keys)
     g = int(starts[-1])
     return GroupedTable(out_k[:g], out_p[:g], out_n[:g], starts)

@@ -200,9 +200,7 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
         is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
         w = w[keep] if w.shape[0] else w
     n_groups = gc.n_groups
-    probabilities = bool(s.shape[0]) and s.min() >= 0.0 and s.max() <= 1.0
-    sums, stats, rows, loss = grouped_sums(is_pos, s, w, codes, n_groups, moments=True,
-                                           log_loss=probabilities)
+    sums, stats, rows, loss = grouped_sums(is_pos, s, w, codes, n_groups, moments=True)
     tp, fp = sums[:, SEG_TP], sums[:, SEG_FP]
     with np.errstate(divide="ignore", invalid="ignore"):
         auc = sums[:, SEG_AREA2] / (2.0 * tp * fp)

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._jit import jit
 from .losses import EPS, neumaier_add
-from .sorting import BYTE, N_DIGITS, float_key
+from .sorting import BYTE, N_DIGITS, float_key, key_to_float_bits
 
 # layout of the ``stats`` array (0, 1 are inputs; the rest outputs)
 ST_TOTAL_POS, ST_TOTAL_NEG = 0, 1
@@ -275,43 +275,32 @@ def sweep_segments(keys, pos, neg, starts, first, last, moments, sums, stats):
 
 
 @jit
-def count_groups(bits, is_pos, weight, codes, n_groups, loss):
-    """Per group (G, 3): rows of non-zero weight, all rows, positive rows; and
-    the number of NaN/inf scores and the index of the first.
-
-    A non-empty ``loss`` (G, 4) also receives each group's log-loss sums in
-    the same pass (the scores are probabilities of the positive class):
-    Neumaier-compensated ``sum w * -log p`` and ``sum w`` with their
-    compensations, as ``losses.log_loss_sum`` computes them for all rows.
-    """
+def count_groups(bits, is_pos, weight, codes, n_groups):
+    """Per group (G, 3): rows of non-zero weight, all rows, positive rows; the
+    number of NaN/inf scores and the index of the first; the least and the
+    greatest score (to tell probabilities)."""
     counts = np.zeros((n_groups, 3), np.int64)
     weighted = weight.shape[0] > 0
-    with_loss = loss.shape[0] > 0
     n_bad = 0
     first_bad = -1
     exp_mask = np.uint64(0x7FF0000000000000)
     scores = bits.view(np.float64)
-    lo = EPS
-    hi = 1.0 - EPS
+    lo = np.inf
+    hi = -np.inf
     for i in range(bits.shape[0]):
         if (bits[i] & exp_mask) == exp_mask:
             n_bad += 1
             if first_bad < 0:
                 first_bad = i
+        x = scores[i]
+        lo = min(lo, x)
+        hi = max(hi, x)
         c = codes[i]
         counts[c, 1] += 1
-        if is_pos[i]:
-            counts[c, 2] += 1
+        counts[c, 2] += is_pos[i]
         w = weight[i] if weighted else 1.0
-        if with_loss and n_bad == 0:
-            p = scores[i] if is_pos[i] else 1.0 - scores[i]
-            term = -np.log(min(max(p, lo), hi))
-            loss[c, 0], loss[c, 1] = neumaier_add(loss[c, 0], loss[c, 1], term * w)
-            loss[c, 2], loss[c, 3] = neumaier_add(loss[c, 2], loss[c, 3], w)
-        if w == 0.0:
-            continue
-        counts[c, 0] += 1
-    return counts, n_bad, first_bad
+        counts[c, 0] += w != 0.0
+    return counts, n_bad, first_bad, lo, hi
 
 
 @jit
@@ -371,6 +360,26 @@ def _sort_group(rk, rf, lo, hi, ak, av, tk, tv, hist, offset):
 
 
 @jit
+def _group_loss(keys, vals, m, buf):
+    """Log-loss sum of a group's records ``0:m`` (key, signed weight), the
+    scores taken as probabilities of the positive class: Neumaier-compensated
+    ``sum w * -log p`` with ``p`` clipped to ``[eps, 1 - eps]`` as
+    ``losses.log_loss_sum`` does.  ``buf`` (uint64, at least ``m``) holds the
+    scores' bits."""
+    for i in range(m):
+        buf[i] = key_to_float_bits(keys[i])
+    scores = buf[:m].view(np.float64)
+    total = 0.0
+    comp = 0.0
+    for i in range(m):
+        f = vals[i]
+        x = scores[i]
+        p = x if f > 0.0 else 1.0 - x
+        total, comp = neumaier_add(total, comp, -np.log(min(max(p, EPS), 1.0 - EPS)) * abs(f))
+    return total + comp
+
+
+@jit
 def _collapse(keys, vals, m, ck, cp, cn):
     """Sorted (key, signed weight) rows ``0:m`` into a table, keys descending;
     returns its length."""
@@ -382,10 +391,8 @@ def _collapse(keys, vals, m, ck, cp, cn):
         fg = 0.0
         while i >= 0 and keys[i] == k:
             f = vals[i]
-            if f > 0.0:
-                tg += f
-            else:
-                fg -= f
+            tg += max(f, 0.0)
+            fg += max(-f, 0.0)
             i -= 1
         ck[g] = k
         cp[g] = tg
@@ -396,7 +403,7 @@ def _collapse(keys, vals, m, ck, cp, cn):
 
 @jit
 def sweep_groups(rk, rf, row_starts, first, last, moments, sums, stats, out_k, out_p, out_n,
-                 n_keys):
+                 n_keys, loss):
     """Sort, collapse and sweep groups ``first:last``; each from zero.
 
     Group ``j``'s records are ``row_starts[j]:row_starts[j + 1]``: they are
@@ -404,11 +411,13 @@ def sweep_groups(rk, rf, row_starts, first, last, moments, sums, stats, out_k, o
     ``sweep_table`` sweeps.  Writes the group's ``(tp, fp, area2, ap_num)``
     to ``sums[j]`` and, with ``moments``, its moments to ``stats[j]`` (zero
     rows).  With a non-empty ``out_k`` the group's table is also written from
-    ``row_starts[j]`` on and its length to ``n_keys[j]``.  Groups are
+    ``row_starts[j]`` on and its length to ``n_keys[j]``; with a non-empty
+    ``loss`` the group's log-loss sum (``_group_loss``) to ``loss[j]``.  Groups are
     independent: any split of ``first:last`` over threads gives the same
     numbers.
     """
     store = out_k.shape[0] > 0
+    with_loss = loss.shape[0] > 0
     none = np.empty(0, np.float64)
     biggest = 0
     for j in range(first, last):
@@ -426,6 +435,8 @@ def sweep_groups(rk, rf, row_starts, first, last, moments, sums, stats, out_k, o
         lo = row_starts[j]
         m = row_starts[j + 1] - lo
         keys, vals = _sort_group(rk, rf, lo, lo + m, ak, av, tk, tv, hist, offset)
+        if with_loss:
+            loss[j] = _group_loss(keys, vals, m, ck)
         g = _collapse(keys, vals, m, ck, cp, cn)
         tp, fp, area2, ap_num = sweep_table(ck, cp, cn, 0, g, 0.0, 0.0, none, none, none)
         if moments:
