@@ -15,7 +15,6 @@ import sys
 
 import numpy as np
 
-from ._kernels.codes import int_range
 
 __all__ = ["GroupCodes", "group_codes"]
 
@@ -48,7 +47,7 @@ def _dense_ints(values: np.ndarray):
     if values.dtype == np.uint64 and values.max() > np.iinfo(np.int64).max:
         return None
     as64 = values.astype(np.int64, copy=False)
-    lo, hi = int_range(as64)
+    lo, hi = int(as64.min()), int(as64.max())  # numpy's SIMD reductions
     span = hi - lo + 1
     if span > max(2 * values.shape[0], 1 << 16):
         return None

@@ -23,6 +23,10 @@ from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
     merge_stats,
+    CNT_KEPT,
+    CNT_KEPT_POS,
+    CNT_POS,
+    CNT_ROWS,
     N_SEG,
     SEG_FP,
     SEG_TP,
@@ -235,16 +239,17 @@ def _balanced(starts, parts=2):
 
 
 def _place_groups(is_pos, score, weight, codes, n_groups, name):
-    """Rows as 16-byte records, group by group (stable).
+    """Rows placed group by group, each group's positives first (stable).
 
-    Returns ``(rk, rf, row_starts, rows, probabilities)``: the records as
-    uint64 and float64 views, where each group's records start, (G, 2)
-    counts of all rows and of positive rows per group (zero weights
-    included), and whether every score is in [0, 1].
+    Returns ``(rk, rw, row_starts, n_pos, rows, probabilities)``: the keys
+    and (weighted) the weights of the rows of non-zero weight, where each
+    group's rows start, how many of them are positive, (G, 2) counts of all
+    rows and of positive rows per group (zero weights included), and
+    whether every score is in [0, 1].
 
     Two fixed halves of the rows are counted and placed on two threads; the
-    second half's rows of a group follow the first half's, so the order does
-    not depend on the threads.
+    second half's rows of a group and class follow the first half's, so the
+    order does not depend on the threads.
     """
     bits = score.view(np.uint64)
     n = bits.shape[0]
@@ -255,18 +260,24 @@ def _place_groups(is_pos, score, weight, codes, n_groups, name):
     counted = map_chunks(count_groups, [(*part, n_groups) for part in parts])
     if any(c[1] for c in counted):
         v.raise_non_finite(name, score)
-    counts = counted[0][0] if len(counted) == 1 else counted[0][0] + counted[1][0]
+    counts = sum(c[0] for c in counted)
     probabilities = n > 0 and min(c[3] for c in counted) >= 0.0 and max(
         c[4] for c in counted) <= 1.0
     row_starts = np.zeros(n_groups + 1, np.int64)
-    np.cumsum(counts[:, 0], out=row_starts[1:])
-    records = np.empty((int(row_starts[-1]), 2), np.uint64)
-    rk, rf = records, records.view(np.float64)
-    at = [row_starts[:-1].copy()]
+    np.cumsum(counts[:, CNT_KEPT], out=row_starts[1:])
+    n_pos = counts[:, CNT_KEPT_POS]
+    m = int(row_starts[-1])
+    rk = np.empty(m, np.uint64)
+    rw = np.empty(m if weighted else 0, np.float64)
+    # cursors per group: its positives from the start, its negatives after them
+    at = np.column_stack((row_starts[:-1], row_starts[:-1] + n_pos))
+    cursors = [at]
     if len(parts) == 2:
-        at.append(row_starts[:-1] + counted[0][0][:, 0])
-    map_chunks(scatter_groups, [(*part, a, rk, rf) for part, a in zip(parts, at)])
-    return rk, rf, row_starts, counts[:, 1:], probabilities
+        first = counted[0][0]
+        cursors.append(at + np.column_stack((first[:, CNT_KEPT_POS],
+                                             first[:, CNT_KEPT] - first[:, CNT_KEPT_POS])))
+    map_chunks(scatter_groups, [(*part, c, rk, rw) for part, c in zip(parts, cursors)])
+    return rk, rw, row_starts, n_pos, counts[:, CNT_ROWS:CNT_POS + 1], probabilities
 
 
 class GroupSums(NamedTuple):
@@ -286,14 +297,14 @@ def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False,
     The same sums and moments as ``grouped_table(...).sweep(moments=moments)``,
     without writing the tables out.
     """
-    rk, rf, row_starts, rows, probabilities = _place_groups(is_pos, score, weight, codes,
-                                                            n_groups, name)
+    rk, rw, row_starts, n_pos, rows, probabilities = _place_groups(is_pos, score, weight,
+                                                                   codes, n_groups, name)
     sums = np.zeros((n_groups, N_SEG))
     stats = np.zeros((n_groups, N_STATS) if moments else (0, N_STATS))
     loss = np.zeros(n_groups if probabilities else 0)
     e = v.EMPTY_WEIGHT
-    map_chunks(sweep_groups, [(rk, rf, row_starts, a, b, moments, sums, stats, EMPTY_KEYS, e, e,
-                               EMPTY_INTS, loss) for a, b in _balanced(row_starts)])
+    map_chunks(sweep_groups, [(rk, rw, row_starts, n_pos, a, b, moments, sums, stats, EMPTY_KEYS,
+                               e, e, EMPTY_INTS, loss) for a, b in _balanced(row_starts)])
     if not probabilities:
         return GroupSums(sums, stats, rows, None)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -303,7 +314,7 @@ def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False,
 
 def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> GroupedTable:
     """The per-group tables of rows with group ``codes`` (int64, 0..n_groups-1)."""
-    rk, rf, row_starts, _, _ = _place_groups(is_pos, score, weight, codes, n_groups, name)
+    rk, rw, row_starts, n_pos, _, _ = _place_groups(is_pos, score, weight, codes, n_groups, name)
     m = rk.shape[0]
     out_k = np.empty(m, np.uint64)
     out_p = np.empty(m, np.float64)
@@ -311,8 +322,8 @@ def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> Gro
     n_keys = np.empty(n_groups, np.int64)
     sums = np.zeros((n_groups, N_SEG))
     stats = np.zeros((0, N_STATS))
-    map_chunks(sweep_groups, [(rk, rf, row_starts, a, b, False, sums, stats, out_k, out_p, out_n,
-                               n_keys, v.EMPTY_WEIGHT) for a, b in _balanced(row_starts)])
+    map_chunks(sweep_groups, [(rk, rw, row_starts, n_pos, a, b, False, sums, stats, out_k, out_p,
+                               out_n, n_keys, v.EMPTY_WEIGHT) for a, b in _balanced(row_starts)])
     starts = compact_segments(out_k, out_p, out_n, row_starts, n_keys)
     g = int(starts[-1])
     return GroupedTable(out_k[:g], out_p[:g], out_n[:g], starts)

@@ -323,6 +323,8 @@ def distinct(y: np.ndarray, name: str = "y_true") -> np.ndarray:
         lo, hi = y.min(), y.max()
         if lo == hi:
             return np.array([lo])
+        if y.dtype.kind in "iu" and int(hi) - int(lo) == 1:  # no integer lies between them
+            return np.array([lo, hi])
         if y.size == np.count_nonzero(y == lo) + np.count_nonzero(y == hi):
             return np.array([lo, hi])
         return np.unique(y)

@@ -68,5 +68,5 @@ def test_kernels_import_no_python_layer():
     for path in (PKG / "_kernels").glob("*.py"):
         for mod, _, line in _imports(path):
             assert mod.startswith(("_", "sorting", "table", "sweeps", "losses", "thresholds",
-                                   "placements", "resampling", "ranks", "codes")) or \
+                                   "placements", "resampling", "ranks")) or \
                 mod == "", (path.name, mod, line)

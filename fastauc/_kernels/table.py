@@ -266,20 +266,23 @@ def sweep_segments(keys, pos, neg, starts, first, last, moments, sums, stats):
 
 # ------------------------------------------------------------ segmented (per group)
 #
-# Rows are placed group by group (a counting sort on the group code, two fixed
-# halves of the rows on two threads), each as a 16-byte record: the score's key
-# and the signed weight (+w positive, -w negative) in one (m, 2) buffer seen
-# both as uint64 (``rk``) and as float64 (``rf``).  Each group's records are
-# then radix-sorted inside the group (in cache: a group is small), collapsed
-# into the group's table and swept, group after group.
+# Rows are placed group by group and, inside a group, positives first (a
+# counting sort on the group code and the class, two fixed halves of the rows
+# on two threads): the score's key in ``rk`` and, when weighted, the weight in
+# ``rw``.  Each group's two runs are then radix-sorted (in cache: a group is
+# small), walked together from the top into the group's table and swept,
+# group after group.  Rows of weight zero are left out (they add no key).
+
+CNT_KEPT, CNT_ROWS, CNT_POS, CNT_KEPT_POS = 0, 1, 2, 3
 
 
 @jit
 def count_groups(bits, is_pos, weight, codes, n_groups):
-    """Per group (G, 3): rows of non-zero weight, all rows, positive rows; the
-    number of NaN/inf scores and the index of the first; the least and the
-    greatest score (to tell probabilities)."""
-    counts = np.zeros((n_groups, 3), np.int64)
+    """Per group (G, 4): rows of non-zero weight, all rows, positive rows,
+    positive rows of non-zero weight; the number of NaN/inf scores and the
+    index of the first; the least and the greatest score (to tell
+    probabilities)."""
+    counts = np.zeros((n_groups, 4), np.int64)
     weighted = weight.shape[0] > 0
     n_bad = 0
     first_bad = -1
@@ -296,46 +299,59 @@ def count_groups(bits, is_pos, weight, codes, n_groups):
         lo = min(lo, x)
         hi = max(hi, x)
         c = codes[i]
-        counts[c, 1] += 1
-        counts[c, 2] += is_pos[i]
-        w = weight[i] if weighted else 1.0
-        counts[c, 0] += w != 0.0
+        kept = (weight[i] != 0.0) if weighted else True
+        counts[c, CNT_KEPT] += kept
+        counts[c, CNT_ROWS] += 1
+        counts[c, CNT_POS] += is_pos[i]
+        counts[c, CNT_KEPT_POS] += kept and is_pos[i]
     return counts, n_bad, first_bad, lo, hi
 
 
 @jit
-def scatter_groups(bits, is_pos, weight, codes, at, rk, rf):
-    """Write each row's record at ``at[code]`` (advancing it): key, signed weight."""
-    weighted = weight.shape[0] > 0
-    for i in range(bits.shape[0]):
-        w = weight[i] if weighted else 1.0
-        if w == 0.0:
-            continue
-        c = codes[i]
-        o = at[c]
-        rk[o, 0] = float_key(bits[i])
-        rf[o, 1] = w if is_pos[i] else -w
-        at[c] = o + 1
+def scatter_groups(bits, is_pos, weight, codes, at, rk, rw):
+    """Write each row's key (and weight) at ``at[code, 0]`` for a positive,
+    ``at[code, 1]`` for a negative, advancing it; rows of weight zero are skipped."""
+    if weight.shape[0] > 0:
+        for i in range(bits.shape[0]):
+            w = weight[i]
+            if w == 0.0:
+                continue
+            c = codes[i]
+            k = 0 if is_pos[i] else 1
+            o = at[c, k]
+            at[c, k] = o + 1
+            rk[o] = float_key(bits[i])
+            rw[o] = w
+    else:
+        for i in range(bits.shape[0]):
+            c = codes[i]
+            k = 0 if is_pos[i] else 1
+            o = at[c, k]
+            at[c, k] = o + 1
+            rk[o] = float_key(bits[i])
 
 
 @jit
-def _sort_group(rk, rf, lo, hi, ak, av, tk, tv, hist, offset):
-    """Records ``lo:hi`` sorted by key ascending into 1-D buffers; returns them.
+def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, offset):
+    """Keys ``lo:hi`` (with their weights when ``rw`` is not empty) sorted
+    ascending; returns ``(keys, weights)`` (views of the buffers).
 
-    The group is copied into ``ak``/``av`` (key, signed weight) while the
-    byte histograms are counted, then radix-sorted between those and
-    ``tk``/``tv`` (all at least ``hi - lo`` long, reused across groups, so a
-    group of a few thousand rows is sorted in L1/L2 cache).
+    The run is copied into ``ak``/``aw`` while the byte histograms are
+    counted, then radix-sorted between those and ``tk``/``tw`` (at least
+    ``hi - lo`` long, reused across groups, so a group of a few thousand rows
+    is sorted in cache); bytes the same in every key are skipped.
     """
     m = hi - lo
+    weighted = rw.shape[0] > 0
     hist[:, :] = 0
     for i in range(m):
-        k = rk[lo + i, 0]
+        k = rk[lo + i]
         ak[i] = k
-        av[i] = rf[lo + i, 1]
         for d in range(N_DIGITS):
             hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
-    sk, sv, dk, dv = ak, av, tk, tv
+    if weighted:
+        aw[:m] = rw[lo:hi]
+    sk, sw, dk, dw = ak, aw, tk, tw
     for d in range(N_DIGITS):
         total = 0
         constant = False
@@ -347,53 +363,68 @@ def _sort_group(rk, rf, lo, hi, ak, av, tk, tv, hist, offset):
         if constant:
             continue
         shift = np.uint64(8 * d)
-        for i in range(m):
-            k = sk[i]
-            j = (k >> shift) & BYTE
-            o = offset[j]
-            dk[o] = k
-            dv[o] = sv[i]
-            offset[j] = o + 1
+        if weighted:
+            for i in range(m):
+                k = sk[i]
+                j = (k >> shift) & BYTE
+                o = offset[j]
+                dk[o] = k
+                dw[o] = sw[i]
+                offset[j] = o + 1
+        else:
+            for i in range(m):
+                k = sk[i]
+                j = (k >> shift) & BYTE
+                o = offset[j]
+                dk[o] = k
+                offset[j] = o + 1
         sk, dk = dk, sk
-        sv, dv = dv, sv
-    return sk, sv
+        sw, dw = dw, sw
+    return sk[:m], sw[:m] if weighted else sw[:0]
 
 
 @jit
-def _group_loss(keys, vals, m, buf):
-    """Log-loss sum of a group's records ``0:m`` (key, signed weight), the
-    scores taken as probabilities of the positive class: Neumaier-compensated
-    ``sum w * -log p`` with ``p`` clipped to ``[eps, 1 - eps]`` as
-    ``losses.log_loss_sum`` does.  ``buf`` (uint64, at least ``m``) holds the
-    scores' bits."""
+def _run_loss(keys, weights, positive, buf):
+    """Log-loss sum of one class's sorted run, the scores taken as
+    probabilities of the positive class: Neumaier-compensated ``sum w * -log p``
+    with ``p`` (the score of a positive, one minus it for a negative)
+    clipped to ``[eps, 1 - eps]`` as ``losses.log_loss_sum`` does.  ``buf``
+    (uint64, at least as long) holds the scores' bits."""
+    m = keys.shape[0]
+    weighted = weights.shape[0] > 0
     for i in range(m):
         buf[i] = key_to_float_bits(keys[i])
     scores = buf[:m].view(np.float64)
     total = 0.0
     comp = 0.0
     for i in range(m):
-        f = vals[i]
-        x = scores[i]
-        p = x if f > 0.0 else 1.0 - x
-        total, comp = neumaier_add(total, comp, -np.log(min(max(p, EPS), 1.0 - EPS)) * abs(f))
+        p = scores[i] if positive else 1.0 - scores[i]
+        term = -np.log(min(max(p, EPS), 1.0 - EPS))
+        total, comp = neumaier_add(total, comp, term * weights[i] if weighted else term)
     return total + comp
 
 
 @jit
-def _collapse(keys, vals, m, ck, cp, cn):
-    """Sorted (key, signed weight) rows ``0:m`` into a table, keys descending;
-    returns its length."""
+def _walk_runs(pk, pw, nk, nw, ck, cp, cn):
+    """Two ascending runs (a group's positives and negatives) walked together
+    from the top into the group's table (keys descending); returns its length."""
+    i = pk.shape[0] - 1
+    j = nk.shape[0] - 1
+    weighted = pw.shape[0] > 0 or nw.shape[0] > 0
     g = 0
-    i = m - 1
-    while i >= 0:
-        k = keys[i]
+    while i >= 0 or j >= 0:
+        if j < 0 or (i >= 0 and pk[i] >= nk[j]):
+            k = pk[i]
+        else:
+            k = nk[j]
         tg = 0.0
         fg = 0.0
-        while i >= 0 and keys[i] == k:
-            f = vals[i]
-            tg += max(f, 0.0)
-            fg += max(-f, 0.0)
+        while i >= 0 and pk[i] == k:
+            tg += pw[i] if weighted else 1.0
             i -= 1
+        while j >= 0 and nk[j] == k:
+            fg += nw[j] if weighted else 1.0
+            j -= 1
         ck[g] = k
         cp[g] = tg
         cn[g] = fg
@@ -402,19 +433,19 @@ def _collapse(keys, vals, m, ck, cp, cn):
 
 
 @jit
-def sweep_groups(rk, rf, row_starts, first, last, moments, sums, stats, out_k, out_p, out_n,
-                 n_keys, loss):
-    """Sort, collapse and sweep groups ``first:last``; each from zero.
+def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, out_k, out_p,
+                 out_n, n_keys, loss):
+    """Sort, walk and sweep groups ``first:last``; each from zero.
 
-    Group ``j``'s records are ``row_starts[j]:row_starts[j + 1]``: they are
-    sorted and collapsed into the group's table in cache-sized buffers, which
-    ``sweep_table`` sweeps.  Writes the group's ``(tp, fp, area2, ap_num)``
-    to ``sums[j]`` and, with ``moments``, its moments to ``stats[j]`` (zero
-    rows).  With a non-empty ``out_k`` the group's table is also written from
-    ``row_starts[j]`` on and its length to ``n_keys[j]``; with a non-empty
-    ``loss`` the group's log-loss sum (``_group_loss``) to ``loss[j]``.  Groups are
-    independent: any split of ``first:last`` over threads gives the same
-    numbers.
+    Group ``j``'s rows are ``row_starts[j]:row_starts[j + 1]``, its
+    ``n_pos[j]`` positives first: both runs are sorted in cache-sized
+    buffers and walked into the group's table, which ``sweep_table`` sweeps.
+    Writes the group's ``(tp, fp, area2, ap_num)`` to ``sums[j]`` and, with
+    ``moments``, its moments to ``stats[j]`` (zero rows).  With a non-empty
+    ``out_k`` the group's table is also written from ``row_starts[j]`` on
+    and its length to ``n_keys[j]``; with a non-empty ``loss`` the group's
+    log-loss sum (``_run_loss``) to ``loss[j]``.  Groups are independent: any
+    split of ``first:last`` over threads gives the same numbers.
     """
     store = out_k.shape[0] > 0
     with_loss = loss.shape[0] > 0
@@ -422,10 +453,16 @@ def sweep_groups(rk, rf, row_starts, first, last, moments, sums, stats, out_k, o
     biggest = 0
     for j in range(first, last):
         biggest = max(biggest, row_starts[j + 1] - row_starts[j])
-    ak = np.empty(biggest, np.uint64)
-    tk = np.empty(biggest, np.uint64)
-    av = np.empty(biggest, np.float64)
-    tv = np.empty(biggest, np.float64)
+    wl = biggest if rw.shape[0] > 0 else 0
+    # two buffers per class: a sorted run may end in either
+    pk_a = np.empty(biggest, np.uint64)
+    pk_t = np.empty(biggest, np.uint64)
+    nk_a = np.empty(biggest, np.uint64)
+    nk_t = np.empty(biggest, np.uint64)
+    pw_a = np.empty(wl, np.float64)
+    pw_t = np.empty(wl, np.float64)
+    nw_a = np.empty(wl, np.float64)
+    nw_t = np.empty(wl, np.float64)
     ck = np.empty(biggest, np.uint64)
     cp = np.empty(biggest, np.float64)
     cn = np.empty(biggest, np.float64)
@@ -433,11 +470,13 @@ def sweep_groups(rk, rf, row_starts, first, last, moments, sums, stats, out_k, o
     offset = np.empty(256, np.int64)
     for j in range(first, last):
         lo = row_starts[j]
-        m = row_starts[j + 1] - lo
-        keys, vals = _sort_group(rk, rf, lo, lo + m, ak, av, tk, tv, hist, offset)
+        mid = lo + n_pos[j]
+        hi = row_starts[j + 1]
+        pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, offset)
+        nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, offset)
         if with_loss:
-            loss[j] = _group_loss(keys, vals, m, ck)
-        g = _collapse(keys, vals, m, ck, cp, cn)
+            loss[j] = _run_loss(pk, pw, True, ck) + _run_loss(nk, nw, False, ck)
+        g = _walk_runs(pk, pw, nk, nw, ck, cp, cn)
         tp, fp, area2, ap_num = sweep_table(ck, cp, cn, 0, g, 0.0, 0.0, none, none, none)
         if moments:
             placement_moments(cp, cn, 0, g, tp, fp, area2 / (2.0 * tp * fp), stats[j])
