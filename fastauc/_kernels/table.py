@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from .losses import EPS, neumaier_add
+from .losses import EPS, log_into, neumaier_add
 from .sorting import BYTE, N_DIGITS, float_key, key_to_float_bits
 
 # layout of the ``stats`` array (0, 1 are inputs; the rest outputs)
@@ -384,23 +384,25 @@ def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, offset):
 
 
 @jit
-def _run_loss(keys, weights, positive, buf):
+def _run_loss(keys, weights, positive, bits, p, logs):
     """Log-loss sum of one class's sorted run, the scores taken as
     probabilities of the positive class: Neumaier-compensated ``sum w * -log p``
     with ``p`` (the score of a positive, one minus it for a negative)
-    clipped to ``[eps, 1 - eps]`` as ``losses.log_loss_sum`` does.  ``buf``
-    (uint64, at least as long) holds the scores' bits."""
+    clipped to ``[eps, 1 - eps]`` as ``losses.log_loss_sum`` does.  ``bits``
+    (uint64), ``p`` and ``logs`` (float64) are scratch at least as long."""
     m = keys.shape[0]
     weighted = weights.shape[0] > 0
     for i in range(m):
-        buf[i] = key_to_float_bits(keys[i])
-    scores = buf[:m].view(np.float64)
+        bits[i] = key_to_float_bits(keys[i])
+    scores = bits[:m].view(np.float64)
+    for i in range(m):
+        x = scores[i] if positive else 1.0 - scores[i]
+        p[i] = min(max(x, EPS), 1.0 - EPS)
+    log_into(p[:m], logs[:m], bits[:m].view(np.float64))
     total = 0.0
     comp = 0.0
     for i in range(m):
-        p = scores[i] if positive else 1.0 - scores[i]
-        term = -np.log(min(max(p, EPS), 1.0 - EPS))
-        total, comp = neumaier_add(total, comp, term * weights[i] if weighted else term)
+        total, comp = neumaier_add(total, comp, -logs[i] * weights[i] if weighted else -logs[i])
     return total + comp
 
 
@@ -475,7 +477,8 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
         pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, offset)
         nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, offset)
         if with_loss:
-            loss[j] = _run_loss(pk, pw, True, ck) + _run_loss(nk, nw, False, ck)
+            loss[j] = (_run_loss(pk, pw, True, ck, cp, cn)
+                       + _run_loss(nk, nw, False, ck, cp, cn))
         g = _walk_runs(pk, pw, nk, nw, ck, cp, cn)
         tp, fp, area2, ap_num = sweep_table(ck, cp, cn, 0, g, 0.0, 0.0, none, none, none)
         if moments:
