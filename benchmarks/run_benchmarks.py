@@ -349,7 +349,16 @@ def main(argv=None):
     ap.add_argument("--only-model-selection", action="store_true",
                     help="print the model-selection and per-call rows only")
     ap.add_argument("--only-groups", action="store_true", help="print the by_group rows only")
+    ap.add_argument("--only-reports", action="store_true",
+                    help="print the thresholds and report rows only")
     args = ap.parse_args(argv)
+    if args.only_reports:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmpdir:
+            rows = threshold_rows(10**5 if args.quick else 10**7, 3, tmpdir)
+        print("\n".join(_goal_table("Thresholds and reports (issue 4):", rows)))
+        return 0
     if args.only_groups:
         n = 10**5 if args.quick else 10**7
         print("\n".join(_goal_table("Metrics per group (issue 9):",

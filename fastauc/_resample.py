@@ -66,8 +66,15 @@ def layouts(is_pos, scores, names) -> list[_Layout]:
         pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = sorted_runs(is_pos, score, e,
                                                                          name, extra=rows)
         merges += [(pk1, px1, pk2, px2), (nk1, nx1, nk2, nx2)]
-    merged = map_chunks(merge_desc, merges)
+    merged = map_chunks(_merge, merges)
     return map_chunks(_walk, [(merged[2 * m], merged[2 * m + 1]) for m in range(len(scores))])
+
+
+def _merge(k1, x1, k2, x2):
+    n = k1.shape[0] + k2.shape[0]
+    keys, payload = np.empty(n, np.uint64), np.empty(n, x1.dtype)
+    merge_desc(k1, x1, k2, x2, keys, payload)
+    return keys, payload
 
 
 def _walk(pos, neg) -> _Layout:

@@ -52,12 +52,23 @@ EMPTY_INTS = np.empty(0, np.int64)
 
 
 def _sort_chunk(bits, is_pos, weight, extra):
-    pk, pw, nk, nw, ph, nh, n_bad, _, px, nx = split_by_class(bits, is_pos, weight, extra)
+    # the buffers come from numpy, which asks the kernel for huge pages: memory
+    # allocated inside compiled code gets 4 KiB pages, and their page faults
+    # cost more than the sort on a large input
+    n = bits.shape[0]
+    keys, tmp_k = np.empty(n, np.uint64), np.empty(n, np.uint64)
+    w, tmp_w = (np.empty(n), np.empty(n)) if weight.shape[0] else (weight, weight)
+    x, tmp_x = (np.empty(n, extra.dtype), np.empty(n, extra.dtype)) if extra.shape[0] else (
+        extra, extra)
+    n_pos, n_neg, ph, nh, n_bad, _ = split_by_class(bits, is_pos, weight, extra, keys, w, x)
     if n_bad:
         return None
-    pk, pw, px = radix_sort(pk, pw, px, ph)
-    nk, nw, nx = radix_sort(nk, nw, nx, nh)
-    return pk, pw, px, nk, nw, nx
+    runs = []
+    for a, b, h in ((0, n_pos, ph), (n_pos, n_pos + n_neg, nh)):
+        wa, xa = (w[a:b] if w.shape[0] else w), (x[a:b] if x.shape[0] else x)
+        tw, tx = (tmp_w[a:b] if w.shape[0] else w), (tmp_x[a:b] if x.shape[0] else x)
+        runs += radix_sort(keys[a:b], wa, xa, h, tmp_k[a:b], tw, tx)
+    return tuple(runs)
 
 
 def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS):

@@ -69,23 +69,15 @@ def log_into(x, out, scratch):
 
 
 @jit
-def _row_loss(proba, cls, i, one_column, lo, hi):
-    """``-log p`` of row ``i``'s true class, ``p`` clipped to ``[lo, hi]``."""
-    if one_column:
-        p = proba[i, 0] if cls[i] == 1 else 1.0 - proba[i, 0]
-    else:
-        p = proba[i, cls[i]]
-    return -np.log(min(max(p, lo), hi))
-
-
-@jit
 def log_loss_sum(proba, cls, weight):
     """Return ``(sum_i w_i * -log(p_i[cls_i]), sum_i w_i)``.
 
     ``proba`` is (n, k) float64.  With ``k == 1`` the column is the
     probability of class 1 and class 0 gets ``1 - p`` (binary 1-D input).
     ``cls`` is int64 (n,) with values in ``0..max(k, 2)-1``.  ``weight`` is
-    float64 (n,) or empty for unit weights.
+    float64 (n,) or empty for unit weights.  Rows go through in blocks: each
+    block's clipped probabilities are gathered, their logarithms taken by
+    ``log_into`` (vectorised), and the terms added in row order.
     """
     n = proba.shape[0]
     weighted = weight.shape[0] > 0
@@ -96,15 +88,27 @@ def log_loss_sum(proba, cls, weight):
     sw = 0.0
     cw = 0.0
     one_column = proba.shape[1] == 1
-    for i in range(n):
-        term = _row_loss(proba, cls, i, one_column, lo, hi)
-        if weighted:
-            w = weight[i]
-            s, c = neumaier_add(s, c, term * w)
-            sw, cw = neumaier_add(sw, cw, w)
-        else:
-            s, c = neumaier_add(s, c, term)
+    block = 1024
+    p = np.empty(block)
+    logs = np.empty(block)
+    scratch = np.empty(block)
+    for start in range(0, n, block):
+        m = min(block, n - start)
+        for j in range(m):
+            i = start + j
+            if one_column:
+                x = proba[i, 0] if cls[i] == 1 else 1.0 - proba[i, 0]
+            else:
+                x = proba[i, cls[i]]
+            p[j] = min(max(x, lo), hi)
+        log_into(p[:m], logs[:m], scratch[:m])
+        for j in range(m):
+            if weighted:
+                w = weight[start + j]
+                s, c = neumaier_add(s, c, -logs[j] * w)
+                sw, cw = neumaier_add(sw, cw, w)
+            else:
+                s, c = neumaier_add(s, c, -logs[j])
     if not weighted:
         sw = float(n)
     return s + c, sw + cw
-

@@ -54,7 +54,7 @@ def _add_to_hist(hist, key):
 
 
 @jit
-def split_by_class(bits, is_pos, weight, extra):
+def split_by_class(bits, is_pos, weight, extra, keys, w_out, x_out):
     """Split scores into positive and negative keys (and weights, and an int payload).
 
     Parameters
@@ -66,14 +66,18 @@ def split_by_class(bits, is_pos, weight, extra):
     extra : int32 or int64 array (n,), or (0,)
         A payload carried along with each key: row indices (the resampling
         layout) or group codes (``table.grouped_sweep``).
+    keys, w_out, x_out : arrays of length n (``w_out``/``x_out`` empty when
+        ``weight``/``extra`` are), allocated by the caller (numpy asks for
+        huge pages; memory allocated in compiled code gets small ones)
+        Receive the positives' keys (weights, payload) at ``0:n_pos``, the
+        negatives' at ``n_pos:n_pos + n_neg``.
 
     Returns
     -------
-    pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad, pos_extra, neg_extra
-        ``*_w`` are empty when unweighted; ``*_hist`` are the byte histograms
-        (8, 256) for the radix sort; ``n_bad`` counts NaN/inf scores and
-        ``first_bad`` is the index of the first one (-1 if none); ``*_extra``
-        are empty unless ``extra`` is given.
+    n_pos, n_neg, pos_hist, neg_hist, n_bad, first_bad
+        ``*_hist`` are the byte histograms (8, 256) for the radix sort;
+        ``n_bad`` counts NaN/inf scores and ``first_bad`` is the index of the
+        first one (-1 if none; nothing is written then).
     """
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
@@ -93,51 +97,44 @@ def split_by_class(bits, is_pos, weight, extra):
             n_pos += 1
         else:
             n_neg += 1
-    pos_keys = np.empty(n_pos, np.uint64)
-    neg_keys = np.empty(n_neg, np.uint64)
-    pos_w = np.empty(n_pos if weighted else 0, np.float64)
-    neg_w = np.empty(n_neg if weighted else 0, np.float64)
-    pos_x = np.empty(n_pos if with_extra else 0, extra.dtype)
-    neg_x = np.empty(n_neg if with_extra else 0, extra.dtype)
     pos_hist = np.zeros((N_DIGITS, 256), np.int64)
     neg_hist = np.zeros((N_DIGITS, 256), np.int64)
     if n_bad > 0:
-        return (pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad,
-                pos_x, neg_x)
+        return n_pos, n_neg, pos_hist, neg_hist, n_bad, first_bad
     ip = 0
-    ineg = 0
+    ineg = n_pos
     for i in range(n):
         if weighted and weight[i] == 0.0:
             continue
         k = float_key(bits[i])
         if is_pos[i]:
-            pos_keys[ip] = k
+            keys[ip] = k
             if weighted:
-                pos_w[ip] = weight[i]
+                w_out[ip] = weight[i]
             if with_extra:
-                pos_x[ip] = extra[i]
+                x_out[ip] = extra[i]
             _add_to_hist(pos_hist, k)
             ip += 1
         else:
-            neg_keys[ineg] = k
+            keys[ineg] = k
             if weighted:
-                neg_w[ineg] = weight[i]
+                w_out[ineg] = weight[i]
             if with_extra:
-                neg_x[ineg] = extra[i]
+                x_out[ineg] = extra[i]
             _add_to_hist(neg_hist, k)
             ineg += 1
-    return (pos_keys, pos_w, neg_keys, neg_w, pos_hist, neg_hist, n_bad, first_bad,
-            pos_x, neg_x)
+    return n_pos, n_neg, pos_hist, neg_hist, n_bad, first_bad
 
 
 @jit
-def radix_sort(keys, weight, extra, hist):
+def radix_sort(keys, weight, extra, hist, dst_k, dst_w, dst_x):
     """Sort ``keys`` ascending (stable LSD radix), permuting two payloads along.
 
     ``weight`` (float64) and ``extra`` (int32/int64) are payloads, each possibly
     empty.  ``hist`` holds the byte histograms of ``keys``; a byte shared by
-    every key is skipped.  The input arrays are used as scratch space; the
-    sorted arrays ``(keys, weight, extra)`` are returned.
+    every key is skipped.  The passes go back and forth between the inputs
+    and ``dst_*`` (same lengths, from the caller); the sorted arrays
+    ``(keys, weight, extra)`` are returned (views of either).
     """
     n = keys.shape[0]
     carry_w = weight.shape[0] > 0
@@ -145,9 +142,6 @@ def radix_sort(keys, weight, extra, hist):
     src_k = keys
     src_w = weight
     src_x = extra
-    dst_k = np.empty_like(keys)
-    dst_w = np.empty_like(weight)
-    dst_x = np.empty_like(extra)
     offset = np.empty(256, np.int64)
     for d in range(N_DIGITS):
         h = hist[d]
@@ -186,13 +180,12 @@ def radix_sort(keys, weight, extra, hist):
 
 
 @jit
-def merge_desc(k1, x1, k2, x2):
-    """Two ascending runs of keys with an int64 payload, merged into one
-    *descending* run (walked from their tops; a tie takes run 1 first)."""
+def merge_desc(k1, x1, k2, x2, keys, payload):
+    """Two ascending runs of keys with an int payload, merged into one
+    *descending* run in ``keys``/``payload`` (walked from their tops; a tie
+    takes run 1 first)."""
     n1 = k1.shape[0]
     n2 = k2.shape[0]
-    keys = np.empty(n1 + n2, np.uint64)
-    payload = np.empty(n1 + n2, x1.dtype)
     i = n1 - 1
     j = n2 - 1
     for o in range(n1 + n2):
