@@ -53,21 +53,22 @@ def layouts(is_pos, scores, names) -> list[_Layout]:
 
     Each column gets the one sort of ``_table.sorted_runs`` (two halves on
     two threads) with each row's index carried along; the two runs of each
-    class are merged from the top, and one walk of the merged runs gives the
-    group boundaries and the distinct keys.  The merges and the walks (one
-    thread each) run for all the columns at once.
+    class are merged from the top (the two classes on two threads), and one
+    walk of the merged runs gives the group boundaries and the distinct keys;
+    the walks (one thread each) run for all the columns at once.
     """
     n = is_pos.shape[0]
     e = v.EMPTY_WEIGHT
     # row indices as int32 when they fit: half the payload the sort moves
     rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
-    merges = []
+    merged = []
     for score, name in zip(scores, names):
         pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = sorted_runs(is_pos, score, e,
                                                                          name, extra=rows)
-        merges += [(pk1, px1, pk2, px2), (nk1, nx1, nk2, nx2)]
-    merged = map_chunks(_merge, merges)
-    return map_chunks(_walk, [(merged[2 * m], merged[2 * m + 1]) for m in range(len(scores))])
+        # merged before the next column is sorted: one column's sort buffers at a time
+        merged.append(map_chunks(_merge, [(pk1, px1, pk2, px2), (nk1, nx1, nk2, nx2)]))
+        del pk1, px1, pk2, px2, nk1, nx1, nk2, nx2
+    return map_chunks(_walk, merged)
 
 
 def _merge(k1, x1, k2, x2):
