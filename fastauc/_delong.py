@@ -52,8 +52,9 @@ def delong_many(is_pos, S, w, lays=None):
                 for lay in layouts(is_pos, cols, ["y_scores"] * k)]
     X = np.empty((k, n))
     aucs = np.empty(k)
+    buffer = np.empty(n + 1)
     for m, (lay, wl) in enumerate(lays):
-        aucs[m] = placements(lay, wl, X[m])
+        aucs[m] = placements(lay, wl, X[m], buffer)
     cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
     parts = map_chunks(placement_covariance, [(X, is_pos, w, aucs, a, b)
                                               for a, b in zip(cuts[:-1], cuts[1:])])

@@ -39,8 +39,6 @@ class _Layout(NamedTuple):
     bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group (float64)
     bn: np.ndarray  # (G,) cumulative negative counts (float64)
     keys: np.ndarray  # (G,) the distinct scores' keys, descending
-    pos_count: np.ndarray  # (G,) positives at each key (float64)
-    neg_count: np.ndarray  # (G,) negatives at each key (float64)
 
 
 def _layout(is_pos, score, name="y_score") -> _Layout:
@@ -62,56 +60,55 @@ def layouts(is_pos, scores, names) -> list[_Layout]:
     # row indices as int32 when they fit: half the payload the sort moves
     rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
     merged = []
+    scratch = []  # the sort buffers, reused column after column
     for score, name in zip(scores, names):
-        pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = sorted_runs(is_pos, score, e,
-                                                                         name, extra=rows)
-        # merged before the next column is sorted: one column's sort buffers at a time
-        merged.append(map_chunks(_merge, [(pk1, px1, pk2, px2), (nk1, nx1, nk2, nx2)]))
+        pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = sorted_runs(
+            is_pos, score, e, name, extra=rows, scratch=scratch)
+        # merged before the next column is sorted (one column's sort buffers at a
+        # time), the row indices straight into the layout's one array
+        n_pos = pk1.shape[0] + pk2.shape[0]
+        order = np.empty(n, rows.dtype)
+        pk, nk = np.empty(n_pos, np.uint64), np.empty(n - n_pos, np.uint64)
+        map_chunks(merge_desc, [(pk1, px1, pk2, px2, pk, order[:n_pos]),
+                                (nk1, nx1, nk2, nx2, nk, order[n_pos:])])
+        merged.append((pk, nk, order))
         del pk1, px1, pk2, px2, nk1, nx1, nk2, nx2
     return map_chunks(_walk, merged)
 
 
-def _merge(k1, x1, k2, x2):
-    n = k1.shape[0] + k2.shape[0]
-    keys, payload = np.empty(n, np.uint64), np.empty(n, x1.dtype)
-    merge_desc(k1, x1, k2, x2, keys, payload)
-    return keys, payload
-
-
-def _walk(pos, neg) -> _Layout:
-    (pk, pidx), (nk, nidx) = pos, neg
-    n = pk.shape[0] + nk.shape[0]
+def _walk(pk, nk, order) -> _Layout:
+    n = order.shape[0]
     keys = np.empty(n, np.uint64)
-    tps = np.empty(n, np.float64)
-    fps = np.empty(n, np.float64)
-    tpc = np.empty(n, np.float64)
-    fpc = np.empty(n, np.float64)
-    g = group_bounds(pk, nk, keys, tps, fps, tpc, fpc)
-    return _Layout(np.concatenate((pidx, nidx)), pk.shape[0], tps[:g], fps[:g], keys[:g],
-                   tpc[:g], fpc[:g])
+    bp = np.empty(n, np.float64)
+    bn = np.empty(n, np.float64)
+    g = group_bounds(pk, nk, keys, bp, bn)
+    return _Layout(order, pk.shape[0], bp[:g], bn[:g], keys[:g])
 
 
-def layout_order_placements(lay: _Layout, wl):
-    """Each layout position's DeLong placement value (layout order) and the AUC."""
+def layout_order_placements(lay: _Layout, wl, out=None):
+    """Each layout position's DeLong placement value (layout order) and the AUC.
+
+    ``out`` (float64, one longer than the rows) is written when given."""
     n = lay.rows.shape[0]
     if wl.shape[0]:
         pos_w, neg_w = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
         total_p, total_n = float(wl[:lay.n_pos].sum()), float(wl[lay.n_pos:].sum())
-    else:
-        pos_w, neg_w = lay.pos_count, lay.neg_count
+    else:  # the counts come from the cumulative ones in the kernel
+        pos_w = neg_w = v.EMPTY_WEIGHT
         total_p, total_n = float(lay.n_pos), float(n - lay.n_pos)
-    out = np.empty(n + 1)
+    out = np.empty(n + 1) if out is None else out
     area = layout_placements(lay.bp, lay.bn, pos_w, neg_w, lay.n_pos, out, total_p, total_n)
     return out[:n], area / total_p
 
 
-def placements(lay: _Layout, wl, out) -> float:
+def placements(lay: _Layout, wl, out, buffer=None) -> float:
     """Each row's DeLong placement value written to ``out[row]``; returns the AUC.
 
-    The values come in layout order from one walk of the groups and are
-    scattered to their rows in two fixed halves on two threads.
+    The values come in layout order from one walk of the groups (into
+    ``buffer``, one longer than the rows, when given) and are scattered to
+    their rows in two fixed halves on two threads.
     """
-    values, auc = layout_order_placements(lay, wl)
+    values, auc = layout_order_placements(lay, wl, buffer)
     n = values.shape[0]
     cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
     map_chunks(scatter, [(lay.rows, values, out, a, b) for a, b in zip(cuts[:-1], cuts[1:])])
@@ -126,7 +123,7 @@ def layout_table(lay: _Layout, wl) -> Table:
     as in scikit-learn).
     """
     if not wl.shape[0]:
-        return Table(lay.keys, lay.pos_count, lay.neg_count)
+        return Table(lay.keys, np.diff(lay.bp, prepend=0.0), np.diff(lay.bn, prepend=0.0))
     pos, neg = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
     keep = (pos > 0) | (neg > 0)
     if keep.all():

@@ -51,27 +51,33 @@ EMPTY_KEYS = np.empty(0, np.uint64)
 EMPTY_INTS = np.empty(0, np.int64)
 
 
-def _sort_chunk(bits, is_pos, weight, extra):
+def _sort_buffers(n, weighted, extra):
+    """Buffers for sorting ``n`` rows: keys, weights and payload, twice (the
+    radix passes go back and forth)."""
+    keys, tmp_k = np.empty(n, np.uint64), np.empty(n, np.uint64)
+    w, tmp_w = (np.empty(n), np.empty(n)) if weighted else (v.EMPTY_WEIGHT,) * 2
+    x, tmp_x = (np.empty(n, extra.dtype), np.empty(n, extra.dtype)) if extra.shape[0] else (
+        extra, extra)
+    return keys, tmp_k, w, tmp_w, x, tmp_x
+
+
+def _sort_chunk(bits, is_pos, weight, extra, buffers):
     # the buffers come from numpy, which asks the kernel for huge pages: memory
     # allocated inside compiled code gets 4 KiB pages, and their page faults
     # cost more than the sort on a large input
-    n = bits.shape[0]
-    keys, tmp_k = np.empty(n, np.uint64), np.empty(n, np.uint64)
-    w, tmp_w = (np.empty(n), np.empty(n)) if weight.shape[0] else (weight, weight)
-    x, tmp_x = (np.empty(n, extra.dtype), np.empty(n, extra.dtype)) if extra.shape[0] else (
-        extra, extra)
+    keys, tmp_k, w, tmp_w, x, tmp_x = buffers
     n_pos, n_neg, ph, nh, n_bad, _ = split_by_class(bits, is_pos, weight, extra, keys, w, x)
     if n_bad:
         return None
     runs = []
     for a, b, h in ((0, n_pos, ph), (n_pos, n_pos + n_neg, nh)):
-        wa, xa = (w[a:b] if w.shape[0] else w), (x[a:b] if x.shape[0] else x)
-        tw, tx = (tmp_w[a:b] if w.shape[0] else w), (tmp_x[a:b] if x.shape[0] else x)
+        wa, tw = (w[a:b], tmp_w[a:b]) if w.shape[0] else (w, w)
+        xa, tx = (x[a:b], tmp_x[a:b]) if x.shape[0] else (x, x)
         runs += radix_sort(keys[a:b], wa, xa, h, tmp_k[a:b], tw, tx)
     return tuple(runs)
 
 
-def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS):
+def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS, scratch=None):
     """The one sort: each class's keys (and weights) ascending, in up to two runs.
 
     Returns ``(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)``, or with an int64
@@ -80,14 +86,25 @@ def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS):
     (for n >= 2**16) sorted on two threads; a sweep merges the runs, so
     nothing depends on the number of threads.  NaN or infinite scores raise
     scikit-learn's error.
+
+    ``scratch`` (a list) lends the sort buffers to the next call on rows of
+    the same size: empty, it receives them; filled, they are sorted into
+    (the runs of the call before are overwritten).
     """
     bits = score.view(np.uint64)
     n = bits.shape[0]
     cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
     weighted = weight.shape[0] > 0
     with_extra = extra.shape[0] > 0
+    if scratch:
+        buffers = scratch
+    else:
+        buffers = [_sort_buffers(b - a, weighted, extra) for a, b in zip(cuts[:-1], cuts[1:])]
+        if scratch is not None:
+            scratch += buffers
     chunks = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight,
-               extra[a:b] if with_extra else extra) for a, b in zip(cuts[:-1], cuts[1:])]
+               extra[a:b] if with_extra else extra, buf)
+              for (a, b), buf in zip(zip(cuts[:-1], cuts[1:]), buffers)]
     runs = map_chunks(_sort_chunk, chunks)
     if any(r is None for r in runs):
         v.raise_non_finite(name, score)

@@ -10,6 +10,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.losses import log_loss_sum
 from ._kernels.sorting import keys_to_floats
+from ._kernels.table import sweep_cumulative
 from ._kernels.thresholds import CODES, best_indices
 from ._curves import layout_tallies, lifts
 from ._parallel import map_chunks
@@ -175,9 +176,13 @@ def _model_numbers(lay, wl):
     """A model's table-derived numbers, from its sorted layout (no further sort):
     average precision, the best thresholds' points and the lifts.  Kernels
     only (run for several models at once on threads)."""
-    table = layout_table(lay, wl)
-    keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, table)
-    ap = table.sweep().average_precision
+    if wl.shape[0]:
+        table = layout_table(lay, wl)
+        keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, table)
+        ap = table.sweep().average_precision
+    else:  # the layout's cumulative counts are the tallies: no table to build
+        keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, None)
+        ap = sweep_cumulative(tp, fp)[1] / total_p
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
     indices, values = best_indices(tp, fp, total_p, total_n, codes)
     points = ThresholdMetrics(keys_to_floats(keys[indices]), tp[indices], fp[indices], total_p,

@@ -32,8 +32,9 @@ def layout_placements(bp, bn, pos_w, neg_w, n_pos, out, total_p, total_n):
     """Write the placement value of every layout position to ``out[:n]``; return
     ``sum tg * V10`` over the groups (the AUC times ``total_p``).
 
-    ``pos_w``/``neg_w`` hold each group's weight per class (the counts when
-    unweighted), ``out`` has one spare slot at ``n``.  The placements go out
+    ``pos_w``/``neg_w`` hold each group's weight per class (empty when
+    unweighted: the counts, differences of ``bp``/``bn``), ``out`` has one
+    spare slot at ``n``.  The placements go out
     in layout order, sequentially: each group writes its value at the next
     position of each class whether or not it has rows there (a group without
     positives leaves a value the next group with positives overwrites; past
@@ -41,14 +42,15 @@ def layout_placements(bp, bn, pos_w, neg_w, n_pos, out, total_p, total_n):
     depends on the data, which is what makes it fast on continuous scores.
     """
     n = out.shape[0] - 1
+    weighted = pos_w.shape[0] > 0
     ip = 0
     ineg = n_pos
     tp = 0.0  # weight above the group
     fp = 0.0
     acc = 0.0  # sum of tg * V10
     for g in range(bp.shape[0]):
-        tg = pos_w[g]
-        fg = neg_w[g]
+        tg = pos_w[g] if weighted else bp[g] - ip
+        fg = neg_w[g] if weighted else bn[g] - (ineg - n_pos)
         v10 = ((total_n - fp - fg) + 0.5 * fg) / total_n
         v01 = (tp + 0.5 * tg) / total_p
         p_end = int(bp[g])

@@ -201,11 +201,10 @@ def merge_desc(k1, x1, k2, x2, keys, payload):
 
 
 @jit
-def group_bounds(pk, nk, keys_out, bp_out, bn_out, tp_out, fp_out):
-    """Distinct keys, cumulative class counts (``bp``/``bn``) and the counts at
-    each key (``tp``/``fp``) of two *descending* runs (the positives' and the
-    negatives' keys of a layout), walked together from the top; returns the
-    number of distinct keys."""
+def group_bounds(pk, nk, keys_out, bp_out, bn_out):
+    """Distinct keys and cumulative class counts (``bp``/``bn``) of two
+    *descending* runs (the positives' and the negatives' keys of a layout),
+    walked together from the top; returns the number of distinct keys."""
     i = 0
     j = 0
     g = 0
@@ -221,8 +220,6 @@ def group_bounds(pk, nk, keys_out, bp_out, bn_out, tp_out, fp_out):
         while j < n_n and nk[j] == k:
             j += 1
         keys_out[g] = k
-        tp_out[g] = i - (bp_out[g - 1] if g > 0 else 0.0)
-        fp_out[g] = j - (bn_out[g - 1] if g > 0 else 0.0)
         bp_out[g] = i
         bn_out[g] = j
         g += 1

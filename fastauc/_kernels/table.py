@@ -174,6 +174,24 @@ def sweep_table(keys, pos, neg, lo, hi, tp0, fp0, stats, tps_out, fps_out):
 
 
 @jit
+def sweep_cumulative(tps, fps):
+    """``sweep_table`` of a whole table given by its cumulative weights (the
+    tallies ``tp``/``fp`` at each key, from the top): ``(area2, ap_num)``, with
+    each key's weights the differences (exact for counts)."""
+    tp = 0.0
+    fp = 0.0
+    area2 = 0.0
+    ap_num = 0.0
+    for g in range(tps.shape[0]):
+        a, p = step(tp, fp, tps[g] - tp, fps[g] - fp)
+        area2 += a
+        ap_num += p
+        tp = tps[g]
+        fp = fps[g]
+    return area2, ap_num
+
+
+@jit
 def placement_moments(pos, neg, lo, hi, total_p, total_n, auc, stats):
     """DeLong's placement moments of a table's keys ``lo:hi`` (the whole table),
     in a second pass once the AUC is known.
