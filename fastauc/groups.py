@@ -187,8 +187,12 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     raw = v.as_array(y_score, "y_score")
     s = v.as_float_array(raw, "y_score")
     is_pos, _, w = v.binary_rows(y_true, sample_weight, pos_label, frequency=True, y_score=s)
-    n = s.shape[0]
-    gc = group_codes(groups, n)
+    return group_metrics(is_pos, s, w, group_codes(groups, s.shape[0]), level, dropna)
+
+
+def group_metrics(is_pos, s, w, gc, level, dropna=False) -> GroupMetrics:
+    """``by_group`` on validated rows and their group codes ``gc`` (``report``
+    codes its ``by`` once for all its models)."""
     codes = gc.codes
     if gc.n_missing:
         if not dropna:

@@ -18,7 +18,8 @@ from ._delong import class_weights, delong_many, paired_test
 from ._resample import layout_table, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
-from .groups import GroupMetrics, by_group, format_table
+from ._groups import group_codes
+from .groups import GroupMetrics, format_table, group_metrics
 from .thresholds import ThresholdMetrics
 
 __all__ = ["Comparison", "ModelReport", "Report", "report"]
@@ -307,9 +308,11 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     sw = w if w.shape[0] else None
     # per-group tables first, so that bad group labels fail before the DeLong work;
     # ``is_pos`` (already validated) gives the same rows as ``y_true`` and ``pos_label``
-    groups = {} if by is None else {
-        names[j]: by_group(is_pos, columns[j], by, sample_weight=sw, confidence_level=level)
-        for j in range(k)}
+    groups = {}
+    if by is not None:  # the group labels coded once for every model
+        codes = group_codes(by, n)
+        groups = {names[j]: group_metrics(is_pos, columns[j], w, codes, level)
+                  for j in range(k)}
     # the one sort per column: each layout gives the DeLong placements and the table
     lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in layouts(is_pos, columns, names)]
     # one DeLong covariance for all models: their intervals and every paired test

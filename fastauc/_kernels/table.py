@@ -30,7 +30,7 @@ import numpy as np
 
 from .._jit import jit
 from .losses import EPS, log_into, neumaier_add
-from .sorting import BYTE, N_DIGITS, float_key, key_to_float_bits
+from .sorting import BYTE, N_DIGITS, float_key, key_to_float_bits, radix_sort
 
 # layout of the ``stats`` array (0, 1 are inputs; the rest outputs)
 ST_TOTAL_POS, ST_TOTAL_NEG = 0, 1
@@ -350,14 +350,14 @@ def scatter_groups(bits, is_pos, weight, codes, at, rk, rw):
 
 
 @jit
-def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, offset):
+def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, no_payload):
     """Keys ``lo:hi`` (with their weights when ``rw`` is not empty) sorted
     ascending; returns ``(keys, weights)`` (views of the buffers).
 
     The run is copied into ``ak``/``aw`` while the byte histograms are
-    counted, then radix-sorted between those and ``tk``/``tw`` (at least
-    ``hi - lo`` long, reused across groups, so a group of a few thousand rows
-    is sorted in cache); bytes the same in every key are skipped.
+    counted, then radix-sorted (``sorting.radix_sort``) between those and
+    ``tk``/``tw`` (at least ``hi - lo`` long, reused across groups, so a group
+    of a few thousand rows is sorted in cache).
     """
     m = hi - lo
     weighted = rw.shape[0] > 0
@@ -369,36 +369,10 @@ def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, offset):
             hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
     if weighted:
         aw[:m] = rw[lo:hi]
-    sk, sw, dk, dw = ak, aw, tk, tw
-    for d in range(N_DIGITS):
-        total = 0
-        constant = False
-        for b in range(256):
-            offset[b] = total
-            total += hist[d, b]
-            if hist[d, b] == m:
-                constant = True
-        if constant:
-            continue
-        shift = np.uint64(8 * d)
-        if weighted:
-            for i in range(m):
-                k = sk[i]
-                j = (k >> shift) & BYTE
-                o = offset[j]
-                dk[o] = k
-                dw[o] = sw[i]
-                offset[j] = o + 1
-        else:
-            for i in range(m):
-                k = sk[i]
-                j = (k >> shift) & BYTE
-                o = offset[j]
-                dk[o] = k
-                offset[j] = o + 1
-        sk, dk = dk, sk
-        sw, dw = dw, sw
-    return sk[:m], sw[:m] if weighted else sw[:0]
+    w = aw[:m] if weighted else aw[:0]
+    keys, w, _ = radix_sort(ak[:m], w, no_payload, hist, tk[:m], tw[:m] if weighted else w,
+                            no_payload)
+    return keys, w
 
 
 @jit
@@ -487,13 +461,13 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
     cp = np.empty(biggest, np.float64)
     cn = np.empty(biggest, np.float64)
     hist = np.zeros((N_DIGITS, 256), np.int64)
-    offset = np.empty(256, np.int64)
+    no_payload = np.empty(0, np.int64)
     for j in range(first, last):
         lo = row_starts[j]
         mid = lo + n_pos[j]
         hi = row_starts[j + 1]
-        pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, offset)
-        nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, offset)
+        pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, no_payload)
+        nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, no_payload)
         if with_loss:
             loss[j] = (_run_loss(pk, pw, True, ck, cp, cn)
                        + _run_loss(nk, nw, False, ck, cp, cn))
