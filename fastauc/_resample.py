@@ -258,13 +258,22 @@ def _prepare(y_true, scores, names, sample_weight, metric, stratified):
     if len(classes) < 2:
         raise ValueError(
             f"y_true contains only one class ({classes[0]!r}); the bootstrap needs both")
-    n = is_pos.shape[0]
-    models = [_model(is_pos, s, w, metric, nm) for s, nm in zip(arrays, names)]
-    n_pos = models[0].lay.n_pos
-    strata = np.array([0, n_pos, n] if stratified else [0, n], np.int64)
+    return _prepared([_model(is_pos, s, w, metric, nm) for s, nm in zip(arrays, names)],
+                     stratified)
+
+
+def _prepared(models, stratified) -> _Prepared:
+    lay = models[0].lay
+    n = lay.rows.shape[0]
+    strata = np.array([0, lay.n_pos, n] if stratified else [0, n], np.int64)
     where0 = np.empty(n, np.int64)
-    where0[models[0].lay.rows] = np.arange(n)
+    where0[lay.rows] = np.arange(n)
     return _Prepared(models, strata, where0)
+
+
+def prepared_from_layout(lay: _Layout, wl, stratified=True) -> _Prepared:
+    """A model already sorted (``report``'s layouts), ready for the ROC band."""
+    return _prepared([_Model(lay, wl, v.EMPTY_WEIGHT)], stratified)
 
 
 def _ranks(lay: _Layout) -> np.ndarray:

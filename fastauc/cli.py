@@ -291,17 +291,14 @@ def run_report(args, out=sys.stdout):
                    "progress": not args.json}
     try:
         rep = fastauc.report(target, S, sample_weight=w, ci=args.ci, names=args.score,
-                             pos_label=pos_label, by=by, **options)
+                             pos_label=pos_label, by=by, plot=args.plot, plot_seed=args.seed,
+                             **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
     if by_cols:  # the tables' group columns take the file's column names
         rep = replace(rep, by_group={
             name: replace(g, groups=dict(zip(by_cols, g.groups.values())))
             for name, g in rep.by_group.items()})
-    if args.plot:
-        from .plots import save_report_plot
-
-        save_report_plot(args.plot, target, S, args.score, w, pos_label, seed=args.seed)
     if args.json:
         print(json.dumps(rep.to_dict(), allow_nan=False), file=out)
     else:

@@ -215,7 +215,7 @@ def _log_losses(is_pos, columns, w):
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
-           confidence_level=0.95, by=None, **bootstrap_options):
+           confidence_level=0.95, by=None, plot=None, plot_seed=0, **bootstrap_options):
     """AUC with its interval, Gini, average precision, log loss, best thresholds,
     lift, and paired DeLong tests, for one or several score columns.
 
@@ -238,6 +238,13 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         holds each model's :func:`by_group` table (DeLong intervals at
         ``confidence_level``, whatever ``ci``), printed after the report and
         included in ``to_dict()``.  A missing label raises.
+    plot : str or path, default=None
+        Also write one PNG with every model's ROC curve (with a 200-replicate
+        bootstrap band and the Youden point), precision-recall curve and
+        cumulative gains, drawn from the same sorted columns as the numbers
+        (no second sort; needs matplotlib: ``pip install 'fastauc[plot]'``).
+    plot_seed : int, default=0
+        Seed of the plot's bootstrap bands.
     **bootstrap_options
         For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``progress``...
 
@@ -302,6 +309,10 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     names = [f"model_{i + 1}" for i in range(k)] if names is None else [str(x) for x in names]
     if len(names) != k:
         raise ValueError(f"names has {len(names)} entries for {k} score columns")
+    if plot is not None:
+        from ._plotting import _pyplot
+
+        _pyplot()  # matplotlib is there, before any work
     columns = [np.ascontiguousarray(S[:, j]) for j in range(k)]
     for j in range(k):
         v.check_finite(columns[j], names[j])
@@ -334,6 +345,12 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
             t = paired_test(aucs, cov, a, b, level, "two-sided")
             comparisons.append(Comparison(names[a], names[b], t.difference, t.low, t.high,
                                           t.se, t.statistic, t.pvalue))
+    if plot is not None:  # drawn from the layouts sorted above
+        from ._plotting import _Column, draw_report
+        from ._resample import prepared_from_layout
+
+        draw_report(plot, [_Column(is_pos, None, None, prep=prepared_from_layout(lay, wl))
+                           for lay, wl in lays], names, plot_seed)
     total_p, total_n = class_weights(is_pos, w)
     return Report(models, comparisons, n, total_p, total_n, ci, level, bool(w.shape[0]),
                   groups)

@@ -10,24 +10,14 @@ class totals that is the confusion matrix at every threshold at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
 from . import _validation as v
 from ._curves import gains, lifts, threshold_tallies
 from ._kernels.table import band_area
-from ._kernels.thresholds import (
-    ACCURACY,
-    CODES,
-    FBETA,
-    MCC,
-    YOUDEN,
-    best_index,
-    upper_hull,
-    values,
-)
-from ._results import GainsTable
+from ._kernels.thresholds import CODES, FBETA, best_index, upper_hull
+from ._results import GainsTable, ThresholdMetrics
 from .ranking import roc_auc_score
 
 __all__ = [
@@ -43,141 +33,6 @@ __all__ = [
     "roc_convex_hull",
     "threshold_metrics",
 ]
-
-
-def _div(a, b):
-    """``a / b`` elementwise, 0 where ``b == 0`` (scikit-learn's zero_division=0)."""
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    out = np.zeros(np.broadcast(a, b).shape)
-    np.divide(a, b, out=out, where=b != 0)
-    return out
-
-
-@dataclass(frozen=True)
-class ThresholdMetrics:
-    """Confusion-matrix metrics at every distinct threshold (one row each,
-    thresholds decreasing; predict positive when ``score >= threshold``).
-
-    ``threshold``, ``tp`` and ``fp`` are stored; every other array is computed
-    on first access.  Aliases share one array (``recall is tpr``).
-    """
-
-    threshold: np.ndarray
-    tp: np.ndarray  #: weight of positives scored >= threshold
-    fp: np.ndarray  #: weight of negatives scored >= threshold
-    total_pos: float
-    total_neg: float
-
-    @cached_property
-    def tn(self):
-        return self.total_neg - self.fp
-
-    @cached_property
-    def fn(self):
-        return self.total_pos - self.tp
-
-    @cached_property
-    def tpr(self):
-        """True positive rate (recall, sensitivity)."""
-        return _div(self.tp, self.total_pos)
-
-    @property
-    def recall(self):
-        return self.tpr
-
-    @property
-    def sensitivity(self):
-        return self.tpr
-
-    @cached_property
-    def fpr(self):
-        return _div(self.fp, self.total_neg)
-
-    @cached_property
-    def tnr(self):
-        """True negative rate (specificity)."""
-        return _div(self.tn, self.total_neg)
-
-    @property
-    def specificity(self):
-        return self.tnr
-
-    @cached_property
-    def fnr(self):
-        return _div(self.fn, self.total_pos)
-
-    @cached_property
-    def precision(self):
-        """Positive predictive value (0 when nothing is predicted positive)."""
-        return _div(self.tp, self.tp + self.fp)
-
-    @property
-    def ppv(self):
-        return self.precision
-
-    @cached_property
-    def npv(self):
-        """Negative predictive value (0 when nothing is predicted negative)."""
-        return _div(self.tn, self.tn + self.fn)
-
-    def _kernel(self, code, beta=1.0):
-        return values(self.tp, self.fp, self.total_pos, self.total_neg, code, float(beta))
-
-    @cached_property
-    def accuracy(self):
-        return self._kernel(ACCURACY)
-
-    @cached_property
-    def error_rate(self):
-        return 1.0 - self.accuracy
-
-    @cached_property
-    def f1(self):
-        return self.fbeta(1.0)
-
-    def fbeta(self, beta):
-        """F-beta score ``(1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp)`` (0 if undefined).
-
-        F1, F-beta, MCC, Youden's J and accuracy are computed by the same
-        compiled formulas that :func:`best_threshold` maximises.
-        """
-        return self._kernel(FBETA, beta)
-
-    @cached_property
-    def mcc(self):
-        """Matthews correlation coefficient (0 when a margin is empty, as scikit-learn)."""
-        return self._kernel(MCC)
-
-    @cached_property
-    def youden(self):
-        """Youden's J = sensitivity + specificity - 1."""
-        return self._kernel(YOUDEN)
-
-    @cached_property
-    def predicted_positive_rate(self):
-        return _div(self.tp + self.fp, self.total_pos + self.total_neg)
-
-    @cached_property
-    def lift(self):
-        """Precision divided by the prevalence."""
-        return _div(self.precision, self.total_pos / (self.total_pos + self.total_neg))
-
-    _FIELDS = ("threshold", "tp", "fp", "tn", "fn", "tpr", "fpr", "tnr", "fnr", "precision",
-               "npv", "accuracy", "error_rate", "f1", "mcc", "youden", "lift",
-               "predicted_positive_rate")
-
-    def __len__(self):
-        return self.threshold.shape[0]
-
-    def at(self, i):
-        """The metrics at row ``i`` only, as a one-row ``ThresholdMetrics``."""
-        return ThresholdMetrics(self.threshold[i: i + 1], self.tp[i: i + 1], self.fp[i: i + 1],
-                                self.total_pos, self.total_neg)
-
-    def to_dict(self):
-        """Every metric as a list (JSON-ready)."""
-        return {name: getattr(self, name).tolist() for name in self._FIELDS}
 
 
 def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None):

@@ -91,3 +91,50 @@ def test_a_class_without_weight_is_refused_before_a_figure_opens(data):
     assert plt.get_fignums() == before
     with pytest.raises(ValueError, match="zero sample_weight"):
         fastauc.report(y, s, sample_weight=w)
+
+
+def _count_sorts(monkeypatch):
+    """Count the one-sort entry point (every layout goes through it)."""
+    import fastauc._resample as resample
+
+    calls = []
+    real = resample.sorted_runs
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(resample, "sorted_runs", counting)
+    return calls
+
+
+def test_report_with_plot_sorts_each_column_once(tmp_path, monkeypatch, data):
+    y, s = data
+    S = np.column_stack((s, s + np.random.default_rng(3).normal(size=s.shape[0])))
+    calls = _count_sorts(monkeypatch)
+    path = tmp_path / "report.png"
+    rep = fastauc.report(y, S, plot=path, plot_seed=4)
+    assert len(calls) == 2
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert rep.models[0].auc == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    plt.close("all")
+
+
+def test_report_plot_draws_what_the_plot_functions_draw(tmp_path, data):
+    """The report's ROC panel (from its own layouts) has the curve and band of plot_roc."""
+    y, s = data
+    fastauc.report(y, s, plot=tmp_path / "r.png", plot_seed=2)
+    fig = fastauc.plot_roc(y, s, random_state=2)
+    line = fig.axes[0].lines[0]
+    from fastauc._plotting import _Column, _draw_roc
+    from fastauc._resample import layouts, prepared_from_layout
+
+    is_pos = np.asarray(y) == 1
+    lay = layouts(is_pos, [np.ascontiguousarray(s, np.float64)], ["s"])[0]
+    fig2, ax2 = plt.subplots()
+    _draw_roc(ax2, _Column(is_pos, None, None, prep=prepared_from_layout(lay, np.empty(0))),
+              True, 200, 0.95, 2, "youden", None)
+    np.testing.assert_array_equal(ax2.lines[0].get_xydata(), line.get_xydata())
+    np.testing.assert_array_equal(ax2.collections[0].get_paths()[0].vertices,
+                                  fig.axes[0].collections[0].get_paths()[0].vertices)
+    plt.close("all")

@@ -1,0 +1,167 @@
+"""The drawing behind ``plots`` and ``report(plot=...)``: one sorted column
+(``_Column``) gives every panel, without another sort."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validation as v
+from ._curves import cumulative_from, gains, layout_tallies
+from ._kernels.resampling import PARTIAL_AUC, roc_band_batch
+from ._kernels.sorting import keys_to_floats
+from ._kernels.thresholds import CODES, best_index
+from ._parallel import map_chunks
+from ._resample import _BATCH, _kernel_arrays, _prepare, layout_table
+from ._results import ThresholdMetrics
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("plotting needs matplotlib: pip install 'fastauc[plot]'") from None
+    return plt
+
+
+def _axes(ax, **subplots):
+    if ax is not None:
+        return ax.figure, ax
+    plt = _pyplot()
+    fig, ax = plt.subplots(**subplots)
+    return fig, ax
+
+
+def _labels(y_true, pos_label):
+    """Boolean positives, by scikit-learn's rule for pos_label=None."""
+    return v.binary_rows(y_true, pos_label=pos_label, rule="sklearn")[0]
+
+
+class _Column:
+    """One score column sorted once: everything the plots draw comes from it.
+
+    Built from the rows (validated and sorted here) or, with ``prep``, from a
+    model sorted already (``_resample.prepared_from_layout``)."""
+
+    def __init__(self, is_pos, y_score, sample_weight, stratified=True, prep=None):
+        self.prep = prep if prep is not None else _prepare(
+            is_pos, [y_score], ["y_score"], sample_weight, "roc_auc", stratified)
+        model = self.prep.models[0]
+        self.table = layout_table(model.lay, model.wl)
+        keys, *tallies = layout_tallies(model.lay, model.wl, self.table)
+        self.metrics = ThresholdMetrics(keys_to_floats(keys), *tallies)
+        if self.metrics.total_pos <= 0 or self.metrics.total_neg <= 0:
+            empty = "positive" if self.metrics.total_pos <= 0 else "negative"
+            raise ValueError(f"the {empty} rows of y_true all have zero sample_weight; the "
+                             "curves are not defined")
+
+
+def _band(prep, grid, n_resamples, level, random_state):
+    """The band's edges from a prepared (sorted) model."""
+    src, w, _, _, code = _kernel_arrays(prep, PARTIAL_AUC)  # merged-order arrays
+    seed = v.seed_from_random_state(random_state)
+    out = np.empty((n_resamples, grid.shape[0]))
+    map_chunks(roc_band_batch, [(seed, r, out[r: r + _BATCH], prep.strata, src[0], w[0],
+                                 code[0], grid) for r in range(0, n_resamples, _BATCH)])
+    alpha = 1.0 - level
+    low, high = np.nanquantile(out, [alpha / 2, 1 - alpha / 2], axis=0)
+    return low, high
+
+
+def _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operating_point,
+              label):
+    m = col.metrics
+    keep = _corners(np.concatenate(([0.0], m.tp)), np.concatenate(([0.0], m.fp)))
+    fpr = np.concatenate(([0.0], m.fpr))[keep]
+    tpr = np.concatenate(([0.0], m.tpr))[keep]
+    # the area of the drawn polyline (dropped points are collinear: same area)
+    auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
+    text = f"AUC = {auc:.3f}" if label is None else f"{label} (AUC = {auc:.3f})"
+    (line,) = ax.plot(fpr, tpr, lw=1.8, label=text)
+    if band:
+        level = v.check_confidence_level(confidence_level)
+        grid = np.linspace(0.0, 1.0, 101)
+        low, high = _band(col.prep, grid, v.check_positive_int(n_resamples, "n_resamples"),
+                          level, random_state)
+        ax.fill_between(grid, low, high, color=line.get_color(), alpha=0.2, lw=0,
+                        label=f"{confidence_level:.0%} bootstrap band")
+    if operating_point is not None:
+        if isinstance(operating_point, str):
+            v.check_choice(operating_point, "operating_point",
+                           tuple(c for c in CODES if c not in ("fbeta", "cost")))
+            i = best_index(m.tp, m.fp, m.total_pos, m.total_neg, CODES[operating_point],
+                           1.0, 0.0, 0.0)[0]
+            name = operating_point
+        else:  # the last (lowest) threshold >= the value given
+            i = max(int(np.searchsorted(-m.threshold, -float(operating_point), "right")) - 1, 0)
+            name = "threshold"
+        ax.plot([m.fpr[i]], [m.tpr[i]], "o", color=line.get_color(), ms=7,
+                label=f"{name}: t = {m.threshold[i]:.4g}")
+    ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="False positive rate",
+           ylabel="True positive rate", title="ROC curve")
+    ax.legend(loc="lower right", fontsize="small")
+
+
+def _corners(tps, fps):
+    """Points of the ROC polyline that are not on a straight segment, from the
+    cumulative tallies: scikit-learn's ``drop_intermediate`` rule (same drawing,
+    far fewer points)."""
+    if tps.shape[0] <= 2:
+        return np.ones(tps.shape[0], bool)
+    corner = (np.diff(tps, 2) != 0) | (np.diff(fps, 2) != 0)
+    return np.concatenate(([True], corner, [True]))
+
+
+def _draw_precision_recall(ax, col, label, baseline):
+    m = col.metrics
+    # precision_recall_curve's points: increasing thresholds, then (recall 0, precision 1)
+    recall = np.concatenate((m.recall[::-1], [0.0]))
+    precision = np.concatenate((m.precision[::-1], [1.0]))
+    ap = col.table.sweep().average_precision
+    text = f"AP = {ap:.3f}" if label is None else f"{label} (AP = {ap:.3f})"
+    ax.plot(recall, precision, drawstyle="steps-post", lw=1.8, label=text)
+    if baseline:  # a classifier without skill: precision = prevalence
+        prevalence = m.total_pos / (m.total_pos + m.total_neg)
+        ax.axhline(prevalence, ls="--", lw=0.8, color="grey",
+                   label=f"prevalence {prevalence:.3f}")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="Recall", ylabel="Precision",
+           title="Precision-recall curve")
+    ax.legend(loc="upper right", fontsize="small")
+
+
+def _draw_gains(ax, ax_lift, col, n_bins, label, baseline):
+    m = col.metrics
+    cw, cp, total_p, total = cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
+    ax.plot(cw / total, cp / total_p, lw=1.8, label=label or "model")
+    if baseline:
+        ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey", label="random")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="Share of rows (highest scores first)",
+           ylabel="Share of positives", title="Cumulative gains")
+    ax.legend(loc="lower right", fontsize="small")
+    if ax_lift is not None:
+        g = gains(m.tp, m.fp, m.total_pos, m.total_neg, n_bins)
+        ax_lift.bar(g.bin, g.lift, color="C0", alpha=0.7, label="lift in bin")
+        ax_lift.plot(g.bin, g.cumulative_lift, "o-", color="C1", label="cumulative lift")
+        ax_lift.axhline(1.0, ls="--", lw=0.8, color="grey")
+        ax_lift.set(xlabel=f"Bin (1 = top {100 / n_bins:.0f}%)", ylabel="Lift",
+                    title="Lift by bin", xticks=g.bin)
+        ax_lift.legend(fontsize="small")
+
+
+def draw_report(path, columns, names, seed):
+    """One PNG: every column's ROC curve (with its bootstrap band), precision-
+    recall curve and cumulative gains, from ``_Column``s."""
+    plt = _pyplot()
+    import matplotlib
+
+    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo"):
+        plt.switch_backend("Agg")
+    fig, axes = plt.subplots(1, 3, figsize=(16, 5))
+    for j, (col, name) in enumerate(zip(columns, names)):
+        _draw_roc(axes[0], col, True, 200, 0.95, seed, "youden" if j == 0 else None, name)
+        _draw_precision_recall(axes[1], col, name, j == 0)
+        _draw_gains(axes[2], None, col, 10, name, j == 0)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
