@@ -398,8 +398,8 @@ def sorted_tallies(
     runs4 = sorted_runs(is_pos, score, weight, name)
     n = score.shape[0]
     pk1, _, pk2, _, nk1, _, nk2, _ = runs4
-    if not curve and n >= CHUNK_MIN:
-        return split_sweep(runs4, moments)
+    if n >= CHUNK_MIN:
+        return split_sweep(runs4, moments, curve)
     # curves: one spare slot in front for the point that every curve adds
     m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
     thr = np.empty(m, np.uint64)
@@ -413,13 +413,16 @@ def sorted_tallies(
                     ap_num, stats)
 
 
-def split_sweep(runs4, moments: bool) -> Tallies:
-    """AUC and AP without curves: sweep the upper and lower key ranges on two threads.
+def split_sweep(runs4, moments: bool, curve: bool = False) -> Tallies:
+    """One sweep in two key ranges on two threads: the upper and lower keys.
 
     The cut is the median key of the longest run (data-dependent only, so the
     result does not depend on the number of threads); keys equal to it all go
     to the upper part, so no group is split.  The lower sweep starts from the
     weight of the upper part; the two parts' moments are merged afterwards.
+    With ``curve`` both parts write their curve points into one buffer, the
+    lower part after room for every row of the upper part, closed up when the
+    upper part had ties.
     """
     keys = runs4[0::2]
     weights = runs4[1::2]
@@ -435,11 +438,24 @@ def split_sweep(runs4, moments: bool) -> Tallies:
     stats_u = _moment_stats(runs4, moments)
     stats_l = stats_u.copy()
     e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
-    (_, _, _, area_u, ap_u), (_, tp, fp, area_l, ap_l) = map_chunks(
+    n_u = sum(k.shape[0] for k in upper[0::2])
+    m = n_u + sum(k.shape[0] for k in lower[0::2]) + 1 if curve else 0
+    # curves: one spare slot in front for the point that every curve adds
+    thr, tps, fps = np.empty(m, np.uint64), np.empty(m), np.empty(m)
+    out_u = (thr[1:n_u + 1], tps[1:n_u + 1], fps[1:n_u + 1]) if curve else (e_k, e_w, e_w)
+    out_l = (thr[n_u + 1:], tps[n_u + 1:], fps[n_u + 1:]) if curve else (e_k, e_w, e_w)
+    (g_u, _, _, area_u, ap_u), (g_l, tp, fp, area_l, ap_l) = map_chunks(
         sweep,
-        [(*upper, e_k, e_w, e_w, True, 0.0, 0.0, stats_u),
-         (*lower, e_k, e_w, e_w, True, tp0, fp0, stats_l)],
+        [(*upper, *out_u, True, 0.0, 0.0, stats_u),
+         (*lower, *out_l, True, tp0, fp0, stats_l)],
     )
     if moments:
         merge_stats(stats_u, stats_l)
-    return Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)
+    if not curve:
+        return Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)
+    if g_u < n_u:  # ties above the cut: close the gap (numpy copes with the overlap)
+        for a in (thr, tps, fps):
+            a[g_u + 1:g_u + 1 + g_l] = a[n_u + 1:n_u + 1 + g_l]
+    g = g_u + g_l
+    return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area_u + area_l,
+                   ap_u + ap_l, stats_u)

@@ -217,6 +217,14 @@ def test_large_exact(rng):
                    - skm.average_precision_score(y, s, **kw)) <= ATOL
         ours, ref = fastauc.roc_curve(y, s, **kw), skm.roc_curve(y, s, **kw)
         assert_curves_equal(ours, ref)
+        # above 2**16 rows the curve is swept in two key ranges on two threads
+        # (the upper one has ties, so the halves are closed up afterwards)
+        for f in ("precision_recall_curve", "det_curve"):
+            assert_curves_equal(getattr(fastauc, f)(y, s, **kw), getattr(skm, f)(y, s, **kw))
+        assert_curves_equal(fastauc.roc_curve(y, s, drop_intermediate=False, **kw),
+                            skm.roc_curve(y, s, drop_intermediate=False, **kw))
+        assert_curves_equal(fastauc.roc_curve(y, -np.abs(s), **kw),
+                            skm.roc_curve(y, -np.abs(s), **kw))
 
 
 def test_log_loss_labels_and_missing_classes(rng):

@@ -110,24 +110,33 @@ def drop_intermediate(tps, fps, thr, second_difference):
     n = tps.shape[0]
     if n <= 2:
         return n
-    keep = np.zeros(n, np.bool_)
-    keep[0] = True
-    keep[n - 1] = True
+    # one pass, compacting as it goes: point i is written at m <= i, and the
+    # original values of i - 1 are carried along (no keep array to allocate)
+    t0 = tps[0]
+    f0 = fps[0]
+    t1 = tps[1]
+    f1 = fps[1]
+    m = 1
     for i in range(1, n - 1):
+        t2 = tps[i + 1]
+        f2 = fps[i + 1]
         if second_difference:
-            d2f = (fps[i + 1] - fps[i]) - (fps[i] - fps[i - 1])
-            d2t = (tps[i + 1] - tps[i]) - (tps[i] - tps[i - 1])
-            keep[i] = d2f != 0.0 or d2t != 0.0
+            keep = ((f2 - f1) - (f1 - f0)) != 0.0 or ((t2 - t1) - (t1 - t0)) != 0.0
         else:
-            keep[i] = (tps[i] - tps[i - 1]) != 0.0 or (tps[i + 1] - tps[i]) != 0.0
-    m = 0
-    for i in range(n):
-        if keep[i]:
-            tps[m] = tps[i]
-            fps[m] = fps[i]
+            keep = (t1 - t0) != 0.0 or (t2 - t1) != 0.0
+        if keep:
+            tps[m] = t1
+            fps[m] = f1
             thr[m] = thr[i]
             m += 1
-    return m
+        t0 = t1
+        f0 = f1
+        t1 = t2
+        f1 = f2
+    tps[m] = tps[n - 1]
+    fps[m] = fps[n - 1]
+    thr[m] = thr[n - 1]
+    return m + 1
 
 
 @jit
