@@ -60,8 +60,10 @@ def _band(prep, grid, n_resamples, level, random_state):
     src, w, _, _, code = _kernel_arrays(prep, PARTIAL_AUC)  # merged-order arrays
     seed = v.seed_from_random_state(random_state)
     out = np.empty((n_resamples, grid.shape[0]))
+    n = prep.strata[-1]
     map_chunks(roc_band_batch, [(seed, r, out[r: r + _BATCH], prep.strata, src[0], w[0],
-                                 code[0], grid) for r in range(0, n_resamples, _BATCH)])
+                                 code[0], grid, np.zeros(n, np.uint8))
+                                for r in range(0, n_resamples, _BATCH)])
     alpha = 1.0 - level
     low, high = np.nanquantile(out, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high

@@ -317,8 +317,11 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
              metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
     bar = _progress_bar(progress, n_resamples)
     wave = max(1, num_threads())
+    # one set of buffers per job of a wave, reused wave after wave
+    buffers = [(np.zeros(n, np.uint8), np.empty(n + 2)) for _ in range(min(wave, len(jobs)))]
     for i in range(0, len(jobs), wave):
-        map_chunks(replicate_batch, jobs[i: i + wave])
+        map_chunks(replicate_batch, [(*job, *buf) for job, buf in zip(jobs[i: i + wave],
+                                                                       buffers)])
         if bar is not None:
             bar.update(sum(job[2].shape[0] for job in jobs[i: i + wave]))
     if bar is not None:

@@ -316,17 +316,18 @@ def _replicate(seed, r, cnt, strata, src, n_pos, w, loss, ranks, code, metric, m
 
 @jit
 def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code, metric,
-                    max_fpr):
+                    max_fpr, small, scratch):
     """Replicates ``r_start .. r_start + len(out)`` of ``k`` models at once.
 
     ``out`` is (n_replicates, k); the other arrays are stacked per model
     (first axis k) as ``replicate_value`` takes them (``src[0]`` may be
-    empty: all rows of ``src`` are then empty, or of length n).
+    empty: all rows of ``src`` are then empty, or of length n).  ``small``
+    (n uint8 zeros, left zero) and ``scratch`` (n + 2 floats) come from the
+    caller, reused batch after batch (allocated here they would get small
+    pages: a page fault per 4 KiB, every batch).
     """
     n = strata[-1]
-    small = np.zeros(n, np.uint8)
     wide = np.zeros(0, np.int64)
-    scratch = np.empty(n + 2)
     for r in range(out.shape[0]):
         if not _replicate(seed, r_start + r, small, strata, src, n_pos, w, loss, ranks, code,
                           metric, max_fpr, scratch, out[r]):
@@ -337,11 +338,11 @@ def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code
 
 
 @jit
-def roc_band_batch(seed, r_start, out, strata, src, w, code, grid):
+def roc_band_batch(seed, r_start, out, strata, src, w, code, grid, small):
     """TPR at the FPR values ``grid`` for replicates ``r_start ..``: ``out`` is
-    (n_replicates, len(grid)); one model, arrays in merged order."""
+    (n_replicates, len(grid)); one model, arrays in merged order; ``small`` as
+    in ``replicate_batch``."""
     n = strata[-1]
-    small = np.zeros(n, np.uint8)
     wide = np.zeros(0, np.int64)
     for r in range(out.shape[0]):
         if _count_draws(seed, r_start + r, strata, small):
