@@ -10,6 +10,7 @@ ROC confidence band) share the replicate runner here.
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -25,6 +26,7 @@ from ._kernels.resampling import (
     replicate_value,
 )
 from ._kernels.placements import group_weights
+from ._kernels.resampling import layout_ranks
 from ._kernels.sorting import group_bounds, merge_desc
 from ._parallel import map_chunks, num_threads
 from ._stats import norm_ppf as _norm_ppf
@@ -246,10 +248,20 @@ def _metric_code(metric, max_fpr, method):
             "log_loss": LOG_LOSS}[metric], 1.0
 
 
-class _Prepared(NamedTuple):
-    models: list
-    strata: np.ndarray
-    where0: np.ndarray  # (n,) model 0's class-layout position of each row
+class _Prepared:
+    """Models sorted for the bootstrap, and the resampling strata."""
+
+    def __init__(self, models, strata):
+        self.models = models
+        self.strata = strata
+        self.n = models[0].lay.rows.shape[0]
+
+    @cached_property
+    def where0(self) -> np.ndarray:
+        """(n,) model 0's class-layout position of each row (several models only)."""
+        where0 = np.empty(self.n, np.int64)
+        where0[self.models[0].lay.rows] = np.arange(self.n)
+        return where0
 
 
 def _prepare(y_true, scores, names, sample_weight, metric, stratified):
@@ -265,10 +277,7 @@ def _prepare(y_true, scores, names, sample_weight, metric, stratified):
 def _prepared(models, stratified) -> _Prepared:
     lay = models[0].lay
     n = lay.rows.shape[0]
-    strata = np.array([0, lay.n_pos, n] if stratified else [0, n], np.int64)
-    where0 = np.empty(n, np.int64)
-    where0[lay.rows] = np.arange(n)
-    return _Prepared(models, strata, where0)
+    return _Prepared(models, np.array([0, lay.n_pos, n] if stratified else [0, n], np.int64))
 
 
 def prepared_from_layout(lay: _Layout, wl, stratified=True) -> _Prepared:
@@ -278,31 +287,28 @@ def prepared_from_layout(lay: _Layout, wl, stratified=True) -> _Prepared:
 
 def _ranks(lay: _Layout) -> np.ndarray:
     """``replicate_value``'s ranks: (2, n) int64 over the class layout."""
-    bpz = np.concatenate(([0], lay.bp.astype(np.int64)))
-    bnz = np.concatenate(([0], lay.bn.astype(np.int64)))
-    tpc, fpc = _group_sizes(lay)
-    gid_p = np.repeat(np.arange(len(tpc)), tpc)
-    gid_n = np.repeat(np.arange(len(fpc)), fpc)
-    return np.stack((np.concatenate((bpz[gid_p + 1], bpz[gid_n])),
-                     np.concatenate((bnz[gid_p + 1], bpz[gid_n + 1]))))
+    out = np.empty((2, lay.rows.shape[0] + 1), np.int64)  # a spare last column
+    layout_ranks(lay.bp, lay.bn, lay.n_pos, out)
+    return out[:, :-1]
 
 
 def _kernel_arrays(prep: _Prepared, metric_code):
     """Per-model arrays for ``replicate_batch``, stacked (first axis = model)."""
     models = prep.models
-    k, n = len(models), prep.where0.shape[0]
+    k, n = len(models), prep.n
     merged = metric_code == PARTIAL_AUC
     src, w, loss, ranks, code = [], [], [], [], []
     for mo in models:
         lay = mo.lay
         order, code_m = _merged_order(lay) if merged else (np.arange(n), np.empty(0, np.uint8))
-        src.append(prep.where0[lay.rows[order]])
+        # model 0 in its own class layout needs no map (the identity)
+        src.append(prep.where0[lay.rows[order]] if k > 1 or merged else None)
         w.append(mo.wl[order] if mo.wl.shape[0] else mo.wl)
         loss.append(mo.loss[order] if mo.loss.shape[0] else mo.loss)
         ranks.append(_ranks(lay) if metric_code in (ROC_AUC, AVERAGE_PRECISION)
                      else np.empty((2, 0), np.int64))
         code.append(code_m)
-    if k == 1 and not merged:  # model 0 in its own class layout: no indirection
+    if k == 1 and not merged:
         src = [np.empty(0, np.int64)]
     return tuple(np.ascontiguousarray(np.stack(a)) for a in (src, w, loss, ranks, code))
 
@@ -310,7 +316,7 @@ def _kernel_arrays(prep: _Prepared, metric_code):
 def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, progress):
     src, w, loss, ranks, code = _kernel_arrays(prep, metric_code)
     k = src.shape[0]
-    n = prep.where0.shape[0]
+    n = prep.n
     n_pos = prep.models[0].lay.n_pos
     out = np.empty((n_resamples, k))
     jobs = [(seed, r, out[r: r + _BATCH], prep.strata, src, n_pos, w, loss, ranks, code,

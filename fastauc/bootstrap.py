@@ -251,7 +251,7 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     d = est_a - est_b
 
     def jackknife_difference():
-        jk_b = np.empty(prep.where0.shape[0])
+        jk_b = np.empty(prep.n)
         jk_b[prep.models[1].lay.rows] = _jackknife(prep.models[1], metric)
         return _jackknife(prep.models[0], metric) - jk_b[prep.models[0].lay.rows]
 

@@ -494,3 +494,24 @@ def test_u_and_delong_variance_exact_against_rational_arithmetic(rng):
     _, cov2 = fastauc.delong_covariance(y, np.column_stack((s, s)))
     assert cov1[0, 0] == pytest.approx(var, rel=1e-13)
     assert cov2[0, 1] == pytest.approx(var, rel=1e-13)
+
+
+@pytest.mark.parametrize("ties", [True, False])
+def test_layout_ranks_match_their_definition(ties, rng):
+    """The bootstrap's per-position ranks (one branch-free walk) against the
+    numpy definition: a positive of group g has (bp[g], bn[g]), a negative
+    (bp[g - 1], bp[g])."""
+    from fastauc._resample import _group_sizes, _layout, _ranks
+
+    for n in (1, 2, 7, 300, 70_000):
+        y = rng.integers(0, 2, n).astype(bool)
+        s = np.round(rng.normal(size=n), 1) if ties else rng.normal(size=n)
+        lay = _layout(y, s)
+        bpz = np.concatenate(([0], lay.bp.astype(np.int64)))
+        bnz = np.concatenate(([0], lay.bn.astype(np.int64)))
+        tpc, fpc = _group_sizes(lay)
+        gp = np.repeat(np.arange(len(tpc)), tpc)
+        gn = np.repeat(np.arange(len(fpc)), fpc)
+        expected = np.stack((np.concatenate((bpz[gp + 1], bpz[gn])),
+                             np.concatenate((bnz[gp + 1], bpz[gn + 1]))))
+        np.testing.assert_array_equal(_ranks(lay), expected)
