@@ -39,17 +39,18 @@ def delong_one(is_pos, s, w):
     return auc, var
 
 
-def delong_many(is_pos, S, w, lays=None):
-    """AUCs and DeLong covariance of the columns of ``S`` (placements per row).
+def delong_many(is_pos, columns, w, lays=None, names=None):
+    """AUCs and DeLong covariance of several score columns (placements per row).
 
-    ``lays`` (one ``(_resample._Layout, weights in layout order)`` per
-    column) saves the sort when the caller has sorted the columns already.
+    ``columns`` are contiguous float64 1-D arrays; ``lays`` (one
+    ``(_resample._Layout, weights in layout order)`` per column) saves the
+    sort when the caller has sorted the columns already.
     """
-    n, k = S.shape
+    k, n = len(columns), is_pos.shape[0]
     if lays is None:
-        cols = [np.ascontiguousarray(S[:, m]) for m in range(k)]
+        names = ["y_scores"] * k if names is None else names
         lays = [(lay, w[lay.rows] if w.shape[0] else w)
-                for lay in layouts(is_pos, cols, ["y_scores"] * k)]
+                for lay in layouts(is_pos, columns, names)]
     X = np.empty((k, n))
     aucs = np.empty(k)
     buffer = np.empty(n + 1)

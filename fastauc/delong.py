@@ -86,7 +86,7 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     if k == 1:
         auc, var = delong_one(is_pos, S[:, 0].copy(), w)
         return np.array([auc]), np.array([[var]])
-    return delong_many(is_pos, S, w)
+    return delong_many(is_pos, [np.ascontiguousarray(S[:, j]) for j in range(k)], w)
 
 
 def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sample_weight=None,
@@ -198,14 +198,15 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     level = v.check_confidence_level(confidence_level)
     a = v.as_float_array(y_score_a, "y_score_a")
     b = v.as_float_array(y_score_b, "y_score_b")
-    v.check_lengths(y_score_a=a, y_score_b=b)
-    is_pos, S, w = delong_setup(y_true, np.column_stack((a, b)), sample_weight, "y_scores")
+    is_pos, _, w = v.binary_rows(y_true, sample_weight, frequency=True, y_score_a=a,
+                                 y_score_b=b)
     total_p, total_n = class_weights(is_pos, w)
     if total_p <= 0 or total_n <= 0:
         v.warn_undefined(_ONE_CLASS)
         nan = math.nan
         return DeLongTestResult(nan, nan, nan, nan, nan, nan, nan, nan, alternative, level)
-    aucs, cov = delong_many(is_pos, S, w)
+    aucs, cov = delong_many(is_pos, [np.ascontiguousarray(a), np.ascontiguousarray(b)], w,
+                            names=["y_score_a", "y_score_b"])
     return paired_test(aucs, cov, 0, 1, level, alternative)
 
 

@@ -328,7 +328,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in layouts(is_pos, columns, names)]
     # one DeLong covariance for all models: their intervals and every paired test
     if ci == "delong" or k > 1:
-        aucs, cov = delong_many(is_pos, S, w, lays)
+        aucs, cov = delong_many(is_pos, columns, w, lays)
     losses = _log_losses(is_pos, columns, w)
     numbers = map_chunks(_model_numbers, lays)
     models = []
