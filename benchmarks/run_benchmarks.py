@@ -267,6 +267,79 @@ def group_rows(n, n_groups, repeat):
     return rows
 
 
+def round2_rows(n_big, n_multi, repeat):
+    """Rows for the second performance round (issue 10)."""
+    import sklearn.metrics as skm
+
+    rows = []
+    y, s, _ = data(n_big)
+    fastauc.roc_auc_score(y[:1000], s[:1000])
+    t_auc = best_time(lambda: fastauc.roc_auc_score(y, s), repeat)
+    t_sk = best_time(lambda: skm.roc_auc_score(y, s), 1)
+    rows.append(("`roc_auc_score`", n_big, t_auc, t_sk, "scikit-learn",
+                 f"{t_sk / t_auc:.1f}x faster (goal >= 40x)", t_sk / t_auc >= 40))
+    try:
+        from sklearnex.metrics import roc_auc_score as dal_auc
+
+        dal_auc(y[:1000], s[:1000])
+        t = best_time(lambda: dal_auc(y, s), repeat)
+        rows.append(("`roc_auc_score`", n_big, t_auc, t, "scikit-learn-intelex (oneDAL)",
+                     f"{t / t_auc:.1f}x faster (no goal)", True))
+    except ImportError:
+        pass
+    try:
+        import polars as pl
+        import polars_ds as pds
+
+        df = pl.DataFrame({"y": y, "s": s})
+        t = best_time(lambda: df.select(pds.query_roc_auc("y", "s")), repeat)
+        rows.append(("`roc_auc_score`", n_big, t_auc, t, "polars-ds `query_roc_auc`",
+                     f"{t / t_auc:.1f}x faster (no goal)", True))
+    except ImportError:
+        pass
+    old = os.environ.get("FASTAUC_NUM_THREADS")
+    os.environ["FASTAUC_NUM_THREADS"] = "1"
+    try:
+        t_one = best_time(lambda: fastauc.roc_auc_score(y, s), repeat)
+    finally:
+        if old is None:
+            del os.environ["FASTAUC_NUM_THREADS"]
+        else:
+            os.environ["FASTAUC_NUM_THREADS"] = old
+    rows.append(("`roc_auc_score`, 2 threads", n_big, t_auc, t_one, "1 thread",
+                 f"{t_one / t_auc:.2f}x (goal >= 1.7x)", t_one / t_auc >= 1.7))
+    s2 = np.clip(s + 0.3 * np.random.default_rng(1).random(n_big), 0, 1)
+    fastauc.delong_test(y[:1000], s[:1000], s2[:1000])
+    t_test = best_time(lambda: fastauc.delong_test(y, s, s2), repeat)
+    rows.append(("`delong_test` (two models)", n_big, t_test, 2 * t_auc,
+                 "two `roc_auc_score` calls", f"{t_test / (2 * t_auc):.2f}x (goal <= 2x)",
+                 t_test <= 2 * 2 * t_auc))
+    fastauc.bootstrap_ci(y[:1000], s[:1000], n_resamples=20)
+    t1 = best_time(lambda: fastauc.bootstrap_ci(y, s, n_resamples=1, method="percentile"),
+                   repeat)
+    t64 = best_time(lambda: fastauc.bootstrap_ci(y, s, n_resamples=65, method="percentile"), 1)
+    per = (t64 - t1) / 64
+    rows.append(("`bootstrap_ci` setup (1 replicate)", n_big, t1, t_auc, "one `roc_auc_score`",
+                 f"{t1 / t_auc:.1f}x (goal <= 2x)", t1 <= 2 * t_auc))
+    rows.append(("`bootstrap_ci`, per replicate", n_big, per, 0.030, "the goal",
+                 f"{per * 1e3:.0f} ms (goal <= 30 ms)", per <= 0.030))
+    rng = np.random.default_rng(0)
+    k = 10
+    ym = rng.integers(0, k, n_multi)
+    logits = rng.normal(size=(n_multi, k))
+    logits[np.arange(n_multi), ym] += 1.0
+    P = np.exp(logits)
+    P /= P.sum(1, keepdims=True)
+    for mc, goal in (("ovr", 15), ("ovo", 10)):
+        fastauc.roc_auc_score(ym[:1000], P[:1000], multi_class=mc)
+        t = best_time(lambda: fastauc.roc_auc_score(ym, P, multi_class=mc), repeat)
+        t_ref = best_time(lambda: skm.roc_auc_score(ym, P, multi_class=mc), 1)
+        rows.append((f"`roc_auc_score(multi_class='{mc}')`, {k} classes", n_multi, t, t_ref,
+                     "scikit-learn", f"{t_ref / t:.1f}x faster (goal >= {goal}x)",
+                     t_ref / t >= goal))
+    return rows
+
+
 def _goal_table(title, rows):
     lines = ["", title, "", "| function | n | fastauc | compared with | its time | result |",
              "|---|---|---|---|---|---|"]
@@ -351,7 +424,13 @@ def main(argv=None):
     ap.add_argument("--only-groups", action="store_true", help="print the by_group rows only")
     ap.add_argument("--only-reports", action="store_true",
                     help="print the thresholds and report rows only")
+    ap.add_argument("--only-round2", action="store_true",
+                    help="print the second performance round's rows only")
     args = ap.parse_args(argv)
+    if args.only_round2:
+        print("\n".join(_goal_table("Performance, second round (issue 10):", round2_rows(
+            10**5 if args.quick else 10**7, 10**4 if args.quick else 10**6, 3))))
+        return 0
     if args.only_reports:
         import tempfile
 
@@ -393,6 +472,8 @@ def main(argv=None):
     lines += _goal_table("Drop-in use (issue 8):", ms_rows)
     lines += _goal_table("Metrics per group (issue 9):",
                          group_rows(big, 100 if args.quick else 10_000, 3))
+    lines += _goal_table("Performance, second round (issue 10):",
+                         round2_rows(big, 10**4 if args.quick else 10**6, 3))
     lines += [
         "",
         f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",

@@ -15,11 +15,11 @@ from itertools import combinations
 import numpy as np
 
 from . import _validation as v
-from ._kernels.sorting import keys_to_floats
-from ._kernels.sweeps import finish_curve
+from ._kernels.sorting import keys_to_floats, merge_desc
+from ._kernels.sweeps import class_pair_areas, finish_curve
 from ._kernels.table import band_area
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._table import Tallies, sorted_tallies
+from ._table import Tallies, sorted_runs, sorted_tallies
 
 __all__ = [
     "auc",
@@ -479,7 +479,7 @@ def roc_auc_score(
                 f"{len(classes)} classes and y_score has shape {S.shape}: choose 'ovr' or 'ovo' "
                 "for multiclass targets)"
             )
-        return _multiclass_roc_auc(y, S, labels, multi_class, average, w)
+        return _multiclass_roc_auc(y, S, labels, multi_class, average, w, classes)
     if S.ndim == 2:
         raise ValueError(
             f"y should be a 1d array, got an array of shape {S.shape} instead. (y_true is "
@@ -493,7 +493,7 @@ def roc_auc_score(
     return _binary_auc(v.positive_mask(y, classes[-1]), S, w, max_fpr)
 
 
-def _multiclass_roc_auc(y, S, labels, multi_class, average, w):
+def _multiclass_roc_auc(y, S, labels, multi_class, average, w, y_classes):
     if S.ndim != 2:
         raise ValueError(
             "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` "
@@ -525,35 +525,64 @@ def _multiclass_roc_auc(y, S, labels, multi_class, average, w):
         if len(np.setdiff1d(y, classes)):
             raise ValueError("'y_true' contains labels not in parameter 'labels'")
     else:
-        classes = np.unique(y)
+        classes = y_classes  # the sorted distinct labels, found once by the caller
         if len(classes) != S.shape[1]:
             raise ValueError(
                 "Number of classes in y_true not equal to the number of columns in "
                 f"'y_score' ({len(classes)} classes, {S.shape[1]} columns)"
             )
     if multi_class == "ovr":
-        Y = y[:, None] == classes[None, :]
-        return _average_binary(_binary_auc, Y, S, average, w)
+        return _ovr_roc_auc(y, S, classes, average, w)
     if w is not None:
         raise ValueError(
             "sample_weight is not supported for multiclass one-vs-one ROC AUC, "
             "'sample_weight' must be None in this case."
         )
-    w = v.EMPTY_WEIGHT
-    encoded = np.searchsorted(classes, y)
+    return _ovo_roc_auc(np.searchsorted(classes, y), S, average)
+
+
+def _ovr_roc_auc(y, S, classes, average, w):
+    """One-vs-rest: each class's column sorted once, against its class mask
+    (the columns from one transposed copy; no (n, k) indicator matrix)."""
+    if average == "micro":
+        return _average_binary(_binary_auc, y[:, None] == classes[None, :], S, average, w)
+    columns = np.ascontiguousarray(S.T)  # one pass instead of k strided ones
+    masks = [y == c for c in classes]
+    scores = np.array([_binary_auc(m, columns[j], w) for j, m in enumerate(masks)])
+    if average is None:
+        return scores
+    if average == "weighted":
+        counts = np.array([float(w[m].sum()) if w.shape[0] else float(np.count_nonzero(m))
+                           for m in masks])
+        if np.isclose(counts.sum(), 0.0):
+            return 0
+        scores[counts == 0] = 0
+        return float(np.average(scores, weights=counts))
+    return float(np.average(scores))
+
+
+def _ovo_roc_auc(encoded, S, average):
+    """One-vs-one (Hand & Till 2001): each class's score column sorted once
+    with the rows' classes, and one pass over it gives that class's area
+    against every other class (``_kernels.sweeps.class_pair_areas``); each
+    pair scores the mean of its two directed AUCs."""
+    n, k = S.shape
     present = np.unique(encoded)
-    pair_scores = []
-    prevalence = []
+    counts = np.bincount(encoded, minlength=k).astype(np.float64)
+    codes = encoded.astype(np.int32)
+    everyone = np.ones(n, bool)
+    areas = {}
+    for a in present:
+        pk1, _, px1, pk2, _, px2, *_ = sorted_runs(everyone, np.ascontiguousarray(S[:, a]),
+                                                   v.EMPTY_WEIGHT, "y_score", extra=codes)
+        keys, order = np.empty(n, np.uint64), np.empty(n, np.int32)
+        merge_desc(pk1, px1, pk2, px2, keys, order)
+        areas[a] = class_pair_areas(keys, order, int(a), k)
+    pair_scores, prevalence = [], []
     for a, b in combinations(present, 2):
-        a_mask = encoded == a
-        ab_mask = a_mask | (encoded == b)
-        prevalence.append(np.average(ab_mask))
-        a_true = np.ascontiguousarray(a_mask[ab_mask])
-        sa = np.ascontiguousarray(S[ab_mask, a])
-        sb = np.ascontiguousarray(S[ab_mask, b])
-        pair_scores.append(
-            (_binary_auc(a_true, sa, w) + _binary_auc(~a_true, sb, w)) / 2
-        )
+        both = counts[a] * counts[b]
+        pair_scores.append((areas[a][b] / (2.0 * both) + areas[b][a] / (2.0 * both)) / 2)
+        prevalence.append((counts[a] + counts[b]) / n)
     return float(
         np.average(pair_scores, weights=prevalence if average == "weighted" else None)
     )

@@ -249,3 +249,26 @@ def test_binary_y_true_with_three_score_columns(rng):
         ours = fastauc.roc_auc_score(y, p, multi_class="ovr", labels=[0, 1, 2],
                                      average="weighted")
     assert abs(ours - ref) <= ATOL
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_multiclass_large_with_ties_ovo_and_ovr(average, rng):
+    """Above 2**16 rows (two sorted runs per column), rounded probabilities
+    (many ties across classes); one-vs-one also with a class given in
+    ``labels`` that has no row (its pairs are skipped, as in scikit-learn)."""
+    n, k = 90_000, 5
+    y = rng.choice(k, n, p=[0.35, 0.3, 0.2, 0.1, 0.05])
+    logits = rng.normal(size=(n, k))
+    logits[np.arange(n), y] += 1.0
+    P = np.exp(logits)
+    P = np.round(P / P.sum(1, keepdims=True), 2)
+    P[:, -1] = 1.0 - P[:, :-1].sum(1)
+    for mc in ("ovo", "ovr"):
+        ours = fastauc.roc_auc_score(y, P, multi_class=mc, average=average)
+        ref = skm.roc_auc_score(y, P, multi_class=mc, average=average)
+        assert abs(ours - ref) <= ATOL, (mc, ours, ref)
+    absent = np.where(y == 3, 4, y)  # class 3 has no row
+    assert abs(fastauc.roc_auc_score(absent, P, multi_class="ovo", average=average,
+                                     labels=np.arange(k))
+               - skm.roc_auc_score(absent, P, multi_class="ovo", average=average,
+                                   labels=np.arange(k))) <= ATOL

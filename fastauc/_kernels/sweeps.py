@@ -185,3 +185,35 @@ def finish_curve(tps, fps, thr, m, pr):
         tps[i] = tps[i] / total_p
         fps[i] = fps[i] / total_n
         thr[i] = key_to_float_bits(thr[i])
+
+
+@jit
+def class_pair_areas(keys, codes, a, n_classes):
+    """One-vs-one areas of class ``a`` against every other class, from one
+    column sorted by decreasing key with each row's class code.
+
+    ``out[b]`` is twice the ROC area of the rows of class ``a`` (positive)
+    against those of class ``b`` (negative) in weight units, ``sum`` over
+    the tied groups of ``n_b (2 TP_a + t_a)`` as in ``table.step`` (a tied
+    pair counts one half): each row of another class adds twice the class-a
+    rows above its group plus those in it.  Unit weights: integer sums,
+    exact, so every pair's area equals the binary sweep's on that pair's rows.
+    """
+    out = np.zeros(n_classes)
+    n = keys.shape[0]
+    tp = 0.0
+    i = 0
+    while i < n:
+        k = keys[i]
+        j = i
+        ta = 0.0
+        while j < n and keys[j] == k:
+            ta += 1.0 if codes[j] == a else 0.0
+            j += 1
+        base = 2.0 * tp + ta
+        for q in range(i, j):  # (class a's own rows land in out[a], unused)
+            out[codes[q]] += base
+        tp += ta
+        i = j
+    return out
+
