@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
-from ._kernels.sorting import keys_to_floats, radix_sort, split_by_class
+from ._kernels.sorting import N_DIGITS, keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
     merge_stats,
@@ -66,14 +66,16 @@ def _sort_chunk(bits, is_pos, weight, extra, buffers):
     # allocated inside compiled code gets 4 KiB pages, and their page faults
     # cost more than the sort on a large input
     keys, tmp_k, w, tmp_w, x, tmp_x = buffers
-    n_pos, n_neg, ph, nh, n_bad, _ = split_by_class(bits, is_pos, weight, extra, keys, w, x)
+    hist = np.zeros((2, N_DIGITS, 256), np.int64)
+    offset = np.empty(256, np.int64)
+    n_pos, n_neg, n_bad, _ = split_by_class(bits, is_pos, weight, extra, keys, w, x, hist)
     if n_bad:
         return None
     runs = []
-    for a, b, h in ((0, n_pos, ph), (n_pos, n_pos + n_neg, nh)):
+    for a, b, h in ((0, n_pos, hist[0]), (n_pos, n_pos + n_neg, hist[1])):
         wa, tw = (w[a:b], tmp_w[a:b]) if w.shape[0] else (w, w)
         xa, tx = (x[a:b], tmp_x[a:b]) if x.shape[0] else (x, x)
-        runs += radix_sort(keys[a:b], wa, xa, h, tmp_k[a:b], tw, tx)
+        runs += radix_sort(keys[a:b], wa, xa, h, tmp_k[a:b], tw, tx, offset)
     return tuple(runs)
 
 
@@ -165,7 +167,7 @@ class Table:
         keys = np.empty(m, np.uint64)
         pos = np.empty(m, np.float64)
         neg = np.empty(m, np.float64)
-        g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, v.EMPTY_WEIGHT)[0]
+        g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, None)[0]
         return cls(keys[:g], pos[:g], neg[:g])
 
     def __len__(self) -> int:
@@ -407,7 +409,7 @@ def sorted_tallies(
     fps = np.empty(m, np.float64)
     stats = _moment_stats(runs4, moments)
     g, total_pos, total_neg, area2, ap_num = sweep(
-        *runs4, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats
+        *runs4, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats if moments else None
     )
     return Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
                     ap_num, stats)
@@ -446,8 +448,8 @@ def split_sweep(runs4, moments: bool, curve: bool = False) -> Tallies:
     out_l = (thr[n_u + 1:], tps[n_u + 1:], fps[n_u + 1:]) if curve else (e_k, e_w, e_w)
     (g_u, _, _, area_u, ap_u), (g_l, tp, fp, area_l, ap_l) = map_chunks(
         sweep,
-        [(*upper, *out_u, True, 0.0, 0.0, stats_u),
-         (*lower, *out_l, True, tp0, fp0, stats_l)],
+        [(*upper, *out_u, True, 0.0, 0.0, stats_u if moments else None),
+         (*lower, *out_l, True, tp0, fp0, stats_l if moments else None)],
     )
     if moments:
         merge_stats(stats_u, stats_l)

@@ -54,7 +54,7 @@ def _add_to_hist(hist, key):
 
 
 @jit
-def split_by_class(bits, is_pos, weight, extra, keys, w_out, x_out):
+def split_by_class(bits, is_pos, weight, extra, keys, w_out, x_out, hist):
     """Split scores into positive and negative keys (and weights, and an int payload).
 
     Parameters
@@ -71,11 +71,14 @@ def split_by_class(bits, is_pos, weight, extra, keys, w_out, x_out):
         huge pages; memory allocated in compiled code gets small ones)
         Receive the positives' keys (weights, payload) at ``0:n_pos``, the
         negatives' at ``n_pos:n_pos + n_neg``.
+    hist : int64 zeros (2, 8, 256), from the caller
+        Receives the byte histograms of the positives' and the negatives'
+        keys (arrays made by the caller also keep numpy's allocation code
+        out of this kernel's compilation).
 
     Returns
     -------
-    n_pos, n_neg, pos_hist, neg_hist, n_bad, first_bad
-        ``*_hist`` are the byte histograms (8, 256) for the radix sort;
+    n_pos, n_neg, n_bad, first_bad
         ``n_bad`` counts NaN/inf scores and ``first_bad`` is the index of the
         first one (-1 if none; nothing is written then).
     """
@@ -97,10 +100,10 @@ def split_by_class(bits, is_pos, weight, extra, keys, w_out, x_out):
             n_pos += 1
         else:
             n_neg += 1
-    pos_hist = np.zeros((N_DIGITS, 256), np.int64)
-    neg_hist = np.zeros((N_DIGITS, 256), np.int64)
+    pos_hist = hist[0]
+    neg_hist = hist[1]
     if n_bad > 0:
-        return n_pos, n_neg, pos_hist, neg_hist, n_bad, first_bad
+        return n_pos, n_neg, n_bad, first_bad
     ip = 0
     ineg = n_pos
     for i in range(n):
@@ -123,18 +126,19 @@ def split_by_class(bits, is_pos, weight, extra, keys, w_out, x_out):
                 x_out[ineg] = extra[i]
             _add_to_hist(neg_hist, k)
             ineg += 1
-    return n_pos, n_neg, pos_hist, neg_hist, n_bad, first_bad
+    return n_pos, n_neg, n_bad, first_bad
 
 
 @jit
-def radix_sort(keys, weight, extra, hist, dst_k, dst_w, dst_x):
+def radix_sort(keys, weight, extra, hist, dst_k, dst_w, dst_x, offset):
     """Sort ``keys`` ascending (stable LSD radix), permuting two payloads along.
 
     ``weight`` (float64) and ``extra`` (int32/int64) are payloads, each possibly
     empty.  ``hist`` holds the byte histograms of ``keys``; a byte shared by
     every key is skipped.  The passes go back and forth between the inputs
-    and ``dst_*`` (same lengths, from the caller); the sorted arrays
-    ``(keys, weight, extra)`` are returned (views of either).
+    and ``dst_*`` (same lengths, from the caller; ``offset`` is 256 int64 of
+    scratch); the sorted arrays ``(keys, weight, extra)`` are returned (views
+    of either).
     """
     n = keys.shape[0]
     carry_w = weight.shape[0] > 0
@@ -142,7 +146,6 @@ def radix_sort(keys, weight, extra, hist, dst_k, dst_w, dst_x):
     src_k = keys
     src_w = weight
     src_x = extra
-    offset = np.empty(256, np.int64)
     for d in range(N_DIGITS):
         h = hist[d]
         constant = False

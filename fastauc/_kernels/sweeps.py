@@ -45,7 +45,7 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cu
     ``cumulative`` the weights down to and including it (the curve points).
     ``tp0``/``fp0`` are the weights of the rows scored above every key here
     (non-zero when the key range was cut in two and this is the lower part).
-    ``stats`` is empty, or ``N_STATS`` floats holding the class totals at
+    ``stats`` is None, or ``N_STATS`` floats holding the class totals at
     ``ST_TOTAL_POS``/``ST_TOTAL_NEG`` and zeros elsewhere; the tie term and
     the placement moments are then accumulated into it.
 
@@ -53,7 +53,6 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cu
     """
     store = pos_out.shape[0] > 0
     store_keys = keys_out.shape[0] > 0
-    moments = stats.shape[0] > 0
     ip1 = pk1.shape[0] - 1
     ip2 = pk2.shape[0] - 1
     in1 = nk1.shape[0] - 1
@@ -78,7 +77,7 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cu
         f2, in2 = _take_group(nk2, nw2, in2, k)
         tg = t1 + t2
         fg = f1 + f2
-        if moments:
+        if stats is not None:  # None: pruned when compiled (no moments code at all)
             add_moments(tp, fp, tg, fg, stats)
         a, p = step(tp, fp, tg, fg)
         area2 += a

@@ -350,7 +350,7 @@ def scatter_groups(bits, is_pos, weight, codes, at, rk, rw):
 
 
 @jit
-def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, no_payload):
+def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, no_payload, offset):
     """Keys ``lo:hi`` (with their weights when ``rw`` is not empty) sorted
     ascending; returns ``(keys, weights)`` (views of the buffers).
 
@@ -371,7 +371,7 @@ def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, no_payload):
         aw[:m] = rw[lo:hi]
     w = aw[:m] if weighted else aw[:0]
     keys, w, _ = radix_sort(ak[:m], w, no_payload, hist, tk[:m], tw[:m] if weighted else w,
-                            no_payload)
+                            no_payload, offset)
     return keys, w
 
 
@@ -462,12 +462,13 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
     cn = np.empty(biggest, np.float64)
     hist = np.zeros((N_DIGITS, 256), np.int64)
     no_payload = np.empty(0, np.int64)
+    offset = np.empty(256, np.int64)
     for j in range(first, last):
         lo = row_starts[j]
         mid = lo + n_pos[j]
         hi = row_starts[j + 1]
-        pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, no_payload)
-        nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, no_payload)
+        pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, no_payload, offset)
+        nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, no_payload, offset)
         if with_loss:
             loss[j] = (_run_loss(pk, pw, True, ck, cp, cn)
                        + _run_loss(nk, nw, False, ck, cp, cn))
