@@ -15,12 +15,15 @@ from ._results import GainsTable
 from ._table import sorted_tallies
 
 
-def threshold_tallies(y_true, y_score, sample_weight, pos_label):
-    """Distinct thresholds (descending) with cumulative tp/fp, and the class totals."""
+def threshold_tallies(y_true, y_score, sample_weight, pos_label, keys=False):
+    """Distinct thresholds (descending) with cumulative tp/fp, and the class totals.
+
+    ``keys=True`` leaves the thresholds as their sort keys (for a caller that
+    needs one of them: ``keys_to_floats`` on it)."""
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                         default_rule="sklearn")
     t = sorted_tallies(is_pos, s, w, curve=True)
-    thr = keys_to_floats(t.thr_keys[1:])
+    thr = t.thr_keys[1:] if keys else keys_to_floats(t.thr_keys[1:], t.thr_keys[1:])
     return thr, t.tps[1:], t.fps[1:], float(t.total_pos), float(t.total_neg)
 
 

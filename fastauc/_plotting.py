@@ -48,7 +48,7 @@ class _Column:
         model = self.prep.models[0]
         self.table = layout_table(model.lay, model.wl)
         keys, *tallies = layout_tallies(model.lay, model.wl, self.table)
-        self.metrics = ThresholdMetrics(keys_to_floats(keys), *tallies)
+        self.metrics = ThresholdMetrics(keys_to_floats(keys, np.empty_like(keys)), *tallies)
         if self.metrics.total_pos <= 0 or self.metrics.total_neg <= 0:
             empty = "positive" if self.metrics.total_pos <= 0 else "negative"
             raise ValueError(f"the {empty} rows of y_true all have zero sample_weight; the "

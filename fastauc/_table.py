@@ -184,7 +184,7 @@ class Table:
     @property
     def scores(self) -> np.ndarray:
         """The distinct scores as float64, descending (``-0.0`` as ``+0.0``)."""
-        return keys_to_floats(self.keys)
+        return keys_to_floats(self.keys, np.empty_like(self.keys))
 
     def merge(self, other: Table) -> Table:
         """The table of both tables' rows."""

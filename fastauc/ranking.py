@@ -230,7 +230,7 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
     t = sorted_tallies(is_pos, s, w, curve=True)
     tps, fps, thr = t.tps, t.fps, t.thr_keys
     tps[0] = fps[0] = 0.0
-    thr[1:] = keys_to_floats(thr[1:]).view(np.uint64)
+    keys_to_floats(thr[1:], thr[1:])  # in place
     thr = thr.view(np.float64)
     thr[0] = np.inf
     if drop_intermediate and tps.shape[0] > 2:

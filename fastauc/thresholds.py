@@ -16,6 +16,7 @@ import numpy as np
 from . import _validation as v
 from ._curves import gains, lifts, threshold_tallies
 from ._kernels.table import band_area
+from ._kernels.sorting import keys_to_floats
 from ._kernels.thresholds import CODES, FBETA, best_index, upper_hull
 from ._results import GainsTable, ThresholdMetrics
 from .ranking import roc_auc_score
@@ -145,12 +146,14 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
         raise ValueError("cost_fp and cost_fn apply to metric='cost' only")
     if code == FBETA and not (np.isfinite(beta) and beta > 0):
         raise ValueError(f"beta must be a positive number, got {beta!r}")
-    thr, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label)
+    keys, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight,
+                                                         pos_label, keys=True)
     i, best = best_index(tps, fps, total_p, total_n, code, float(beta),
                          float(cost_fp or 0.0), float(cost_fn or 0.0))
     if metric in ("cost", "closest_topleft"):
         best = -best
-    return BestThreshold(float(thr[i]), float(best), metric)
+    threshold = keys_to_floats(keys[i:i + 1], np.empty(1, np.uint64))[0]  # the one needed
+    return BestThreshold(float(threshold), float(best), metric)
 
 
 def gini(y_true, y_score, *, sample_weight=None):
@@ -194,7 +197,8 @@ def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
     """
     if isinstance(k, bool) or not isinstance(k, (int, float, np.number)) or not 0 < k <= 1:
         raise ValueError(f"k must be a fraction in (0, 1], got {k!r}")
-    _, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label)
+    _, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label,
+                                                      keys=True)
     return lifts(tps, fps, total_p, total_n, (k,))[k]
 
 
@@ -226,7 +230,8 @@ def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=Non
     array([0.33333333, 0.66666667, 0.66666667, 0.66666667, 1.        ])
     """
     n_bins = v.check_positive_int(n_bins, "n_bins")
-    return gains(*threshold_tallies(y_true, y_score, sample_weight, pos_label)[1:], n_bins)
+    return gains(*threshold_tallies(y_true, y_score, sample_weight, pos_label, keys=True)[1:],
+                 n_bins)
 
 
 # ------------------------------------------------------------------ convex hull
@@ -345,7 +350,8 @@ def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=Fals
     """
     if fpr_range is not None and tpr_range is not None:
         raise ValueError("give fpr_range or tpr_range, not both")
-    _, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label)
+    _, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label,
+                                                      keys=True)
     if total_p <= 0 or total_n <= 0:
         v.warn_undefined("Only one class is present in y_true (or has weight). Partial AUC "
                          "is not defined in that case.")

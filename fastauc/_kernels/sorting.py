@@ -39,9 +39,9 @@ def key_to_float_bits(key):
 
 
 @jit
-def keys_to_floats(keys):
-    """float64 values of an array of keys."""
-    out = np.empty(keys.shape[0], np.uint64)
+def keys_to_floats(keys, out):
+    """float64 values of an array of keys, into ``out`` (uint64, as long; may
+    be ``keys`` itself), returned as float64."""
     for i in range(keys.shape[0]):
         out[i] = key_to_float_bits(keys[i])
     return out.view(np.float64)
