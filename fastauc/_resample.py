@@ -287,9 +287,10 @@ def prepared_from_layout(lay: _Layout, wl, stratified=True) -> _Prepared:
 
 def _ranks(lay: _Layout) -> np.ndarray:
     """``replicate_value``'s ranks: (2, n) int64 over the class layout."""
-    out = np.empty((2, lay.rows.shape[0] + 1), np.int64)  # a spare last column
+    n = lay.rows.shape[0]
+    out = np.empty(2 * n + 1, np.int64)  # rows back to back, a spare slot last
     layout_ranks(lay.bp, lay.bn, lay.n_pos, out)
-    return out[:, :-1]
+    return out[:2 * n].reshape(2, n)
 
 
 def _kernel_arrays(prep: _Prepared, metric_code):
@@ -310,7 +311,9 @@ def _kernel_arrays(prep: _Prepared, metric_code):
         code.append(code_m)
     if k == 1 and not merged:
         src = [np.empty(0, np.int64)]
-    return tuple(np.ascontiguousarray(np.stack(a)) for a in (src, w, loss, ranks, code))
+    # one model: a view with a leading axis, not a copy
+    return tuple(np.ascontiguousarray(a[0][None] if k == 1 else np.stack(a))
+                 for a in (src, w, loss, ranks, code))
 
 
 def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, progress):

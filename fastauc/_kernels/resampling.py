@@ -249,27 +249,33 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
 @jit
 def layout_ranks(bp, bn, n_pos, out):
     """``replicate_value``'s ranks of every class-layout position into ``out``
-    (2, n + 1; the last column is spare): a positive of group ``g`` gets
-    ``(bp[g], bn[g])``, a negative ``(bp[g - 1], bp[g])``.  Written in one walk
-    of the groups with no data-dependent branch, as ``layout_placements``."""
-    n = out.shape[1] - 1
+    (flat, ``2 n + 1``: row 0 at ``0:n``, row 1 at ``n:2n``, one spare slot
+    last, so that ``out[:2 n]`` is a contiguous (2, n) array): a positive of
+    group ``g`` gets ``(bp[g], bn[g])``, a negative ``(bp[g - 1], bp[g])``.
+    Written in one walk of the groups with no data-dependent branch, as
+    ``layout_placements``."""
+    n = (out.shape[0] - 1) // 2
+    spare = 2 * n
     ip = 0
     ineg = n_pos
     above = 0
     for g in range(bp.shape[0]):
         p_end = int(bp[g])
         n_end = n_pos + int(bn[g])
-        at = ip if ip < n_pos else n
-        out[0, at] = p_end
-        out[1, at] = n_end - n_pos
-        out[0, ineg] = above
-        out[1, ineg] = p_end
+        at0 = ip if ip < n_pos else spare
+        at1 = n + ip if ip < n_pos else spare
+        out[at0] = p_end
+        out[at1] = n_end - n_pos
+        at0 = ineg if ineg < n else spare
+        at1 = n + ineg if ineg < n else spare
+        out[at0] = above
+        out[at1] = p_end
         for q in range(ip + 1, p_end):
-            out[0, q] = p_end
-            out[1, q] = n_end - n_pos
+            out[q] = p_end
+            out[n + q] = n_end - n_pos
         for q in range(ineg + 1, n_end):
-            out[0, q] = above
-            out[1, q] = p_end
+            out[q] = above
+            out[n + q] = p_end
         above = p_end
         ip = p_end
         ineg = n_end
