@@ -15,6 +15,7 @@ from itertools import combinations
 import numpy as np
 
 from . import _validation as v
+from ._kernels.matrix import columns_and_checks
 from ._kernels.sorting import keys_to_floats, merge_desc
 from ._kernels.sweeps import class_pair_areas, finish_curve
 from ._kernels.table import band_area
@@ -499,8 +500,11 @@ def _multiclass_roc_auc(y, S, labels, multi_class, average, w, y_classes):
             "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` "
             f"contains multiple classes. Got `y_score.shape={S.shape}`."
         )
-    v.check_finite(S, "y_score")
-    if not np.allclose(1, S.sum(axis=1)):
+    columns = np.empty((S.shape[1], S.shape[0]))  # each class's scores, contiguous
+    n_bad, sums_to_one = columns_and_checks(np.ascontiguousarray(S), columns)
+    if n_bad:
+        v.check_finite(S, "y_score")
+    if not sums_to_one:
         raise ValueError(
             "Target scores need to be probabilities for multiclass roc_auc, i.e. they "
             "should sum up to 1.0 over classes"
@@ -532,21 +536,20 @@ def _multiclass_roc_auc(y, S, labels, multi_class, average, w, y_classes):
                 f"'y_score' ({len(classes)} classes, {S.shape[1]} columns)"
             )
     if multi_class == "ovr":
-        return _ovr_roc_auc(y, S, classes, average, w)
+        return _ovr_roc_auc(y, S, columns, classes, average, w)
     if w is not None:
         raise ValueError(
             "sample_weight is not supported for multiclass one-vs-one ROC AUC, "
             "'sample_weight' must be None in this case."
         )
-    return _ovo_roc_auc(np.searchsorted(classes, y), S, average)
+    return _ovo_roc_auc(np.searchsorted(classes, y), columns, average)
 
 
-def _ovr_roc_auc(y, S, classes, average, w):
-    """One-vs-rest: each class's column sorted once, against its class mask
-    (the columns from one transposed copy; no (n, k) indicator matrix)."""
+def _ovr_roc_auc(y, S, columns, classes, average, w):
+    """One-vs-rest: each class's column (``columns``, contiguous) sorted once,
+    against its class mask (no (n, k) indicator matrix)."""
     if average == "micro":
         return _average_binary(_binary_auc, y[:, None] == classes[None, :], S, average, w)
-    columns = np.ascontiguousarray(S.T)  # one pass instead of k strided ones
     masks = [y == c for c in classes]
     scores = np.array([_binary_auc(m, columns[j], w) for j, m in enumerate(masks)])
     if average is None:
@@ -561,20 +564,20 @@ def _ovr_roc_auc(y, S, classes, average, w):
     return float(np.average(scores))
 
 
-def _ovo_roc_auc(encoded, S, average):
+def _ovo_roc_auc(encoded, columns, average):
     """One-vs-one (Hand & Till 2001): each class's score column sorted once
     with the rows' classes, and one pass over it gives that class's area
     against every other class (``_kernels.sweeps.class_pair_areas``); each
     pair scores the mean of its two directed AUCs."""
-    n, k = S.shape
+    k, n = columns.shape
     present = np.unique(encoded)
     counts = np.bincount(encoded, minlength=k).astype(np.float64)
     codes = encoded.astype(np.int32)
     everyone = np.ones(n, bool)
     areas = {}
     for a in present:
-        pk1, _, px1, pk2, _, px2, *_ = sorted_runs(everyone, np.ascontiguousarray(S[:, a]),
-                                                   v.EMPTY_WEIGHT, "y_score", extra=codes)
+        pk1, _, px1, pk2, _, px2, *_ = sorted_runs(everyone, columns[a], v.EMPTY_WEIGHT,
+                                                   "y_score", extra=codes)
         keys, order = np.empty(n, np.uint64), np.empty(n, np.int32)
         merge_desc(pk1, px1, pk2, px2, keys, order)
         areas[a] = class_pair_areas(keys, order, int(a), k)
