@@ -232,3 +232,8 @@ def test_report_by_missing_label_needs_dropna(tmp_path):
     assert got["n_samples"] == 6
     assert got["by_group"]["p"]["g"] == ["a", "b"] and got["by_group"]["p"]["n"] == [3, 3]
     assert got["by_group"]["p"]["auc"] == [1.0, 0.5]
+
+
+def test_warmup_runs_every_common_call(capsys):
+    assert main(["warmup"]) == 0
+    assert "kernels compiled or loaded in" in capsys.readouterr().out
