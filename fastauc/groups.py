@@ -190,7 +190,7 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     return group_metrics(is_pos, s, w, group_codes(groups, s.shape[0]), level, dropna)
 
 
-def group_metrics(is_pos, s, w, gc, level, dropna=False) -> GroupMetrics:
+def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score") -> GroupMetrics:
     """``by_group`` on validated rows and their group codes ``gc`` (``report``
     codes its ``by`` once for all its models)."""
     codes = gc.codes
@@ -204,7 +204,8 @@ def group_metrics(is_pos, s, w, gc, level, dropna=False) -> GroupMetrics:
         is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
         w = w[keep] if w.shape[0] else w
     n_groups = gc.n_groups
-    sums, stats, rows, loss = grouped_sums(is_pos, s, w, codes, n_groups, moments=True)
+    sums, stats, rows, loss = grouped_sums(is_pos, s, w, codes, n_groups, moments=True,
+                                           name=name)
     tp, fp = sums[:, SEG_TP], sums[:, SEG_FP]
     with np.errstate(divide="ignore", invalid="ignore"):
         auc = sums[:, SEG_AREA2] / (2.0 * tp * fp)

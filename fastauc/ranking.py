@@ -570,8 +570,8 @@ def _ovo_roc_auc(encoded, columns, average):
     against every other class (``_kernels.sweeps.class_pair_areas``); each
     pair scores the mean of its two directed AUCs."""
     k, n = columns.shape
-    present = np.unique(encoded)
     counts = np.bincount(encoded, minlength=k).astype(np.float64)
+    present = np.flatnonzero(counts)
     codes = encoded.astype(np.int32)
     everyone = np.ones(n, bool)
     areas = {}

@@ -313,16 +313,15 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         from ._plotting import _pyplot
 
         _pyplot()  # matplotlib is there, before any work
+    # NaN/inf scores are refused by the sort (or the per-group count), named
     columns = [np.ascontiguousarray(S[:, j]) for j in range(k)]
-    for j in range(k):
-        v.check_finite(columns[j], names[j])
     sw = w if w.shape[0] else None
     # per-group tables first, so that bad group labels fail before the DeLong work;
     # ``is_pos`` (already validated) gives the same rows as ``y_true`` and ``pos_label``
     groups = {}
     if by is not None:  # the group labels coded once for every model
         codes = group_codes(by, n)
-        groups = {names[j]: group_metrics(is_pos, columns[j], w, codes, level)
+        groups = {names[j]: group_metrics(is_pos, columns[j], w, codes, level, name=names[j])
                   for j in range(k)}
     # the one sort per column: each layout gives the DeLong placements and the table
     lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in layouts(is_pos, columns, names)]
