@@ -279,10 +279,11 @@ def roc_convex_hull(y_true, y_score, *, sample_weight=None, pos_label=None):
     thr, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label)
     if total_p <= 0 or total_n <= 0:
         raise ValueError("the ROC convex hull needs both classes (with positive weight)")
-    x = np.concatenate(([0.0], fps / total_n))
-    y = np.concatenate(([0.0], tps / total_p))
-    idx = upper_hull(x, y)
-    hx, hy = x[idx], y[idx]
+    # the turns are decided on the weights (exact integers when unweighted: three
+    # collinear points stay collinear, which the rates, rounded, may not be)
+    idx = upper_hull(np.concatenate(([0.0], fps)), np.concatenate(([0.0], tps)))
+    hx = np.concatenate(([0.0], fps / total_n))[idx]
+    hy = np.concatenate(([0.0], tps / total_p))[idx]
     area = float(np.sum(np.diff(hx) * (hy[1:] + hy[:-1])) / 2.0)
     return ConvexHull(hx, hy, np.concatenate(([np.inf], thr))[idx], area)
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import scipy.spatial
 import sklearn.metrics as skm
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import fastauc
@@ -124,6 +124,10 @@ def test_lift_ties_do_not_depend_on_row_order(rng):
 
 
 @given(binary_problems(max_size=40))
+@example(problem=(  # exactly collinear vertices (tpr 5/11, 8/11, 11/11) that rates round apart
+    np.array([0, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]),
+    np.array([-1e300, -1e300, -2.5, -1.0, -2.5, -2.5, -0.0, -2.5, -1.0, -1.0, -1.0, -0.0,
+              -0.0, -0.0, -0.0, -0.0]), None))
 def test_roc_convex_hull(problem):
     y, s, w = problem
     ww = np.ones(len(y)) if w is None else w
