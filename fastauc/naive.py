@@ -470,7 +470,8 @@ def roc_convex_hull(y_true, y_score, sample_weight=None):
     :func:`confusion_at_thresholds`, in that order (left to right, bottom to
     top).  From (0, 0), the next vertex is the later point seen at the
     steepest angle (a vertical step is the steepest; of collinear points the
-    farthest), until (1, 1): Jarvis's march, O(n * vertices).
+    farthest), until (1, 1): Jarvis's march, O(n * vertices).  Angles are
+    compared on the weights ``(fp, tp)`` (exact for counts).
 
     Returns
     -------
@@ -491,13 +492,17 @@ def roc_convex_hull(y_true, y_score, sample_weight=None):
     x = np.concatenate(([0.0], fp / total_neg))
     y = np.concatenate(([0.0], tp / total_pos))
     t = np.concatenate(([np.inf], thr))
+    # angles compared on the weights, not the rounded rates (the same turns:
+    # dividing by N and P scales every cross product by 1 / (N P))
+    u = np.concatenate(([0.0], fp))
+    z = np.concatenate(([0.0], tp))
     keep = [0]
     while keep[-1] != len(x) - 1:
         c = keep[-1]
         best = c + 1
         for q in range(c + 2, len(x)):
             # q is seen from c at least as steeply as best (cross product >= 0)
-            cross = (x[best] - x[c]) * (y[q] - y[c]) - (y[best] - y[c]) * (x[q] - x[c])
+            cross = (u[best] - u[c]) * (z[q] - z[c]) - (z[best] - z[c]) * (u[q] - u[c])
             if cross >= 0:
                 best = q
         keep.append(best)
