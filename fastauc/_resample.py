@@ -22,6 +22,7 @@ from ._kernels.resampling import (
     LOG_LOSS,
     PARTIAL_AUC,
     ROC_AUC,
+    poisson_batch,
     replicate_batch,
     replicate_value,
 )
@@ -285,58 +286,84 @@ def prepared_from_layout(lay: _Layout, wl, stratified=True) -> _Prepared:
     return _prepared([_Model(lay, wl, v.EMPTY_WEIGHT)], stratified)
 
 
+_INDEX = np.int32
+
+
 def _ranks(lay: _Layout) -> np.ndarray:
     """``replicate_value``'s ranks: (2, n) int64 over the class layout."""
     n = lay.rows.shape[0]
-    out = np.empty(2 * n + 1, np.int64)  # rows back to back, a spare slot last
+    # rows back to back, a spare slot last; int32 when they fit: half the
+    # bytes every replicate streams
+    out = np.empty(2 * n + 1, _INDEX if n < 2**31 else np.int64)
     layout_ranks(lay.bp, lay.bn, lay.n_pos, out)
     return out[:2 * n].reshape(2, n)
 
 
-def _kernel_arrays(prep: _Prepared, metric_code):
-    """Per-model arrays for ``replicate_batch``, stacked (first axis = model)."""
+def _kernel_arrays(prep: _Prepared, metric_code, poisson=False):
+    """Per-model arrays for ``replicate_batch`` (or ``poisson_batch``), stacked
+    (first axis = model).  The first one is ``src`` (each position's model-0
+    class-layout position) for the multinomial scheme, ``rid`` (each position's
+    input row) for the Poisson one."""
     models = prep.models
     k, n = len(models), prep.n
     merged = metric_code == PARTIAL_AUC
-    src, w, loss, ranks, code = [], [], [], [], []
+    first, w, loss, ranks, code = [], [], [], [], []
     for mo in models:
         lay = mo.lay
-        order, code_m = _merged_order(lay) if merged else (np.arange(n), np.empty(0, np.uint8))
-        # model 0 in its own class layout needs no map (the identity)
-        src.append(prep.where0[lay.rows[order]] if k > 1 or merged else None)
-        w.append(mo.wl[order] if mo.wl.shape[0] else mo.wl)
-        loss.append(mo.loss[order] if mo.loss.shape[0] else mo.loss)
+        order, code_m = _merged_order(lay) if merged else (None, np.empty(0, np.uint8))
+        rows = lay.rows if order is None else lay.rows[order]
+        if poisson:
+            first.append(rows)
+        else:  # model 0 in its own class layout needs no map (the identity)
+            first.append(prep.where0[rows] if k > 1 or merged else None)
+        w.append(_reordered(mo.wl, order))
+        loss.append(_reordered(mo.loss, order))
         ranks.append(_ranks(lay) if metric_code in (ROC_AUC, AVERAGE_PRECISION)
-                     else np.empty((2, 0), np.int64))
+                     else np.empty((2, 0), _INDEX if n < 2**31 else np.int64))
         code.append(code_m)
-    if k == 1 and not merged:
-        src = [np.empty(0, np.int64)]
+    if first[0] is None:
+        first = [np.empty(0, np.int64)]
     # one model: a view with a leading axis, not a copy
     return tuple(np.ascontiguousarray(a[0][None] if k == 1 else np.stack(a))
-                 for a in (src, w, loss, ranks, code))
+                 for a in (first, w, loss, ranks, code))
 
 
-def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, progress):
-    src, w, loss, ranks, code = _kernel_arrays(prep, metric_code)
-    k = src.shape[0]
+def _reordered(a, order):
+    return a[order] if a.shape[0] and order is not None else a
+
+
+SCHEMES = ("multinomial", "poisson")
+
+
+def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, progress,
+                    scheme="multinomial"):
+    poisson = scheme == "poisson"
+    first, w, loss, ranks, code = _kernel_arrays(prep, metric_code, poisson)
+    k = w.shape[0]
     n = prep.n
     n_pos = prep.models[0].lay.n_pos
     out = np.empty((n_resamples, k))
-    jobs = [(seed, r, out[r: r + _BATCH], prep.strata, src, n_pos, w, loss, ranks, code,
-             metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
+    if poisson:
+        kernel = poisson_batch
+        jobs = [(seed, r, out[r: r + _BATCH], first, n_pos, w, loss, ranks, code,
+                 metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
+    else:
+        kernel = replicate_batch
+        jobs = [(seed, r, out[r: r + _BATCH], prep.strata, first, n_pos, w, loss, ranks, code,
+                 metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
     bar = _progress_bar(progress, n_resamples)
     wave = max(1, num_threads())
     # one set of buffers per job of a wave, reused wave after wave
     buffers = [(np.zeros(n, np.uint8), np.empty(n + 2)) for _ in range(min(wave, len(jobs)))]
     for i in range(0, len(jobs), wave):
-        map_chunks(replicate_batch, [(*job, *buf) for job, buf in zip(jobs[i: i + wave],
-                                                                       buffers)])
+        map_chunks(kernel, [(*job, *buf) for job, buf in zip(jobs[i: i + wave], buffers)])
         if bar is not None:
             bar.update(sum(job[2].shape[0] for job in jobs[i: i + wave]))
     if bar is not None:
         bar.close()
     ones = np.ones(n, np.uint8)
     scratch = np.empty(n + 2)
+    src = np.empty((k, 0), np.int64) if poisson else first
     estimates = [float(replicate_value(ones, src[m], n_pos, w[m], loss[m], ranks[m], code[m],
                                        metric_code, max_fpr, scratch)) for m in range(k)]
     return out, estimates

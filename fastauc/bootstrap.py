@@ -24,6 +24,7 @@ from ._resample import (
     _Prepared,
     _run_replicates,
     _acceleration,
+    SCHEMES,
 )
 from ._results import BootstrapResult, BootstrapTestResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
@@ -68,13 +69,23 @@ def _interval(reps, estimate, level, method, jack_groups, alternative="two-sided
     return lo, hi
 
 
-def _check_bootstrap_args(n_resamples, confidence_level, method, stratified):
+def _check_bootstrap_args(n_resamples, confidence_level, method, stratified, scheme):
+    """Checked ``(n_resamples, level, stratified)``; ``stratified=None`` is True
+    for the multinomial scheme and False (the only choice) for the Poisson one."""
     n_resamples = v.check_positive_int(n_resamples, "n_resamples")
     level = v.check_confidence_level(confidence_level)
     v.check_choice(method, "method", ("percentile", "basic", "bca"))
-    if stratified not in (True, False):
-        raise ValueError(f"stratified must be True or False, got {stratified!r}")
-    return n_resamples, level
+    v.check_choice(scheme, "scheme", SCHEMES)
+    if stratified not in (None, True, False):
+        raise ValueError(f"stratified must be True, False or None, got {stratified!r}")
+    if scheme == "poisson":
+        if stratified:
+            raise ValueError("scheme='poisson' draws an independent count for every row, so "
+                             "the class sizes vary from replicate to replicate: it cannot "
+                             "be stratified; leave stratified=None (or False), or use "
+                             "scheme='multinomial'")
+        return n_resamples, level, False
+    return n_resamples, level, stratified is not False
 
 
 def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):
@@ -85,8 +96,8 @@ def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):
 
 
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confidence_level=0.95,
-                 method="percentile", stratified=True, sample_weight=None, random_state=None,
-                 max_fpr=None, progress=False):
+                 method="percentile", stratified=None, sample_weight=None, random_state=None,
+                 max_fpr=None, progress=False, scheme="multinomial"):
     """Bootstrap confidence interval of a ranking metric, all replicates in compiled code.
 
     The rows are sorted once; every replicate is a vector of resample counts
@@ -107,11 +118,12 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         acceleration from the exact leave-one-out values, computed in O(n)
         from the placement values (``"roc_auc"``) or the per-row losses
         (``"log_loss"``).
-    stratified : bool, default=True
-        Resample positives and negatives separately (pROC's default), so
-        every replicate has both classes.  With ``False`` rows are resampled
-        together; replicates with one class are dropped and counted in
-        ``n_dropped``.
+    stratified : bool or None, default=None
+        Multinomial scheme: resample positives and negatives separately
+        (``True``, pROC's default, what ``None`` means), so every replicate
+        has both classes, or together (``False``; replicates with one class
+        are dropped and counted in ``n_dropped``).  The Poisson scheme is
+        never stratified (``True`` raises).
     sample_weight : array-like of shape (n_samples,), default=None
         Rows are resampled with their weights; a replicate is the weighted
         metric of the resampled rows.
@@ -124,6 +136,17 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     progress : bool, default=False
         Show a tqdm progress bar (updated between batches of replicates)
         when the optional ``tqdm`` is installed.
+    scheme : {"multinomial", "poisson"}, default="multinomial"
+        ``"multinomial"``: the classical bootstrap, each replicate draws
+        as many rows as there are (per class when stratified).
+        ``"poisson"``: every row gets an independent Poisson(1) count in
+        each replicate (Hanley & MacGibbon 2006; Chamandy et al. 2012),
+        a function of ``random_state``, the replicate and the row's
+        position in the input only, so the counts are generated streaming
+        in sorted order (fast and cache-friendly at 1e7 rows and more) and
+        do not depend on how the rows are ordered, chunked or partitioned.
+        Replicates whose resample has no weight in a class are dropped.
+        See the user guide for which to use when.
 
     Returns
     -------
@@ -134,10 +157,12 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
 
     Notes
     -----
-    Replicate ``r`` draws, for each stratum in turn, as many positions as the
-    stratum has, uniformly with replacement, among the stratum's rows taken
-    in decreasing score order (ties in decreasing row order).  It equals the
-    scikit-learn metric of those rows.
+    Multinomial replicate ``r`` draws, for each stratum in turn, as many
+    positions as the stratum has, uniformly with replacement, among the
+    stratum's rows taken in decreasing score order (ties in decreasing row
+    order).  It equals the scikit-learn metric of those rows.  Poisson
+    replicate ``r`` equals the scikit-learn metric of all rows with
+    ``sample_weight`` multiplied by their counts.
 
     See Also
     --------
@@ -151,6 +176,11 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
        Bootstrap. Chapman & Hall.
     .. [3] Carpenter, J. and Bithell, J. (2000). Bootstrap confidence intervals:
        when, which, what? Statistics in Medicine 19, 1141-1164.
+    .. [4] Hanley, J. A. and MacGibbon, B. (2006). Creating non-parametric
+       bootstrap samples using Poisson frequencies. Computer Methods and
+       Programs in Biomedicine 83, 57-62.
+    .. [5] Chamandy, N., Muralidharan, O., Najmi, A. and Naidu, S. (2012).
+       Estimating uncertainty for massive data streams. Google technical report.
 
     Examples
     --------
@@ -163,11 +193,12 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     >>> round(res.estimate, 3), res.low < res.estimate < res.high
     (0.727, True)
     """
-    n_resamples, level = _check_bootstrap_args(n_resamples, confidence_level, method, stratified)
+    n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
+                                                           method, stratified, scheme)
     code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
     prep = _prepare(y_true, [y_score], ["y_score"], sample_weight, metric, stratified)
-    reps, (estimate,) = _run_replicates(prep, code, fpr, n_resamples, seed, progress)
+    reps, (estimate,) = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
     reps = reps[:, 0]
     low, high, se, n_dropped = _summarise(
         reps, estimate, level, method, prep, lambda: _jackknife(prep.models[0], metric),
@@ -182,7 +213,8 @@ def _summarise(values, estimate, level, method, prep, jackknife, stratified,
     dropped); ``jackknife()`` gives the leave-one-out values for BCa."""
     good = values[np.isfinite(values)]
     if good.shape[0] == 0:
-        raise ValueError("every bootstrap replicate had a single class; use stratified=True")
+        raise ValueError("every bootstrap replicate had a single class; use stratified=True "
+                         "(scheme='multinomial')")
     groups = _jack_groups(prep, jackknife(), stratified) if method == "bca" else None
     low, high = _interval(good, estimate, level, method, groups, alternative)
     se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
@@ -190,9 +222,9 @@ def _summarise(values, estimate, level, method, prep, jackknife, stratified,
 
 
 def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
-                   confidence_level=0.95, method="percentile", stratified=True,
+                   confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None, max_fpr=None,
-                   progress=False):
+                   progress=False, scheme="multinomial"):
     """Paired bootstrap comparison of two models scored on the same rows.
 
     Each replicate resamples the rows once and evaluates both models on that
@@ -205,8 +237,9 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     y_score_a, y_score_b : array-like of shape (n_samples,)
         Scores of the two models.
     metric, n_resamples, confidence_level, method, stratified, sample_weight,
-    random_state, max_fpr, progress
-        As in :func:`bootstrap_ci`; the interval is that of the difference.
+    random_state, max_fpr, progress, scheme
+        As in :func:`bootstrap_ci`; the interval is that of the difference
+        (with ``scheme="poisson"`` a row has the same count under both models).
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         ``"greater"``: H1 is ``metric_a > metric_b``.
 
@@ -241,13 +274,15 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     >>> res.difference > 0, res.pvalue < 0.05
     (True, True)
     """
-    n_resamples, level = _check_bootstrap_args(n_resamples, confidence_level, method, stratified)
+    n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
+                                                           method, stratified, scheme)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
     prep = _prepare(y_true, [y_score_a, y_score_b], ["y_score_a", "y_score_b"], sample_weight,
                     metric, stratified)
-    reps, (est_a, est_b) = _run_replicates(prep, code, fpr, n_resamples, seed, progress)
+    reps, (est_a, est_b) = _run_replicates(prep, code, fpr, n_resamples, seed, progress,
+                                           scheme)
     d = est_a - est_b
 
     def jackknife_difference():

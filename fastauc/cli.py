@@ -341,7 +341,7 @@ def run_report(args, out=sys.stdout):
     options = {}
     if args.ci == "bootstrap":
         options = {"n_resamples": args.n_resamples, "random_state": args.seed,
-                   "progress": not args.json}
+                   "progress": not args.json, "scheme": args.scheme}
     try:
         rep = fastauc.report(target, S, sample_weight=w, ci=args.ci, names=args.score,
                              pos_label=pos_label, by=by, plot=args.plot, plot_seed=args.seed,
@@ -376,6 +376,9 @@ def _report_parser(sub):
     r.add_argument("--ci", choices=("delong", "bootstrap"), default="delong")
     r.add_argument("--n-resamples", type=int, default=1000, help="bootstrap replicates")
     r.add_argument("--seed", type=int, default=0, help="bootstrap random seed")
+    r.add_argument("--scheme", choices=("multinomial", "poisson"), default="multinomial",
+                   help="bootstrap resampling: stratified multinomial (pROC's) or Poisson "
+                        "counts per row (faster on tens of millions of rows)")
     r.add_argument("--plot", metavar="PATH", help="write ROC, precision-recall and gains "
                    "plots to this PNG (needs matplotlib: pip install 'fastauc[plot]')")
     r.add_argument("--by", action="append", metavar="COL",

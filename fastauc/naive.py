@@ -33,6 +33,7 @@ __all__ = [
     "pairwise_auc",
     "partial_auc",
     "partial_auc_proc",
+    "poisson_bootstrap_counts",
     "roc_convex_hull",
     "threshold_metrics",
     "top_positives",
@@ -663,6 +664,55 @@ def delong_test(y_true, y_score_a, y_score_b, sample_weight=None, *,
         low, high = ((max(-1.0, d - q * se), 1.0) if alternative == "greater"
                      else (-1.0, min(1.0, d + q * se)))
     return {"difference": d, "se": se, "statistic": z, "pvalue": p, "low": low, "high": high}
+
+
+_U64 = (1 << 64) - 1
+
+
+def _splitmix_mix(z):
+    """SplitMix64's output function (Steele, Lea & Flood 2014), on Python ints."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _U64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _U64
+    return z ^ (z >> 31)
+
+
+def poisson_bootstrap_counts(seed, replicate, n_rows, start=0):
+    """The Poisson-bootstrap counts of rows ``start .. start + n_rows - 1`` in one
+    replicate, from the definition (``bootstrap_ci(..., scheme="poisson")``).
+
+    ``key = mix(seed ^ mix((replicate + 1) * G))`` and row ``i`` gets ``u =
+    mix(key + (i + 1) * G)`` (all modulo 2**64, ``G = 0x9E3779B97F4A7C15``,
+    ``mix`` SplitMix64's finaliser); its count is the number of ``k`` with
+    ``floor(2**64 * P(X <= k)) <= u`` for ``X ~ Poisson(1)``, computed here
+    with exact rationals for the partial sums of ``e**-1 = sum (-1)**j / j!``.
+    ``seed`` is the 64-bit integer that ``random_state`` maps to.
+
+    Examples
+    --------
+    >>> from fastauc.naive import poisson_bootstrap_counts
+    >>> poisson_bootstrap_counts(12345, 0, 8)
+    array([1, 2, 1, 0, 1, 0, 4, 1])
+    """
+    from fractions import Fraction
+
+    golden = 0x9E3779B97F4A7C15
+    # e**-1 to far beyond 2**-64: the alternating series' error is below its next term
+    e_inv = sum(Fraction((-1) ** j, math.factorial(j)) for j in range(40))
+    thresholds = []
+    cdf, term = Fraction(0), e_inv
+    for k in range(64):
+        cdf += term
+        t = math.floor(cdf * (1 << 64))
+        if t >= _U64 or (thresholds and t == thresholds[-1]):
+            break
+        thresholds.append(t)
+        term /= k + 1
+    key = _splitmix_mix(int(seed) ^ _splitmix_mix(((replicate + 1) * golden) & _U64))
+    out = np.empty(n_rows, np.int64)
+    for j in range(n_rows):
+        u = _splitmix_mix((key + (start + j + 1) * golden) & _U64)
+        out[j] = sum(u >= t for t in thresholds)
+    return out
 
 
 def jackknife_auc(y_true, y_score, sample_weight=None):

@@ -240,6 +240,24 @@ def _bootstrap_reference(d, w):
             "se": ok.std(ddof=1), "replicates": reps}
 
 
+def _poisson_bootstrap_reference(d, w):
+    """scikit-learn's AUC with every row's weight times its Poisson count (from
+    the definition in fastauc.naive); the percentile interval."""
+    from fastauc._validation import seed_from_random_state
+
+    y, s = d["y"], d["s"]
+    seed = seed_from_random_state(BOOT["random_state"])
+    reps = []
+    for r in range(BOOT["n_resamples"]):
+        c = naive.poisson_bootstrap_counts(seed, r, len(y)).astype(float)
+        reps.append(_auc_or_nan(y, s, c if w is None else c * w))
+    reps = np.array(reps)
+    ok = reps[~np.isnan(reps)]
+    low, high = np.quantile(ok, [0.025, 0.975])
+    return {"estimate": sk(skm.roc_auc_score, y, s, sample_weight=w), "low": low, "high": high,
+            "se": ok.std(ddof=1), "replicates": reps}
+
+
 def _snap(x, tol=1e-12):
     """Differences at rounding level (|x| <= tol) set to zero."""
     return np.where(np.abs(x) <= tol, 0.0, x)
@@ -588,6 +606,17 @@ REGISTRY = [
             "a draw picks, so only the estimate survives that too.  Unit and scaled "
             "weights give the same draws and the same (scale-free) replicates",
       goal=">= 100x a scikit-learn resampling loop", bench={"n_resamples": 200}, slow=True),
+    C("bootstrap_ci_poisson", "bootstrap_ci",
+      lambda d, w, **kw: f.bootstrap_ci(d["y"], d["s"], sample_weight=w, scheme="poisson",
+                                        **{**BOOT, **kw}),
+      _poisson_bootstrap_reference, BINARY, True,
+      view=fields("estimate", "low", "high", "se", "replicates"),
+      invariances={"unit": ALL, "scale": ALL, "repeat": ("estimate",),
+                   "zero": ("estimate",), "shuffle": ("estimate",)},
+      notes="a row's count is keyed by its position in the input: unit and scaled weights "
+            "give the same counts and replicates; removing, repeating or shuffling rows "
+            "moves positions, so only the estimate survives those",
+      bench={"n_resamples": 200}, slow=True),
     C("bootstrap_test", "bootstrap_test",
       lambda d, w, **kw: f.bootstrap_test(d["y"], d["s"], d["s2"], sample_weight=w,
                                           **{**BOOT, **kw}),

@@ -77,6 +77,20 @@ def test_report_json_matches_the_library(table):
                                                             rel=1e-9)
 
 
+def test_report_poisson_bootstrap_matches_the_library(table):
+    path, y, p, q, w = table
+    proc = _run(["report", path, "--target", "y", "--score", "p", "--weight", "w", "--json",
+                 "--ci", "bootstrap", "--scheme", "poisson", "--n-resamples", "60",
+                 "--seed", "4"])
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)["models"][0]
+    ref = fastauc.bootstrap_ci(y, p, sample_weight=w, n_resamples=60, random_state=4,
+                               scheme="poisson")
+    multi = fastauc.bootstrap_ci(y, p, sample_weight=w, n_resamples=60, random_state=4)
+    assert (got["auc_low"], got["auc_high"]) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    assert got["auc_low"] != pytest.approx(multi.low, abs=1e-12)
+
+
 def test_report_text_parquet_pos_label_bootstrap_and_plot(table, tmp_path):
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq

@@ -307,6 +307,140 @@ def test_bootstrap_paired_replicates_match_single(rng):
     assert (res.low, res.high) == pytest.approx((lo, hi), abs=1e-15)
 
 
+# ------------------------------------------------------------------ Poisson bootstrap
+
+def _poisson_reference(metric, y, s, w, max_fpr, seed, r):
+    """Replicate r of the Poisson scheme: the metric with every row's weight
+    times its count from the definition (fastauc.naive)."""
+    c = naive.poisson_bootstrap_counts(seed, r, len(y)).astype(float)
+    wr = c if w is None else w * c
+    if wr[y == 1].sum() == 0 or wr[y == 0].sum() == 0:
+        return math.nan
+    return _reference_metric(metric, y, s, wr, max_fpr)
+
+
+@pytest.mark.parametrize("metric,max_fpr", [("roc_auc", None), ("roc_auc", 0.3),
+                                            ("average_precision", None), ("log_loss", None)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_poisson_bootstrap_replicates_equal_sklearn_with_count_weights(metric, max_fpr,
+                                                                       weighted, rng):
+    n = 90
+    y = (rng.random(n) < 0.3).astype(int)
+    s = np.round(rng.random(n), 1)  # probabilities with ties
+    w = rng.choice([0.0, 0.5, 1.0, 3.0], n) if weighted else None
+    res = fastauc.bootstrap_ci(y, s, metric=metric, max_fpr=max_fpr, n_resamples=25,
+                               sample_weight=w, random_state=77, scheme="poisson")
+    seed = fastauc._validation.seed_from_random_state(77)
+    for r in range(25):
+        ref = _poisson_reference(metric, y, s, w, max_fpr, seed, r)
+        if math.isnan(ref):
+            assert np.isnan(res.replicates[r])
+        else:
+            assert res.replicates[r] == pytest.approx(ref, abs=1e-12), r
+    assert res.n_dropped == int(np.isnan(res.replicates).sum())
+    assert res.estimate == pytest.approx(_reference_metric(metric, y, s, w, max_fpr), abs=1e-12)
+
+
+@given(binary_problems(max_size=30), st.integers(0, 2**64 - 1))
+def test_poisson_bootstrap_matches_definition_on_any_problem(problem, seed):
+    y, s, w = problem
+    if len(np.unique(y)) < 2:
+        return
+    rs = np.random.SeedSequence(seed)
+    key = fastauc._validation.seed_from_random_state(np.random.SeedSequence(seed))
+    refs = np.array([_poisson_reference("roc_auc", y, s, w, None, key, r) for r in range(4)])
+    if np.isnan(refs).all():  # no replicate has weight in both classes
+        with pytest.raises(ValueError, match="single class"):
+            fastauc.bootstrap_ci(y, s, sample_weight=w, n_resamples=4, scheme="poisson",
+                                 random_state=rs)
+        return
+    res = fastauc.bootstrap_ci(y, s, sample_weight=w, n_resamples=4, scheme="poisson",
+                               random_state=rs)
+    np.testing.assert_array_equal(np.isnan(res.replicates), np.isnan(refs))
+    ok = ~np.isnan(refs)
+    np.testing.assert_allclose(res.replicates[ok], refs[ok], rtol=0, atol=1e-12)
+
+
+def test_poisson_test_pairs_the_counts_and_matches_single(rng):
+    n = 150
+    y = rng.integers(0, 2, n)
+    a = np.round(rng.normal(size=n) + y, 1)
+    b = np.round(rng.normal(size=n) + 0.5 * y, 1)
+    res = fastauc.bootstrap_test(y, a, b, n_resamples=30, random_state=5, scheme="poisson")
+    seed = fastauc._validation.seed_from_random_state(5)
+    for r in range(30):
+        for j, col in enumerate((a, b)):
+            ref = _poisson_reference("roc_auc", y, col, None, None, seed, r)
+            assert res.replicates[r, j] == pytest.approx(ref, abs=1e-12)
+    single = fastauc.bootstrap_ci(y, a, n_resamples=30, random_state=5, scheme="poisson")
+    np.testing.assert_array_equal(single.replicates, res.replicates[:, 0])
+    diff = res.replicates[:, 0] - res.replicates[:, 1]
+    assert res.se == pytest.approx(diff.std(ddof=1), rel=1e-12)
+
+
+def test_poisson_counts_kernel_equals_definition_and_poisson_one():
+    """The table lookup (and its rare exact fallback) gives the definition's
+    counts, at small and at huge row indices; the counts follow Poisson(1)."""
+    seed = np.uint64(2**64 - 12345)
+    for r, start in ((0, 0), (3, 2**40)):
+        key = np.uint64(R.replicate_state(seed, r))
+        rid = np.arange(start, start + 20_000, dtype=np.int64)
+        out = np.empty(rid.shape[0], np.uint8)
+        R.poisson_counts(key, rid, out)
+        np.testing.assert_array_equal(out, naive.poisson_bootstrap_counts(seed, r, 20_000,
+                                                                          start))
+    # every bucket the table cannot answer alone is reached by some row here
+    n = 2_000_000
+    out = np.empty(n, np.uint8)
+    R.poisson_counts(np.uint64(R.replicate_state(seed, 9)), np.arange(n), out)
+    counts = np.bincount(out)
+    k = np.arange(7)
+    expected = n * np.append(ss.poisson.pmf(k[:-1], 1.0), ss.poisson.sf(k[-2], 1.0))
+    observed = np.append(counts[:6], counts[6:].sum())
+    assert ss.chisquare(observed, expected).pvalue > 1e-4
+    assert out.mean() == pytest.approx(1.0, abs=5e-3)
+    assert out.var() == pytest.approx(1.0, abs=5e-3)
+
+
+def test_poisson_bootstrap_does_not_depend_on_threads_or_batching(monkeypatch, rng):
+    n = 3000
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y
+    base = fastauc.bootstrap_ci(y, s, n_resamples=40, random_state=3,
+                                scheme="poisson").replicates
+    monkeypatch.setenv("FASTAUC_NUM_THREADS", "1")
+    again = fastauc.bootstrap_ci(y, s, n_resamples=57, random_state=3, scheme="poisson")
+    np.testing.assert_array_equal(base, again.replicates[:40])
+    multi = fastauc.bootstrap_ci(y, s, n_resamples=40, random_state=3).replicates
+    assert not np.array_equal(base, multi)
+
+
+def test_poisson_bootstrap_interval_covers_and_bca(rng):
+    n = 2000
+    y = rng.integers(0, 2, n)
+    s = rng.normal(size=n) + y
+    pois = fastauc.bootstrap_ci(y, s, n_resamples=400, random_state=1, scheme="poisson",
+                                method="bca")
+    multi = fastauc.bootstrap_ci(y, s, n_resamples=400, random_state=1, stratified=False)
+    delong = fastauc.roc_auc_ci(y, s)
+    assert pois.low < pois.estimate < pois.high
+    # the two schemes estimate the same standard error (DeLong's, asymptotically)
+    assert pois.se == pytest.approx(delong.se, rel=0.15)
+    assert pois.se == pytest.approx(multi.se, rel=0.15)
+
+
+def test_poisson_scheme_cannot_be_stratified():
+    y, s = np.array([0, 1, 0, 1]), np.array([0.1, 0.4, 0.35, 0.8])
+    with pytest.raises(ValueError, match="cannot be stratified"):
+        fastauc.bootstrap_ci(y, s, scheme="poisson", stratified=True)
+    with pytest.raises(ValueError, match="scheme must be one of"):
+        fastauc.bootstrap_test(y, s, s, scheme="bayesian")
+    with pytest.raises(ValueError, match="single class"):
+        # one positive of weight zero in every replicate: no replicate has both classes
+        fastauc.bootstrap_ci(y, s, sample_weight=[1, 0, 1, 0], scheme="poisson",
+                             n_resamples=5)
+
+
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
 def test_bootstrap_same_seed_same_result_any_threads_and_batching(threads, monkeypatch, rng):
     n = 3000

@@ -19,6 +19,15 @@ drawn with Lemire's (2019) multiply-shift rejection method, which is unbiased;
 each 64-bit output gives two 32-bit draws.
 A replicate therefore depends only on ``(seed, r)``: results are identical
 whatever the batching and the number of threads.
+
+The Poisson scheme (``poisson_batch``) gives every row an independent
+Poisson(1) count per replicate instead (Hanley & MacGibbon 2006; Chamandy et
+al. 2012): the count of the row at input position ``i`` in replicate ``r`` is
+a function of ``(seed, r, i)`` alone, ``F^-1(u)`` with ``u = mix(key_r + (i +
+1) * GOLDEN)`` (SplitMix64 used as a counter-based generator, ``key_r`` as
+above) and ``F`` the Poisson(1) distribution function on the 64-bit grid.  So
+counts are generated in any order (here, streaming in sorted order), and do
+not depend on how the rows are ordered internally, chunked or partitioned.
 """
 
 from __future__ import annotations
@@ -35,6 +44,43 @@ LOW32 = np.uint64(0xFFFFFFFF)
 TWO32 = np.uint64(1 << 32)
 S27, S30, S31, S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 ONE = np.uint64(1)
+
+def _poisson_tables(bits=12):
+    """Inverse-CDF tables of Poisson(1) on the 64-bit grid.
+
+    ``cdf[k] = floor(2**64 * P(X <= k))`` (50-digit arithmetic), as long as it
+    increases; the count of ``u`` is the number of ``cdf[k] <= u``.  ``table``
+    answers from the top ``bits`` bits of ``u`` where its whole bucket has one
+    count, and holds ``AMBIGUOUS`` (7 of 4096 buckets) where a threshold falls
+    inside the bucket.
+    """
+    from decimal import Decimal, localcontext
+
+    cdf = []
+    with localcontext() as ctx:
+        ctx.prec = 50
+        term = Decimal(-1).exp()
+        total = Decimal(0)
+        k = 0
+        while True:
+            total += term
+            t = int(total * (1 << 64))
+            if t >= (1 << 64) - 1 or (cdf and t == cdf[-1]):
+                break
+            cdf.append(t)
+            k += 1
+            term /= k
+    shift = 64 - bits
+    table = np.empty(1 << bits, np.uint8)
+    for b in range(1 << bits):
+        lo = sum((b << shift) >= t for t in cdf)
+        hi = sum((((b + 1) << shift) - 1) >= t for t in cdf)
+        table[b] = lo if lo == hi else 255
+    return np.array(cdf, np.uint64), table, np.uint64(shift)
+
+
+POISSON_CDF, POISSON_TABLE, _TABLE_SHIFT = _poisson_tables()
+AMBIGUOUS = np.uint8(255)
 
 # metric codes
 ROC_AUC, AVERAGE_PRECISION, PARTIAL_AUC, LOG_LOSS = 0, 1, 2, 3
@@ -161,6 +207,25 @@ def _count_draws(seed, r, strata, cnt):
             cnt[lo + u1] = c1
             wrapped |= c1 == 0
     return not wrapped
+
+
+@jit
+def poisson_count(key, i):
+    """Poisson(1) count of input row ``i`` under replicate key ``key``."""
+    u = _mix(key + (np.uint64(i) + ONE) * GOLDEN)
+    c = POISSON_TABLE[u >> _TABLE_SHIFT]
+    if c == AMBIGUOUS:
+        c = 0
+        while c < POISSON_CDF.shape[0] and u >= POISSON_CDF[c]:
+            c += 1
+    return c
+
+
+@jit
+def poisson_counts(key, rid, out):
+    """``out[p]`` = the Poisson count of input row ``rid[p]``, streaming."""
+    for p in range(rid.shape[0]):
+        out[p] = poisson_count(key, rid[p])
 
 
 @jit
@@ -389,3 +454,23 @@ def roc_band_batch(seed, r_start, out, strata, src, w, code, grid, small):
             _merged_sweep(wide, src, w, code, ROC_AUC, 1.0, grid, out[r])
             wide[:] = 0
         small[:] = 0
+
+
+@jit
+def poisson_batch(seed, r_start, out, rid, n_pos, w, loss, ranks, code, metric, max_fpr,
+                  counts, scratch):
+    """Poisson-scheme replicates ``r_start .. r_start + len(out)`` of ``k`` models.
+
+    ``rid[m]`` is model ``m``'s input row at each of its positions (class
+    layout, or merged order for the partial AUC): each model generates the
+    counts of its rows in its own order, so a row has the same count under
+    every model of a replicate.  ``counts`` (n uint8) and ``scratch`` (n + 2
+    floats) come from the caller.
+    """
+    none = np.empty(0, np.int64)
+    for r in range(out.shape[0]):
+        key = replicate_state(seed, r_start + r)
+        for m in range(out.shape[1]):
+            poisson_counts(key, rid[m], counts)
+            out[r, m] = replicate_value(counts, none, n_pos, w[m], loss[m], ranks[m], code[m],
+                                        metric, max_fpr, scratch)
