@@ -85,6 +85,7 @@ def warmup(out=None):
         fastauc.bootstrap_ci(y, p, n_resamples=20)
         fastauc.bootstrap_ci(y, p, n_resamples=20, method="percentile", sample_weight=w)
         fastauc.bootstrap_test(y, p, q, n_resamples=20)
+        fastauc.bootstrap_ci(y, p, n_resamples=20, scheme="poisson")
         fastauc.report(y, np.column_stack((p, q)))
         fastauc.roc_auc_score(k, P, multi_class="ovr")
         fastauc.roc_auc_score(k, P, multi_class="ovo")
