@@ -6,6 +6,7 @@ Drop-in replacements for scikit-learn's ranking metrics: change
 """
 
 from ._validation import UndefinedMetricWarning
+from .accumulator import Accumulator
 from .classification import (
     f1_score,
     fbeta_score,
@@ -67,6 +68,7 @@ def __dir__():
     return sorted([*globals(), *_LAZY_SUBMODULES])
 
 __all__ = [
+    "Accumulator",
     "BestThreshold",
     "BootstrapResult",
     "BootstrapTestResult",

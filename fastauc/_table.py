@@ -167,8 +167,17 @@ class Table:
         keys = np.empty(m, np.uint64)
         pos = np.empty(m, np.float64)
         neg = np.empty(m, np.float64)
-        g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, None)[0]
-        return cls(keys[:g], pos[:g], neg[:g])
+        if m < CHUNK_MIN:
+            g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, None)[0]
+            return cls(keys[:g], pos[:g], neg[:g])
+        # two key ranges on two threads, the lower one written after room for
+        # the upper one; the gap that ties leave is closed
+        upper, lower = _split_runs(runs)
+        u = sum(k.shape[0] for k in upper[0::2])
+        (g_u, *_), (g_l, *_) = map_chunks(sweep, [
+            (*upper, keys[:u], pos[:u], neg[:u], False, 0.0, 0.0, None),
+            (*lower, keys[u:], pos[u:], neg[u:], False, 0.0, 0.0, None)])
+        return cls(*_closed((keys, pos, neg), g_u, u, g_l))
 
     def __len__(self) -> int:
         return self.keys.shape[0]
@@ -187,9 +196,34 @@ class Table:
         return keys_to_floats(self.keys, np.empty_like(self.keys))
 
     def merge(self, other: Table) -> Table:
-        """The table of both tables' rows."""
-        return Table(*merge_tables(self.keys, self.pos, self.neg,
-                                   other.keys, other.pos, other.neg))
+        """The table of both tables' rows.
+
+        From ``CHUNK_MIN`` keys on, cut at the median key of the larger table
+        into an upper and a lower key range merged on two threads (a cut that
+        depends on the data only: the same table whatever the threads); the
+        lower range is written after room for all of the upper one, and the
+        gap that equal keys leave is closed.
+        """
+        m = len(self) + len(other)
+        keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
+        if m < CHUNK_MIN:
+            g = merge_tables(self.keys, self.pos, self.neg, other.keys, other.pos, other.neg,
+                             keys, pos, neg)
+            return Table(keys[:g], pos[:g], neg[:g])
+        big = self if len(self) >= len(other) else other
+        pivot = big.keys[len(big) // 2]
+        c1, c2 = self._above(pivot), other._above(pivot)
+        u = c1 + c2
+        g_u, g_l = map_chunks(merge_tables, [
+            (self.keys[:c1], self.pos[:c1], self.neg[:c1], other.keys[:c2], other.pos[:c2],
+             other.neg[:c2], keys[:u], pos[:u], neg[:u]),
+            (self.keys[c1:], self.pos[c1:], self.neg[c1:], other.keys[c2:], other.pos[c2:],
+             other.neg[c2:], keys[u:], pos[u:], neg[u:])])
+        return Table(*_closed((keys, pos, neg), g_u, u, g_l))
+
+    def _above(self, key) -> int:
+        """Number of keys greater than ``key`` (keys are descending)."""
+        return len(self) - int(np.searchsorted(self.keys[::-1], key, side="right"))
 
     def cut(self, scores) -> list:
         """Cut at the given scores into key ranges, each with the weight above it.
@@ -415,6 +449,32 @@ def sorted_tallies(
                     ap_num, stats)
 
 
+def _closed(arrays, g_u, u, g_l):
+    """Arrays with an upper part of ``g_u`` entries written at the front and a
+    lower part of ``g_l`` written from ``u`` on: the lower part moved up to
+    follow the upper one (numpy copes with the overlap), and both cut to
+    ``g_u + g_l``."""
+    if g_u < u:
+        for a in arrays:
+            a[g_u:g_u + g_l] = a[u:u + g_l]
+    return tuple(a[:g_u + g_l] for a in arrays)
+
+
+def _split_runs(runs4):
+    """The four sorted runs cut at the median key of the longest one: the upper
+    parts (keys at or above it: a group is never split) and the lower ones."""
+    keys = runs4[0::2]
+    weights = runs4[1::2]
+    longest = max(keys, key=len)
+    pivot = longest[len(longest) // 2]
+    upper, lower = [], []
+    for k, w in zip(keys, weights):
+        c = int(np.searchsorted(k, pivot, side="left"))
+        upper += [k[c:], w[c:]]  # an empty (unit) weight array stays empty
+        lower += [k[:c], w[:c]]
+    return upper, lower
+
+
 def split_sweep(runs4, moments: bool, curve: bool = False) -> Tallies:
     """One sweep in two key ranges on two threads: the upper and lower keys.
 
@@ -426,15 +486,7 @@ def split_sweep(runs4, moments: bool, curve: bool = False) -> Tallies:
     lower part after room for every row of the upper part, closed up when the
     upper part had ties.
     """
-    keys = runs4[0::2]
-    weights = runs4[1::2]
-    longest = max(keys, key=len)
-    pivot = longest[len(longest) // 2]
-    upper, lower = [], []
-    for k, w in zip(keys, weights):
-        c = int(np.searchsorted(k, pivot, side="left"))
-        upper += [k[c:], w[c:]]  # an empty (unit) weight array stays empty
-        lower += [k[:c], w[:c]]
+    upper, lower = _split_runs(runs4)
     tp0 = weight_of(*upper[0:2]) + weight_of(*upper[2:4])
     fp0 = weight_of(*upper[4:6]) + weight_of(*upper[6:8])
     stats_u = _moment_stats(runs4, moments)
@@ -455,9 +507,8 @@ def split_sweep(runs4, moments: bool, curve: bool = False) -> Tallies:
         merge_stats(stats_u, stats_l)
     if not curve:
         return Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)
-    if g_u < n_u:  # ties above the cut: close the gap (numpy copes with the overlap)
-        for a in (thr, tps, fps):
-            a[g_u + 1:g_u + 1 + g_l] = a[n_u + 1:n_u + 1 + g_l]
+    # one spare slot in front: close the gap in the arrays after it
+    _closed((thr[1:], tps[1:], fps[1:]), g_u, n_u, g_l)
     g = g_u + g_l
     return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area_u + area_l,
                    ap_u + ap_l, stats_u)

@@ -230,27 +230,41 @@ def placement_moments(pos, neg, lo, hi, total_p, total_n, auc, stats):
 
 
 @jit
-def merge_tables(k1, p1, n1, k2, p2, n2):
-    """The table of the union of two tables' rows (one linear pass)."""
-    out_k = np.empty(k1.shape[0] + k2.shape[0], np.uint64)
-    out_p = np.empty(out_k.shape[0], np.float64)
-    out_n = np.empty(out_k.shape[0], np.float64)
+def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n):
+    """The table of the union of two tables' rows, written to ``out_*`` (room
+    for both), in one linear pass; returns its number of keys.  The key
+    comparison picks a source without a branch; equal keys (rare) add up."""
+    m1 = k1.shape[0]
+    m2 = k2.shape[0]
     i = 0
     j = 0
     g = 0
-    while i < k1.shape[0] or j < k2.shape[0]:
-        if j >= k2.shape[0] or (i < k1.shape[0] and k1[i] > k2[j]):
-            out_k[g], out_p[g], out_n[g] = k1[i], p1[i], n1[i]
+    while i < m1 and j < m2:
+        a = k1[i]
+        b = k2[j]
+        if a == b:
+            out_k[g] = a
+            out_p[g] = p1[i] + p2[j]
+            out_n[g] = n1[i] + n2[j]
             i += 1
-        elif i >= k1.shape[0] or k2[j] > k1[i]:
-            out_k[g], out_p[g], out_n[g] = k2[j], p2[j], n2[j]
             j += 1
         else:
-            out_k[g], out_p[g], out_n[g] = k1[i], p1[i] + p2[j], n1[i] + n2[j]
-            i += 1
-            j += 1
+            first = a > b
+            out_k[g] = a if first else b
+            out_p[g] = p1[i] if first else p2[j]
+            out_n[g] = n1[i] if first else n2[j]
+            i += first
+            j += not first
         g += 1
-    return out_k[:g], out_p[:g], out_n[:g]
+    while i < m1:
+        out_k[g], out_p[g], out_n[g] = k1[i], p1[i], n1[i]
+        i += 1
+        g += 1
+    while j < m2:
+        out_k[g], out_p[g], out_n[g] = k2[j], p2[j], n2[j]
+        j += 1
+        g += 1
+    return g
 
 
 @jit

@@ -1,0 +1,583 @@
+"""Batches, merges and files larger than memory: the mergeable distinct-score table.
+
+An :class:`Accumulator` holds the distinct-score table of every row it has
+seen (``_table.Table``: the distinct scores, descending, with the positive and
+the negative weight at each), built from each batch with the one sort and
+merged in one linear pass.  Any sequence of ``update`` and ``merge`` calls
+gives the same table as the rows put together, so every result equals the
+in-memory function's on the concatenated rows (up to the order of floating
+additions; exactly, for counts).  See ``docs/accumulator.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import struct
+import zlib
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.sorting import keys_to_floats
+from ._table import Table, float_keys
+from .delong import roc_auc_ci
+from .losses import log_loss
+from .ranking import average_precision_score, det_curve, precision_recall_curve, roc_auc_score
+from .ranking import roc_curve
+from .ranktests import mann_whitney_u
+from .report import report
+from .thresholds import best_threshold, partial_auc, threshold_metrics
+
+__all__ = ["Accumulator"]
+
+MAGIC = b"\x89FASTAUC"  #: the first 8 bytes of ``to_bytes()``
+FORMAT_VERSION = 1  #: the version ``to_bytes()`` writes and the newest ``from_bytes()`` reads
+_PREFIX = struct.Struct("<8sHHI")  # magic, version, flags, header length
+_CRC = struct.Struct("<I")
+_ENDIAN = {"keys": "<u8", "pos": "<f8", "neg": "<f8"}
+_LABEL_TYPES = {"bool": bool, "int": int, "float": float, "str": str}
+_SORT_ROWS = 1 << 21  # rows of smaller batches gathered before one sort
+
+
+def _unique_union(a: np.ndarray | None, b: np.ndarray) -> np.ndarray:
+    """Sorted distinct labels of both arrays (scikit-learn's error for a mix of
+    strings and numbers)."""
+    if a is None:
+        return b
+    if (a.dtype.kind in "biuf") != (b.dtype.kind in "biuf"):
+        raise ValueError(
+            "Mix of label input types (string and number); this batch's labels "
+            f"{v._fmt_classes(b)} cannot be compared with the labels seen so far "
+            f"{v._fmt_classes(a)}")
+    return np.unique(np.concatenate((a, b)))
+
+
+def _check_weights(sample_weight, n: int) -> np.ndarray:
+    """None -> empty; otherwise finite, non-negative float64 (n,).  Unlike the
+    in-memory check, a batch may weigh zero in all (other batches may not)."""
+    if sample_weight is None:
+        return v.EMPTY_WEIGHT
+    if np.ndim(sample_weight) != 1:
+        raise ValueError("sample_weight must be a 1-D array-like of one weight per row, got "
+                         f"shape {np.shape(sample_weight)}")
+    if np.shape(sample_weight)[0] == 0:
+        w = np.empty(0)
+    else:
+        w = v.as_float_array(sample_weight, "sample_weight")
+    if w.shape[0] != n:
+        raise v._inconsistent({"y_true": n, "y_score": n, "sample_weight": w.shape[0]})
+    if n and not np.isfinite(w).all():
+        v.raise_non_finite("sample_weight", w)
+    if n and float(w.min()) < 0:
+        negative = w < 0
+        raise ValueError(
+            f"sample_weight contains {int(np.count_nonzero(negative))} negative value(s) "
+            f"(first at index {int(np.argmax(negative))}); weights must be >= 0")
+    return w
+
+
+class Accumulator:
+    """Exact, mergeable state for the binary ranking metrics, fed in batches.
+
+    Parameters
+    ----------
+    pos_label : int, float, bool or str, default=None
+        The positive class.  ``None``: the greater of the (at most two) labels
+        seen, as ``roc_auc_score``; results whose in-memory function needs
+        labels {0, 1} or {-1, 1} then apply that rule to the labels seen.
+
+    Attributes
+    ----------
+    n_samples : int
+        Rows seen (zero-weight rows included).
+    n_groups : int
+        Distinct scores held: the state's size is O(n_groups), whatever the
+        number of rows.
+    exact : bool
+        Always True: every result is the in-memory function's on the rows
+        seen.
+
+    Notes
+    -----
+    Each ``update`` sorts its batch once into a table; tables are merged like
+    an LSM tree (a table is merged with the one before it while that one is
+    at most twice as large), so n rows in any batches cost O(n log n) in all
+    and the state holds O(log n) tables until a result merges them into one.
+    Results come from that one table: the ROC AUC and average precision from
+    one sweep; the other results from the in-memory functions run on the
+    table's rows (one row per distinct score and class, weighted by the
+    class's weight there), which give the same numbers as the original rows:
+    every metric here depends on the rows only through those weights.  The
+    bootstrap needs the rows and is not offered; DeLong's interval is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import Accumulator, roc_auc_score
+    >>> rng = np.random.default_rng(0)
+    >>> y, s = rng.integers(0, 2, 1000), rng.normal(size=1000)
+    >>> acc = Accumulator()
+    >>> for a in range(0, 1000, 300):
+    ...     _ = acc.update(y[a:a + 300], s[a:a + 300])
+    >>> acc.n_samples, acc.roc_auc() == roc_auc_score(y, s)
+    (1000, True)
+    >>> other = Accumulator().update(y, s)
+    >>> acc.merge(other).n_samples
+    2000
+    >>> Accumulator.from_bytes(acc.to_bytes()).roc_auc() == acc.roc_auc()
+    True
+    """
+
+    def __init__(self, pos_label=None):
+        if pos_label is not None and not isinstance(pos_label, (bool, int, float, str,
+                                                                 np.generic)):
+            raise TypeError(f"pos_label must be a label (bool, int, float or str) or None, "
+                            f"got {type(pos_label).__name__}")
+        if isinstance(pos_label, np.generic):
+            pos_label = pos_label.item()
+        self._pos_label = pos_label
+        self.reset()
+
+    # ------------------------------------------------------------ state
+
+    def reset(self) -> Accumulator:
+        """Forget every row (``pos_label`` stays)."""
+        self._levels: list[Table] = []
+        # batches smaller than _SORT_ROWS wait here (copies: (is_pos, score,
+        # weight)) and are sorted together: one radix sort of 2**21 rows costs far
+        # less than twenty sorts of 1e5 rows and the merges of their tables
+        self._pending: list[tuple] = []
+        self._classes: np.ndarray | None = None
+        self._rows = [0, 0]  # rows counted as negative, as positive
+        self._weighted = False
+        self._dtype = None
+        return self
+
+    @property
+    def pos_label(self):
+        return self._pos_label
+
+    @property
+    def n_samples(self) -> int:
+        return self._rows[0] + self._rows[1]
+
+    @property
+    def n_groups(self) -> int:
+        return len(self._table())
+
+    @property
+    def exact(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        waiting = sum(p[0].shape[0] for p in self._pending)
+        return (f"Accumulator(pos_label={self._pos_label!r}): {self.n_samples:,} rows, "
+                f"{sum(len(t) for t in self._levels):,} keys in {len(self._levels)} table(s), "
+                f"{waiting:,} rows waiting to be sorted")
+
+    def _positive_of(self, classes: np.ndarray):
+        """The positive label for the classes seen (``pos_label``, or the greater)."""
+        if self._pos_label is not None:
+            return self._pos_label
+        if classes.shape[0] > 2:
+            raise ValueError(
+                f"multiclass format is not supported (y_true has {classes.shape[0]} classes "
+                f"{v._fmt_classes(classes)} in the rows seen so far, but the accumulator "
+                "holds a binary target; pass pos_label to treat one class as positive)")
+        return classes[-1]
+
+    def _aligned(self, classes: np.ndarray):
+        """``(levels, pending, rows)`` with ``pos`` (and ``rows[1]``) the weight
+        (rows) of ``classes``' positive: with ``pos_label=None`` a greater label
+        seen later turns the earlier positives into negatives (table views
+        swapped, waiting rows' classes flipped in new arrays)."""
+        if self._pos_label is not None or self._classes is None \
+                or self._classes[-1] == classes[-1]:
+            return list(self._levels), list(self._pending), list(self._rows)
+        return ([Table(t.keys, t.neg, t.pos) for t in self._levels],
+                [(~p, sc, w) for p, sc, w in self._pending], self._rows[::-1])
+
+    def _commit(self, levels, pending, classes, rows, weighted, dtype):
+        if sum(p[0].shape[0] for p in pending) >= _SORT_ROWS:
+            levels = levels + [_sorted(pending)]
+            pending = []
+        self._levels = _compact(levels)
+        self._pending = pending
+        self._classes = classes
+        self._rows = rows
+        self._weighted = weighted
+        self._dtype = dtype
+
+    def update(self, y_true, y_score, sample_weight=None) -> Accumulator:
+        """Add a batch of rows; returns ``self``.
+
+        Validated as the in-memory functions validate their input (NaN or
+        infinite scores, labels that are not classes, lengths, weights); a
+        batch that fails raises and leaves the state as it was.  With
+        ``pos_label=None`` a third distinct label raises.
+        """
+        y = v.as_label_array(y_true, allow_empty=True)
+        if y.ndim != 1:
+            raise ValueError(f"y_true must be 1-D (one label per row), got shape {y.shape}")
+        raw = v.as_array(y_score, "y_score")
+        if y.shape[0] == 0 and raw.shape[:1] == (0,) and raw.ndim == 1:
+            _check_weights(sample_weight, 0)
+            return self  # an empty batch (the end of a stream): nothing to add
+        s = v.as_float_array(raw, "y_score")
+        n = v.check_lengths(y_true=y, y_score=s)
+        w = _check_weights(sample_weight, n)
+        classes = _unique_union(self._classes, v.unique_labels(y))
+        positive = self._positive_of(classes)
+        is_pos = v.positive_mask(y, positive)
+        levels, pending, rows = self._aligned(classes)
+        if n >= _SORT_ROWS:
+            levels.append(Table.from_rows(is_pos, s, w))  # NaN/inf scores raise here
+        else:
+            if not np.isfinite(s).all():
+                v.raise_non_finite("y_score", s)
+            # copies: the caller may reuse its arrays for the next batch
+            pending.append((is_pos, s.copy(), w.copy()))
+        n_pos = int(np.count_nonzero(is_pos))
+        dtype = raw.dtype if self._dtype is None else np.result_type(self._dtype, raw.dtype)
+        self._commit(levels, pending, classes, [rows[0] + n - n_pos, rows[1] + n_pos],
+                     self._weighted or w.shape[0] > 0, dtype)
+        return self
+
+    def merge(self, other: Accumulator) -> Accumulator:
+        """Add the rows of ``other`` (left unchanged); returns ``self``."""
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"can only merge an Accumulator, got {type(other).__name__}")
+        if not _same_label(self._pos_label, other._pos_label):
+            raise ValueError(f"cannot merge accumulators with different pos_label "
+                             f"({self._pos_label!r} and {other._pos_label!r})")
+        if other._classes is None:
+            return self
+        classes = _unique_union(self._classes, other._classes)
+        self._positive_of(classes)  # a third label raises
+        (mine, wait_a, rows_a) = self._aligned(classes)
+        (theirs, wait_b, rows_b) = other._aligned(classes)
+        dtype = other._dtype if self._dtype is None else np.result_type(self._dtype,
+                                                                         other._dtype)
+        self._commit(mine + theirs, wait_a + wait_b, classes,
+                     [rows_a[0] + rows_b[0], rows_a[1] + rows_b[1]],
+                     self._weighted or other._weighted, dtype)
+        return self
+
+    def _table(self) -> Table:
+        """The one table of every row (waiting rows sorted, the levels merged, kept
+        as the one level)."""
+        if self._pending:
+            self._levels = _compact(self._levels + [_sorted(self._pending)])
+            self._pending = []
+        if not self._levels:
+            return Table(np.empty(0, np.uint64), np.empty(0), np.empty(0))
+        while len(self._levels) > 1:
+            b = self._levels.pop()
+            self._levels[-1] = self._levels[-1].merge(b)
+        return self._levels[0]
+
+    # ------------------------------------------------------------ bytes
+
+    def to_bytes(self) -> bytes:
+        """The state in fastauc's versioned binary format (``docs/accumulator.md``)."""
+        t = self._table()
+        header = {
+            "pos_label": _encode_label(self._pos_label),
+            "classes": _encode_classes(self._classes),
+            "rows": list(self._rows),
+            "weighted": self._weighted,
+            "dtype": None if self._dtype is None else self._dtype.str,
+            "n_keys": len(t),
+        }
+        head = json.dumps(header, separators=(",", ":"), sort_keys=True).encode()
+        body = b"".join((_PREFIX.pack(MAGIC, FORMAT_VERSION, 0, len(head)), head,
+                         t.keys.astype("<u8").tobytes(), t.pos.astype("<f8").tobytes(),
+                         t.neg.astype("<f8").tobytes()))
+        return body + _CRC.pack(zlib.crc32(body))
+
+    @classmethod
+    def from_bytes(cls, data) -> Accumulator:
+        """An accumulator from ``to_bytes()``'s output, validated.
+
+        Raises ``ValueError`` for anything that is not a complete, intact
+        state of a version this fastauc reads (truncated, corrupted, or
+        written by a newer version).
+        """
+        try:
+            buf = memoryview(data).cast("B")
+        except TypeError:
+            raise TypeError(f"from_bytes needs a bytes-like object, got "
+                            f"{type(data).__name__}") from None
+        if buf.nbytes < _PREFIX.size + _CRC.size:
+            raise ValueError(f"not a fastauc Accumulator state: {buf.nbytes} bytes is too "
+                             "short (truncated?)")
+        magic, version, flags, head_len = _PREFIX.unpack_from(buf, 0)
+        if magic != MAGIC:
+            raise ValueError("not a fastauc Accumulator state (wrong magic bytes)")
+        if version > FORMAT_VERSION:
+            raise ValueError(f"this Accumulator state has format version {version}, newer "
+                             f"than this fastauc reads ({FORMAT_VERSION}): upgrade fastauc")
+        if version < 1 or flags != 0:
+            raise ValueError(f"corrupted Accumulator state (version {version}, flags {flags})")
+        (crc,) = _CRC.unpack_from(buf, buf.nbytes - _CRC.size)
+        if zlib.crc32(buf[:buf.nbytes - _CRC.size]) != crc:
+            raise ValueError("corrupted or truncated Accumulator state (checksum mismatch)")
+        start = _PREFIX.size
+        if start + head_len > buf.nbytes - _CRC.size:
+            raise ValueError("corrupted Accumulator state (header runs past the end)")
+        try:
+            header = json.loads(bytes(buf[start:start + head_len]))
+            acc = _from_header(cls, header)
+            m = header["n_keys"]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"corrupted Accumulator state (header: {exc})") from None
+        body = start + head_len
+        if buf.nbytes - _CRC.size - body != 24 * m:
+            raise ValueError(f"corrupted Accumulator state ({m} keys need {24 * m} bytes, "
+                             f"found {buf.nbytes - _CRC.size - body})")
+        arrays = [np.frombuffer(buf, _ENDIAN[name], m, body + 8 * m * i).astype(
+            np.uint64 if name == "keys" else np.float64)
+            for i, name in enumerate(("keys", "pos", "neg"))]
+        table = Table(*arrays)
+        _check_table(table, acc._rows, acc._weighted)
+        acc._levels = [table] if m else []
+        return acc
+
+    def __reduce__(self):
+        return (Accumulator.from_bytes, (self.to_bytes(),))
+
+    # ------------------------------------------------------------ results
+
+    def _sweep(self):
+        """``(table, sweep)`` when both classes have weight and ``pos`` is the
+        positive class of every rule; else None (the in-memory path then
+        raises or warns as scikit-learn does)."""
+        t = self._table()
+        if not len(t):
+            return None
+        sw = t.sweep()
+        if sw.tp <= 0 or sw.fp <= 0:
+            return None
+        return t, sw
+
+    def _rows_of(self):
+        """The table as rows: ``(y, score, weight, pos_label)`` to hand to an
+        in-memory function (one row per distinct score and class, a zero-weight
+        row for a class present with no weight)."""
+        t = self._table()
+        if self._classes is None:
+            raise ValueError("the accumulator has no rows yet: call update() first")
+        scores = keys_to_floats(t.keys, np.empty_like(t.keys))
+        if self._dtype is not None and self._dtype.kind == "f":
+            scores = scores.astype(self._dtype)
+        parts_s, parts_w, parts_c = [], [], []
+        for cls, weights, n_rows in ((True, t.pos, self._rows[1]), (False, t.neg, self._rows[0])):
+            keep = weights > 0
+            if n_rows and not keep.any():
+                keep = np.zeros(len(t), bool)
+                keep[0] = True
+            parts_s.append(scores[keep])
+            parts_w.append(weights[keep])
+            parts_c.append(np.full(int(np.count_nonzero(keep)), cls))
+        is_pos = np.concatenate(parts_c)
+        s = np.concatenate(parts_s)
+        w = np.concatenate(parts_w)
+        if self._pos_label is not None:
+            return is_pos, s, w, True
+        classes = self._classes
+        y = np.where(is_pos, classes[-1], classes[0])
+        return y, s, w, None
+
+    def _call(self, fn, pos_label_default=None, uses_pos_label=True, **kwargs):
+        y, s, w, pos = self._rows_of()
+        if uses_pos_label:
+            kwargs["pos_label"] = pos_label_default if pos is None else pos
+        return fn(y, s, sample_weight=w, **kwargs)
+
+    def roc_auc(self, max_fpr=None) -> float:
+        """``roc_auc_score`` of the rows seen (``max_fpr``: McClish's
+        standardised partial AUC)."""
+        done = self._sweep() if max_fpr is None else None
+        if done is not None:
+            return float(done[1].auc)
+        return float(self._call(roc_auc_score, uses_pos_label=False, max_fpr=max_fpr))
+
+    def average_precision(self) -> float:
+        """``average_precision_score`` of the rows seen."""
+        done = self._sweep()
+        binary01 = self._classes is not None and \
+            self._classes.tolist() in ([0, 1], [-1, 1], [False, True])
+        if done is not None and (self._pos_label is not None or binary01):
+            return float(max(0.0, done[1].average_precision))
+        return float(self._call(average_precision_score, pos_label_default=1))
+
+    def roc_curve(self, drop_intermediate=True):
+        """``roc_curve``: ``(fpr, tpr, thresholds)``."""
+        return self._call(roc_curve, drop_intermediate=drop_intermediate)
+
+    def precision_recall_curve(self, drop_intermediate=False):
+        """``precision_recall_curve``: ``(precision, recall, thresholds)``."""
+        return self._call(precision_recall_curve, drop_intermediate=drop_intermediate)
+
+    def det_curve(self, drop_intermediate=False):
+        """``det_curve``: ``(fpr, fnr, thresholds)``."""
+        return self._call(det_curve, drop_intermediate=drop_intermediate)
+
+    def log_loss(self) -> float:
+        """``log_loss`` of the rows seen (the scores must be probabilities of
+        the positive class)."""
+        return float(self._call(log_loss, uses_pos_label=False))
+
+    def roc_auc_ci(self, confidence_level=0.95, transform=None):
+        """DeLong's interval of the AUC (``roc_auc_ci(method="delong")``); the
+        bootstrap needs the rows, which an accumulator does not keep."""
+        return self._call(roc_auc_ci, uses_pos_label=False, method="delong",
+                          confidence_level=confidence_level, transform=transform)
+
+    def mann_whitney_u(self, alternative="two-sided", use_continuity=True, method="auto"):
+        """``mann_whitney_u`` of the rows seen."""
+        return self._call(mann_whitney_u, uses_pos_label=False, alternative=alternative,
+                          use_continuity=use_continuity, method=method)
+
+    def threshold_metrics(self):
+        """``threshold_metrics``: the confusion matrix at every distinct threshold."""
+        return self._call(threshold_metrics)
+
+    def best_threshold(self, metric="f1", beta=1.0, cost_fp=None, cost_fn=None):
+        """``best_threshold`` of the rows seen."""
+        return self._call(best_threshold, metric=metric, beta=beta, cost_fp=cost_fp,
+                          cost_fn=cost_fn)
+
+    def partial_auc(self, fpr_range=None, tpr_range=None, correct=False):
+        """``partial_auc`` of the rows seen."""
+        return self._call(partial_auc, fpr_range=fpr_range, tpr_range=tpr_range,
+                          correct=correct)
+
+    def report(self, confidence_level=0.95, name=None):
+        """``report`` of one model (DeLong's interval), with the rows seen."""
+        rep = self._call(report, names=None if name is None else [name],
+                         confidence_level=confidence_level)
+        return dataclasses.replace(rep, n_samples=self.n_samples, weighted=self._weighted)
+
+
+# ---------------------------------------------------------------- helpers
+
+def _sorted(pending) -> Table:
+    """The table of the waiting batches, from one sort."""
+    weighted = any(w.shape[0] for _, _, w in pending)
+    is_pos = np.concatenate([p for p, _, _ in pending])
+    s = np.concatenate([sc for _, sc, _ in pending])
+    w = np.concatenate([w if w.shape[0] else np.ones(p.shape[0]) for p, _, w in pending]) \
+        if weighted else v.EMPTY_WEIGHT
+    return Table.from_rows(is_pos, s, w)
+
+
+def _compact(levels: list[Table]) -> list[Table]:
+    """LSM rule: largest first; the last table is merged into the one before it
+    while that one is at most twice as large.  Empty tables are dropped."""
+    levels = sorted((t for t in levels if len(t)), key=len, reverse=True)
+    while len(levels) > 1 and len(levels[-2]) <= 2 * len(levels[-1]):
+        b = levels.pop()
+        levels[-1] = levels[-1].merge(b)
+        levels.sort(key=len, reverse=True)
+    return levels
+
+
+def _same_label(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return type(a) is type(b) and a == b
+
+
+def _encode_label(label):
+    if label is None:
+        return None
+    for name, typ in _LABEL_TYPES.items():
+        if type(label) is typ:
+            return {"type": name, "value": label}
+    raise TypeError(f"cannot write a label of type {type(label).__name__}")
+
+
+def _decode_label(d):
+    if d is None:
+        return None
+    typ = _LABEL_TYPES[d["type"]]
+    value = d["value"]
+    if typ is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if type(value) is not typ:
+        raise ValueError(f"label {value!r} is not of type {d['type']}")
+    return value
+
+
+def _encode_classes(classes):
+    if classes is None:
+        return None
+    return {"dtype": classes.dtype.str, "values": classes.tolist()}
+
+
+def _decode_classes(d):
+    if d is None:
+        return None
+    dtype = np.dtype(d["dtype"])
+    if dtype.kind not in "biufUO":
+        raise ValueError(f"label dtype {dtype} is not a label type")
+    values = d["values"]
+    if not isinstance(values, list) or not values:
+        raise ValueError("classes must be a non-empty list")
+    if dtype.kind in "UO" and not all(isinstance(x, str) for x in values):
+        raise ValueError("string classes must be strings")
+    if dtype.kind in "biuf" and not all(isinstance(x, (bool, int, float)) for x in values):
+        raise ValueError("numeric classes must be numbers")
+    classes = np.array(values, dtype=dtype)
+    if classes.shape != (len(values),) or np.unique(classes).shape[0] != len(values) \
+            or not (np.sort(classes) == classes).all():
+        raise ValueError("classes must be distinct and sorted")
+    return classes
+
+
+def _from_header(cls, header: dict) -> Accumulator:
+    if not isinstance(header, dict):
+        raise ValueError("the header is not an object")
+    acc = cls(_decode_label(header["pos_label"]))
+    classes = _decode_classes(header["classes"])
+    rows = header["rows"]
+    if not (isinstance(rows, list) and len(rows) == 2
+            and all(type(r) is int and r >= 0 for r in rows)):
+        raise ValueError(f"rows must be two non-negative counts, got {rows!r}")
+    weighted = header["weighted"]
+    if type(weighted) is not bool:
+        raise ValueError("weighted must be true or false")
+    dtype = None if header["dtype"] is None else np.dtype(header["dtype"])
+    m = header["n_keys"]
+    if type(m) is not int or m < 0:
+        raise ValueError(f"n_keys must be a non-negative integer, got {m!r}")
+    if (classes is None) != (sum(rows) == 0) or (classes is None) != (dtype is None):
+        raise ValueError("classes, rows and dtype disagree on whether rows were seen")
+    if classes is not None and acc._pos_label is None and classes.shape[0] > 2:
+        raise ValueError("more than two classes without pos_label")
+    if m > sum(rows):
+        raise ValueError(f"{m} distinct scores from {sum(rows)} rows")
+    acc._classes, acc._rows, acc._weighted, acc._dtype = classes, list(rows), weighted, dtype
+    return acc
+
+
+def _check_table(t: Table, rows, weighted):
+    """A table read from bytes must be one ``Table.from_rows`` could make."""
+    keys = t.keys
+    if keys.shape[0] and not (keys[:-1] > keys[1:]).all():
+        raise ValueError("corrupted Accumulator state (scores not strictly descending)")
+    scores = keys_to_floats(keys, np.empty_like(keys))
+    if not np.isfinite(scores).all() or not (float_keys(scores) == keys).all():
+        raise ValueError("corrupted Accumulator state (a score is not a finite number)")
+    for name, a in (("positive", t.pos), ("negative", t.neg)):
+        if not (np.isfinite(a).all() and (a >= 0).all()):
+            raise ValueError(f"corrupted Accumulator state ({name} weights must be finite "
+                             "and non-negative)")
+    if not weighted:
+        counts = (t.pos.sum(), t.neg.sum())
+        if (t.pos != np.floor(t.pos)).any() or (t.neg != np.floor(t.neg)).any() \
+                or counts != (rows[1], rows[0]):
+            raise ValueError("corrupted Accumulator state (unweighted counts do not add up "
+                             "to the rows)")

@@ -1,0 +1,460 @@
+"""Accumulator: any batching and any merge tree give the in-memory results on the
+concatenated rows; failed updates change nothing; the byte format is validated."""
+
+import pickle
+import struct
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import fastauc
+import fastauc.accumulator as A
+from fastauc import Accumulator
+from fastauc.accumulator import FORMAT_VERSION, MAGIC
+
+from .strategies import binary_problems
+
+TOL = 1e-12
+
+
+def _quiet(fn, *args, **kwargs):
+    """``(result, warning categories)``, or ``(exception type, message)`` if it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = fn(*args, **kwargs)
+        except (ValueError, TypeError) as exc:
+            return type(exc), str(exc).split(" (")[0]
+    return out, sorted({w.category.__name__ for w in caught})
+
+
+def _same(a, b, tol=TOL):
+    """Results equal to ``tol``: floats, arrays (same shape), tuples and dataclasses."""
+    if isinstance(a, tuple) and not hasattr(a, "_fields") and not hasattr(a, "__dataclass_fields__"):
+        assert isinstance(b, tuple) and len(a) == len(b), (a, b)
+        for x, z in zip(a, b):
+            _same(x, z, tol)
+        return
+    if isinstance(a, type):
+        assert a is b
+        return
+    if hasattr(a, "__dataclass_fields__"):
+        assert type(a) is type(b)
+        for name in a.__dataclass_fields__:
+            _same(getattr(a, name), getattr(b, name), tol)
+        return
+    if isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for k in a:
+            _same(a[k], b[k], tol)
+        return
+    if isinstance(a, list) and a and not isinstance(a[0], (int, float, np.number)):
+        assert isinstance(b, list) and len(a) == len(b)
+        for x, z in zip(a, b):
+            _same(x, z, tol)
+        return
+    if isinstance(a, (list, np.ndarray)):
+        a, b = np.asarray(a), np.asarray(b)
+        assert a.shape == b.shape, (a, b)
+        if a.dtype.kind in "fc":
+            np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+        else:
+            np.testing.assert_array_equal(a, b)
+        return
+    if isinstance(a, float) or isinstance(b, float):
+        if np.isnan(a):
+            assert np.isnan(b)
+        else:
+            assert b == pytest.approx(a, rel=tol, abs=tol)
+        return
+    assert a == b, (a, b)
+
+
+# every result method and the in-memory call it must equal
+RESULTS = {
+    "roc_auc": (lambda acc: acc.roc_auc(),
+                lambda y, s, w, p: fastauc.roc_auc_score(y, s, sample_weight=w)),
+    "roc_auc_max_fpr": (lambda acc: acc.roc_auc(max_fpr=0.4),
+                        lambda y, s, w, p: fastauc.roc_auc_score(y, s, sample_weight=w,
+                                                                 max_fpr=0.4)),
+    "average_precision": (lambda acc: acc.average_precision(),
+                          lambda y, s, w, p: fastauc.average_precision_score(
+                              y, s, sample_weight=w, **({} if p is None else {"pos_label": p}))),
+    "roc_curve": (lambda acc: acc.roc_curve(),
+                  lambda y, s, w, p: fastauc.roc_curve(y, s, sample_weight=w, pos_label=p)),
+    "roc_curve_all": (lambda acc: acc.roc_curve(drop_intermediate=False),
+                      lambda y, s, w, p: fastauc.roc_curve(y, s, sample_weight=w, pos_label=p,
+                                                           drop_intermediate=False)),
+    "pr_curve": (lambda acc: acc.precision_recall_curve(),
+                 lambda y, s, w, p: fastauc.precision_recall_curve(y, s, sample_weight=w,
+                                                                   pos_label=p)),
+    "det_curve": (lambda acc: acc.det_curve(drop_intermediate=True),
+                  lambda y, s, w, p: fastauc.det_curve(y, s, sample_weight=w, pos_label=p,
+                                                       drop_intermediate=True)),
+    "roc_auc_ci": (lambda acc: acc.roc_auc_ci(),
+                   lambda y, s, w, p: fastauc.roc_auc_ci(y, s, sample_weight=w)),
+    "mann_whitney_u": (lambda acc: acc.mann_whitney_u(),
+                       lambda y, s, w, p: fastauc.mann_whitney_u(y, s, sample_weight=w)),
+    "threshold_metrics": (lambda acc: acc.threshold_metrics(),
+                          lambda y, s, w, p: fastauc.threshold_metrics(y, s, sample_weight=w,
+                                                                       pos_label=p)),
+    "best_threshold": (lambda acc: acc.best_threshold("mcc"),
+                       lambda y, s, w, p: fastauc.best_threshold(y, s, metric="mcc",
+                                                                 sample_weight=w, pos_label=p)),
+    "partial_auc": (lambda acc: acc.partial_auc(fpr_range=(0, 0.3), correct=True),
+                    lambda y, s, w, p: fastauc.partial_auc(y, s, fpr_range=(0, 0.3),
+                                                           correct=True, sample_weight=w,
+                                                           pos_label=p)),
+}
+
+
+def _positive_target(y, pos_label):
+    """What the in-memory functions without pos_label see: y itself, or y == pos_label."""
+    return y if pos_label is None else (y == pos_label)
+
+
+def _check_all(acc, y, s, w, pos_label=None, names=RESULTS):
+    for name in names:
+        ours, ref = RESULTS[name]
+        if pos_label is not None and name in ("roc_auc", "roc_auc_max_fpr", "roc_auc_ci",
+                                              "mann_whitney_u"):
+            expected = _quiet(ref, _positive_target(y, pos_label), s, w, None)
+        else:
+            expected = _quiet(ref, y, s, w, pos_label)
+        got = _quiet(ours, acc)
+        try:
+            _same(got, expected)
+        except AssertionError as exc:
+            raise AssertionError(f"{name}: {got} != {expected}") from exc
+
+
+def _batches(draw, n):
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=6)))
+    edges = [0, *cuts, n]
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def _fed(y, s, w, parts, pos_label=None):
+    acc = Accumulator(pos_label=pos_label)
+    for a, b in parts:
+        acc.update(y[a:b], s[a:b], None if w is None else w[a:b])
+    return acc
+
+
+class _SortRows:
+    """Batches of at least ``rows`` rows are sorted at once (the default waits for
+    2**21): small values exercise the tables' LSM merges on small data."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def __enter__(self):
+        self.saved = A._SORT_ROWS
+        A._SORT_ROWS = self.rows
+
+    def __exit__(self, *exc):
+        A._SORT_ROWS = self.saved
+
+
+@given(binary_problems(both_classes=False), st.data(), st.sampled_from([1, 5, 1 << 21]))
+def test_any_batches_and_merge_tree_equal_in_memory(problem, data, sort_rows):
+    y, s, w = problem
+    parts = _batches(data.draw, len(y))
+    with _SortRows(sort_rows):
+        # a random merge tree: each part its own accumulator, merged pairwise at random
+        accs = [_fed(y, s, w, [p]) for p in parts]
+        # and a stream: the parts one after the other into one accumulator
+        stream = _fed(y, s, w, parts)
+        while len(accs) > 1:
+            i = data.draw(st.integers(0, len(accs) - 2))
+            accs[i].merge(accs.pop(i + 1))
+    for acc in (accs[0], stream):
+        _check_all(acc, y, s, w)
+        assert acc.n_samples == len(y)
+
+
+@given(binary_problems(max_size=40), st.data(), st.sampled_from([0, 1]))
+def test_pos_label_given(problem, data, pos_label):
+    y, s, w = problem
+    acc = _fed(y, s, w, _batches(data.draw, len(y)), pos_label=pos_label)
+    _check_all(acc, y, s, w, pos_label=pos_label)
+
+
+def test_string_labels_greater_rule_and_the_curves_error(rng):
+    y = np.where(rng.integers(0, 2, 300) == 1, "sick", "well")
+    s = np.round(rng.normal(size=300), 1)
+    acc = Accumulator()
+    # the first batch holds only the greater label, the second only the smaller
+    order = np.argsort(y == "sick", kind="stable")
+    y, s = y[order], s[order]
+    acc.update(y[:100], s[:100]).update(y[100:], s[100:])
+    _check_all(acc, y, s, None)  # roc_curve etc. raise scikit-learn's pos_label error
+    with pytest.raises(ValueError, match="pos_label is not specified"):
+        acc.roc_curve()
+    assert acc.roc_auc() == fastauc.roc_auc_score(y, s)
+    named = Accumulator(pos_label="sick").update(y, s)
+    _check_all(named, y, s, None, pos_label="sick")
+
+
+def test_label_order_across_batches_swaps_the_classes(rng):
+    y = rng.integers(0, 2, 200)
+    s = rng.normal(size=200) + y
+    for first in (0, 1):
+        acc = Accumulator()
+        acc.update(y[y == first], s[y == first])  # one class only
+        one = _quiet(acc.roc_auc)
+        assert np.isnan(one[0]) and one[1] == ["UndefinedMetricWarning"]
+        acc.update(y[y != first], s[y != first])
+        yy = np.r_[y[y == first], y[y != first]]
+        ss = np.r_[s[y == first], s[y != first]]
+        _check_all(acc, yy, ss, None)
+
+
+def test_float32_scores_keep_their_dtype(rng):
+    y = rng.integers(0, 2, 500)
+    s = rng.random(500).astype(np.float32)
+    acc = Accumulator().update(y[:200], s[:200]).update(y[200:], s[200:])
+    fpr, tpr, thr = acc.roc_curve()
+    ref = fastauc.roc_curve(y, s)
+    assert thr.dtype == ref[2].dtype
+    _same((fpr, tpr, thr), ref)
+    mixed = Accumulator().update(y, s).update(y, s.astype(np.float64))
+    assert mixed.roc_curve()[2].dtype == np.float64
+
+
+def test_log_loss_and_report(rng):
+    n = 2000
+    y = rng.integers(0, 2, n)
+    p = np.round(1 / (1 + np.exp(-(y + rng.normal(size=n)))), 2)
+    w = rng.choice([0.0, 0.5, 1.0, 2.0], n)
+    acc = _fed(y, p, w, [(0, 500), (500, 1300), (1300, n)])
+    assert acc.log_loss() == pytest.approx(fastauc.log_loss(y, p, sample_weight=w), rel=TOL)
+    ours, ref = acc.report(), fastauc.report(y, p, sample_weight=w)
+    _same(ours, ref)
+    assert str(ours) == str(ref)
+    unweighted = _fed(y, p, None, [(0, 700), (700, n)])
+    _same(unweighted.report(), fastauc.report(y, p))
+    with pytest.raises(ValueError, match="probabilit|y_prob|\\[0, 1\\]"):
+        Accumulator().update(y, p * 3 - 1).log_loss()
+
+
+def test_many_small_updates_keep_few_tables(rng):
+    acc = Accumulator()
+    y = rng.integers(0, 2, 20_000)
+    s = rng.random(20_000)
+    with _SortRows(100):  # every batch its own table: the LSM rule keeps O(log n)
+        for a in range(0, 20_000, 100):
+            acc.update(y[a:a + 100], s[a:a + 100])
+            assert len(acc._levels) <= 2 * np.log2(a / 100 + 2) + 1
+    assert acc.roc_auc() == pytest.approx(fastauc.roc_auc_score(y, s), abs=TOL)
+    assert acc.n_groups == len(np.unique(s))
+
+
+def _state(acc):
+    return acc.to_bytes() if acc.n_samples else b""
+
+
+@pytest.mark.parametrize("bad", [
+    (lambda acc: acc.update([0, 1], [0.1, np.nan]), ValueError, "NaN"),
+    (lambda acc: acc.update([0, 1], [0.1, np.inf]), ValueError, "infinity"),
+    (lambda acc: acc.update([0, 1, 1], [0.1, 0.2]), ValueError, "inconsistent numbers"),
+    (lambda acc: acc.update([0, 1], [0.1, 0.2], [1.0, -1.0]), ValueError, "negative"),
+    (lambda acc: acc.update([0, 1], [0.1, 0.2], [1.0]), ValueError, "inconsistent numbers"),
+    (lambda acc: acc.update([0, 2], [0.1, 0.2]), ValueError, "multiclass"),
+    (lambda acc: acc.update(["a", "b"], [0.1, 0.2]), ValueError, "Mix of label input types"),
+    (lambda acc: acc.update([0.5, 1.0], [0.1, 0.2]), ValueError, "continuous"),
+    (lambda acc: acc.update([[0, 1]], [[0.1, 0.2]]), ValueError, None),
+    (lambda acc: acc.merge(Accumulator(pos_label=1)), ValueError, "different pos_label"),
+    (lambda acc: acc.merge(Accumulator().update([2, 3], [0.1, 0.2])), ValueError,
+     "multiclass"),
+    (lambda acc: acc.merge("state"), TypeError, "Accumulator"),
+])
+@pytest.mark.parametrize("sort_rows", [1, 1 << 21])
+def test_failed_update_or_merge_leaves_the_state_unchanged(bad, sort_rows, rng):
+    fn, exc, match = bad
+    y = rng.integers(0, 2, 100)
+    s = rng.normal(size=100)
+    with _SortRows(sort_rows):
+        acc = Accumulator().update(y[:60], s[:60])
+        acc.update(y[60:], s[60:])  # rows waiting to be sorted (or a second table)
+        state = (list(acc._levels), list(acc._pending), list(acc._rows))
+        with pytest.raises(exc, match=match):
+            fn(acc)
+    assert (acc._levels, acc._pending, acc._rows) == state
+    assert acc.roc_auc() == fastauc.roc_auc_score(y, s)
+
+
+def test_empty_batches_and_empty_state():
+    acc = Accumulator().update([], [])
+    assert acc.n_samples == 0 and acc.n_groups == 0
+    with pytest.raises(ValueError, match="no rows"):
+        acc.roc_curve()
+    assert Accumulator.from_bytes(acc.to_bytes()).n_samples == 0
+    assert acc.merge(Accumulator()).n_samples == 0
+    acc.update([0, 1], [0.2, 0.7]).reset()
+    assert acc.n_samples == 0
+
+
+def test_merge_leaves_other_unchanged_and_self_merge(rng):
+    y = rng.integers(0, 2, 300)
+    s = np.round(rng.normal(size=300), 1)
+    a = Accumulator().update(y[:100], s[:100])
+    b = Accumulator().update(y[100:], s[100:])
+    b_before = b.to_bytes()
+    a.merge(b)
+    assert b.to_bytes() == b_before
+    assert a.roc_auc() == pytest.approx(fastauc.roc_auc_score(y, s), abs=TOL)
+    twice = Accumulator().update(y, s)
+    twice.merge(twice)
+    assert twice.n_samples == 600
+    assert twice.roc_auc() == pytest.approx(fastauc.roc_auc_score(np.r_[y, y], np.r_[s, s]))
+
+
+# ------------------------------------------------------------------ bytes
+
+def _sample_state(rng, **kw):
+    y = np.where(rng.integers(0, 2, 60) == 1, "yes", "no")
+    s = np.round(rng.normal(size=60), 1)
+    w = rng.choice([0.0, 0.5, 2.0], 60)
+    return Accumulator(**kw).update(y[:30], s[:30], w[:30]).update(y[30:], s[30:], w[30:])
+
+
+@pytest.mark.parametrize("kw", [{}, {"pos_label": "yes"}])
+def test_bytes_and_pickle_round_trip_mid_stream(kw, rng):
+    acc = _sample_state(rng, **kw)
+    for copy in (Accumulator.from_bytes(acc.to_bytes()), pickle.loads(pickle.dumps(acc))):
+        assert copy.pos_label == acc.pos_label and copy.n_samples == acc.n_samples
+        assert copy.to_bytes() == acc.to_bytes()
+        more_y, more_s = np.array(["yes", "no", "no"]), np.array([0.3, 0.1, 2.0])
+        copy.update(more_y, more_s)
+        ref = Accumulator(**kw).merge(acc).update(more_y, more_s)
+        _same((copy.roc_auc(), copy.roc_auc_ci()), (ref.roc_auc(), ref.roc_auc_ci()))
+    assert acc.to_bytes()[:8] == MAGIC
+
+
+def test_truncated_bytes_are_rejected(rng):
+    data = _sample_state(rng).to_bytes()
+    for cut in range(len(data)):
+        with pytest.raises(ValueError):
+            Accumulator.from_bytes(data[:cut])
+
+
+def test_corrupted_bytes_are_rejected(rng):
+    data = bytearray(_sample_state(rng).to_bytes())
+    for i in range(len(data)):
+        for bit in (0, 3, 7):
+            bad = bytearray(data)
+            bad[i] ^= 1 << bit
+            with pytest.raises(ValueError):
+                Accumulator.from_bytes(bytes(bad))
+
+
+def _resealed(body: bytes) -> bytes:
+    """A body with a valid checksum: the semantic checks must catch what it holds."""
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def _rebuilt(header, keys, pos, neg, version=FORMAT_VERSION):
+    import json
+
+    head = json.dumps(header).encode()
+    body = (struct.pack("<8sHHI", MAGIC, version, 0, len(head)) + head
+            + np.asarray(keys, "<u8").tobytes() + np.asarray(pos, "<f8").tobytes()
+            + np.asarray(neg, "<f8").tobytes())
+    return _resealed(body)
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda h, k, p, n: (h, k[::-1], p, n), "descending"),
+    (lambda h, k, p, n: (h, k, -p, n), "non-negative"),
+    (lambda h, k, p, n: (h, k, p * np.nan, n), "finite"),
+    (lambda h, k, p, n: ({**h, "n_keys": h["n_keys"] + 1}, k, p, n), "keys need"),
+    (lambda h, k, p, n: ({**h, "rows": [1, 2]}, k, p, n), "distinct scores|add up"),
+    (lambda h, k, p, n: ({**h, "rows": [-1, 2]}, k, p, n), "rows"),
+    (lambda h, k, p, n: ({**h, "pos_label": {"type": "int", "value": "x"}}, k, p, n),
+     "label"),
+    (lambda h, k, p, n: ({**h, "classes": {"dtype": "<i8", "values": [2, 1]}}, k, p, n),
+     "sorted"),
+    (lambda h, k, p, n: ({**h, "classes": {"dtype": "<i8", "values": [0, 1, 2]}}, k, p, n),
+     "two classes"),
+    (lambda h, k, p, n: ({k2: v for k2, v in h.items() if k2 != "weighted"}, k, p, n),
+     "weighted"),
+    (lambda h, k, p, n: (h, np.full_like(k, 0xFFF8000000000001), p[:1].repeat(len(k)), n),
+     "descending|finite"),
+    (lambda h, k, p, n: (h, k, p + 0.5, n), "add up"),
+])
+def test_resealed_but_inconsistent_states_are_rejected(change, match, rng):
+    import json
+
+    y = rng.integers(0, 2, 50)
+    s = np.round(rng.normal(size=50), 1)
+    data = Accumulator().update(y, s).to_bytes()
+    head_len = struct.unpack_from("<I", data, 12)[0]
+    header = json.loads(data[16:16 + head_len])
+    m = header["n_keys"]
+    body = np.frombuffer(data, np.uint8, len(data) - 20 - head_len, 16 + head_len)
+    keys = body[:8 * m].view("<u8")
+    pos, neg = body[8 * m:16 * m].view("<f8"), body[16 * m:].view("<f8")
+    assert Accumulator.from_bytes(_rebuilt(header, keys, pos, neg)).roc_auc() == \
+        fastauc.roc_auc_score(y, s)
+    with pytest.raises(ValueError, match=match):
+        Accumulator.from_bytes(_rebuilt(*change(header, keys.copy(), pos.copy(), neg.copy())))
+
+
+def test_newer_version_and_foreign_bytes(rng):
+    acc = Accumulator().update([0, 1], [0.2, 0.4])
+    data = acc.to_bytes()
+    newer = _resealed(data[:8] + struct.pack("<H", FORMAT_VERSION + 1) + data[10:-4])
+    with pytest.raises(ValueError, match="newer"):
+        Accumulator.from_bytes(newer)
+    with pytest.raises(ValueError, match="magic"):
+        Accumulator.from_bytes(pickle.dumps(acc.roc_auc()) + b"\0" * 20)
+    with pytest.raises(TypeError, match="bytes-like"):
+        Accumulator.from_bytes("not bytes")
+
+
+# ------------------------------------------------------------------ large tables
+
+def _reference_table(y, s, w):
+    """Distinct scores (descending) with each class's weight: numpy's unique."""
+    ww = np.ones(len(y)) if w is None else w
+    keys, inv = np.unique(-s, return_inverse=True)
+    pos = np.bincount(inv, weights=ww * (y == 1), minlength=len(keys))
+    neg = np.bincount(inv, weights=ww * (y == 0), minlength=len(keys))
+    return -keys, pos, neg
+
+
+@pytest.mark.parametrize("decimals", [2, 4, None])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_two_thread_table_builds_and_merges_equal_numpy(decimals, weighted, rng, monkeypatch):
+    """Tables of >= 2**16 rows are built and merged in two key ranges on two
+    threads; ties across the cut must add up, and one thread gives the same."""
+    from fastauc._table import Table
+
+    n = 300_000
+    y = rng.integers(0, 2, n)
+    s = rng.random(n) if decimals is None else np.round(rng.random(n), decimals)
+    w = rng.choice([0.5, 1.0, 3.0], n) if weighted else None
+    ref = _reference_table(y, s, w)
+    built = []
+    for threads in ("2", "1"):
+        monkeypatch.setenv("FASTAUC_NUM_THREADS", threads)
+        whole = Table.from_rows(y == 1, s, np.empty(0) if w is None else w)
+        half = n // 3
+        a = Table.from_rows(y[:half] == 1, s[:half], np.empty(0) if w is None else w[:half])
+        b = Table.from_rows(y[half:] == 1, s[half:], np.empty(0) if w is None else w[half:])
+        for t in (whole, a.merge(b), b.merge(a)):
+            np.testing.assert_array_equal(t.scores, ref[0])
+            np.testing.assert_allclose(t.pos, ref[1], rtol=1e-12)
+            np.testing.assert_allclose(t.neg, ref[2], rtol=1e-12)
+        built.append(whole)
+    np.testing.assert_array_equal(built[0].pos, built[1].pos)
+    acc = Accumulator()
+    for lo in range(0, n, 70_000):
+        acc.update(y[lo:lo + 70_000], s[lo:lo + 70_000], None if w is None else w[lo:lo + 70_000])
+    assert acc.n_groups == len(ref[0])
+    assert acc.roc_auc() == pytest.approx(fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
