@@ -19,7 +19,9 @@ import zlib
 import numpy as np
 
 from . import _validation as v
+from ._kernels.cells import range_ends
 from ._kernels.sorting import keys_to_floats
+from ._cells import Cells
 from ._table import Table, float_keys
 from .delong import roc_auc_ci
 from .losses import log_loss
@@ -35,7 +37,7 @@ MAGIC = b"\x89FASTAUC"  #: the first 8 bytes of ``to_bytes()``
 FORMAT_VERSION = 1  #: the version ``to_bytes()`` writes and the newest ``from_bytes()`` reads
 _PREFIX = struct.Struct("<8sHHI")  # magic, version, flags, header length
 _CRC = struct.Struct("<I")
-_ENDIAN = {"keys": "<u8", "pos": "<f8", "neg": "<f8"}
+_ENDIAN = {"keys": "<u8", "pos": "<f8", "neg": "<f8", "lo": "<u8", "level": "|u1"}
 _LABEL_TYPES = {"bool": bool, "int": int, "float": float, "str": str}
 _SORT_ROWS = 1 << 21  # rows of smaller batches gathered before one sort
 
@@ -86,6 +88,15 @@ class Accumulator:
         The positive class.  ``None``: the greater of the (at most two) labels
         seen, as ``roc_auc_score``; results whose in-memory function needs
         labels {0, 1} or {-1, 1} then apply that rule to the labels seen.
+    max_groups : int >= 2, default=None
+        Bound the state to this many distinct scores: when the table would
+        pass it, adjacent scores are merged into dyadic key ranges of about
+        equal weight (a score is never split).  The AUC then comes with
+        certified bounds (:meth:`auc_bounds`, width about ``1 / max_groups``
+        and at most ``4 / max_groups`` after merging similar shards) and
+        :meth:`roc_auc` is their midpoint; the curves and threshold metrics
+        keep the exact points at the ranges' least scores; results that need
+        every score raise.  Accumulators merge only with the same value.
 
     Attributes
     ----------
@@ -95,8 +106,8 @@ class Accumulator:
         Distinct scores held: the state's size is O(n_groups), whatever the
         number of rows.
     exact : bool
-        Always True: every result is the in-memory function's on the rows
-        seen.
+        True unless a bounded accumulator merged scores into ranges: every
+        result is then the in-memory function's on the rows seen.
 
     Notes
     -----
@@ -129,7 +140,14 @@ class Accumulator:
     True
     """
 
-    def __init__(self, pos_label=None):
+    def __init__(self, pos_label=None, max_groups=None):
+        if max_groups is not None:
+            if isinstance(max_groups, bool) or not isinstance(max_groups, (int, np.integer)):
+                raise TypeError(f"max_groups must be an integer or None, got {max_groups!r}")
+            if max_groups < 2:
+                raise ValueError(f"max_groups must be at least 2, got {max_groups}")
+            max_groups = int(max_groups)
+        self._max_groups = max_groups
         if pos_label is not None and not isinstance(pos_label, (bool, int, float, str,
                                                                  np.generic)):
             raise TypeError(f"pos_label must be a label (bool, int, float or str) or None, "
@@ -164,11 +182,16 @@ class Accumulator:
 
     @property
     def n_groups(self) -> int:
-        return len(self._table())
+        return len(self._state())
 
     @property
     def exact(self) -> bool:
-        return True
+        state = self._state()
+        return not isinstance(state, Cells) or state.exact
+
+    @property
+    def max_groups(self):
+        return self._max_groups
 
     def __repr__(self) -> str:
         waiting = sum(p[0].shape[0] for p in self._pending)
@@ -195,13 +218,15 @@ class Accumulator:
         if self._pos_label is not None or self._classes is None \
                 or self._classes[-1] == classes[-1]:
             return list(self._levels), list(self._pending), list(self._rows)
-        return ([Table(t.keys, t.neg, t.pos) for t in self._levels],
+        return ([dataclasses.replace(t, pos=t.neg, neg=t.pos) for t in self._levels],
                 [(~p, sc, w) for p, sc, w in self._pending], self._rows[::-1])
 
     def _commit(self, levels, pending, classes, rows, weighted, dtype):
         if sum(p[0].shape[0] for p in pending) >= _SORT_ROWS:
             levels = levels + [_sorted(pending)]
             pending = []
+        if self._max_groups is not None:  # one bounded table
+            levels = [_bounded(levels, self._max_groups)] if levels else []
         self._levels = _compact(levels)
         self._pending = pending
         self._classes = classes
@@ -231,7 +256,7 @@ class Accumulator:
         positive = self._positive_of(classes)
         is_pos = v.positive_mask(y, positive)
         levels, pending, rows = self._aligned(classes)
-        if n >= _SORT_ROWS:
+        if n >= _SORT_ROWS or self._max_groups is not None:
             levels.append(Table.from_rows(is_pos, s, w))  # NaN/inf scores raise here
         else:
             if not np.isfinite(s).all():
@@ -251,6 +276,9 @@ class Accumulator:
         if not _same_label(self._pos_label, other._pos_label):
             raise ValueError(f"cannot merge accumulators with different pos_label "
                              f"({self._pos_label!r} and {other._pos_label!r})")
+        if self._max_groups != other._max_groups:
+            raise ValueError(f"cannot merge accumulators with different max_groups "
+                             f"({self._max_groups!r} and {other._max_groups!r})")
         if other._classes is None:
             return self
         classes = _unique_union(self._classes, other._classes)
@@ -264,9 +292,24 @@ class Accumulator:
                      self._weighted or other._weighted, dtype)
         return self
 
-    def _table(self) -> Table:
+    def _table(self, ranges=False) -> Table:
         """The one table of every row (waiting rows sorted, the levels merged, kept
-        as the one level)."""
+        as the one level).  A bounded table with ranges raises, unless
+        ``ranges``: each range then stands at its least score (the curves are
+        exact at those thresholds)."""
+        state = self._state()
+        if isinstance(state, Cells):
+            if not (ranges or state.exact):
+                raise ValueError(
+                    "this result needs every distinct score, but the accumulator merged "
+                    f"scores into ranges to stay within max_groups={self._max_groups}: "
+                    "use roc_auc() and auc_bounds(), or the curves and threshold metrics "
+                    "(exact at the thresholds they return)")
+            return state.table()
+        return state
+
+    def _state(self):
+        """The one table (a ``Cells`` in bounded mode) of every row."""
         if self._pending:
             self._levels = _compact(self._levels + [_sorted(self._pending)])
             self._pending = []
@@ -281,19 +324,24 @@ class Accumulator:
 
     def to_bytes(self) -> bytes:
         """The state in fastauc's versioned binary format (``docs/accumulator.md``)."""
-        t = self._table()
+        t = self._state()
+        cells = isinstance(t, Cells)
         header = {
             "pos_label": _encode_label(self._pos_label),
+            "max_groups": self._max_groups,
             "classes": _encode_classes(self._classes),
             "rows": list(self._rows),
             "weighted": self._weighted,
             "dtype": None if self._dtype is None else self._dtype.str,
             "n_keys": len(t),
+            "cells": cells,
         }
         head = json.dumps(header, separators=(",", ":"), sort_keys=True).encode()
-        body = b"".join((_PREFIX.pack(MAGIC, FORMAT_VERSION, 0, len(head)), head,
-                         t.keys.astype("<u8").tobytes(), t.pos.astype("<f8").tobytes(),
-                         t.neg.astype("<f8").tobytes()))
+        arrays = [t.keys.astype("<u8"), t.pos.astype("<f8"), t.neg.astype("<f8")]
+        if cells:
+            arrays += [t.lo.astype("<u8"), t.level.astype("u1")]
+        body = b"".join([_PREFIX.pack(MAGIC, FORMAT_VERSION, 0, len(head)), head]
+                        + [a.tobytes() for a in arrays])
         return body + _CRC.pack(zlib.crc32(body))
 
     @classmethod
@@ -333,13 +381,21 @@ class Accumulator:
         except (ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"corrupted Accumulator state (header: {exc})") from None
         body = start + head_len
-        if buf.nbytes - _CRC.size - body != 24 * m:
-            raise ValueError(f"corrupted Accumulator state ({m} keys need {24 * m} bytes, "
-                             f"found {buf.nbytes - _CRC.size - body})")
-        arrays = [np.frombuffer(buf, _ENDIAN[name], m, body + 8 * m * i).astype(
-            np.uint64 if name == "keys" else np.float64)
-            for i, name in enumerate(("keys", "pos", "neg"))]
-        table = Table(*arrays)
+        cells = header.get("cells") is True
+        width = 33 if cells else 24
+        if buf.nbytes - _CRC.size - body != width * m:
+            raise ValueError(f"corrupted Accumulator state ({m} keys need {width * m} "
+                             f"bytes, found {buf.nbytes - _CRC.size - body})")
+        names = ("keys", "pos", "neg", "lo", "level") if cells else ("keys", "pos", "neg")
+        arrays = {name: np.frombuffer(buf, _ENDIAN[name], m, body + 8 * m * i).astype(
+            _ENDIAN[name][1:]) for i, name in enumerate(names)}
+        table = Table(arrays["keys"], arrays["pos"], arrays["neg"])
+        if cells:
+            table = Cells(arrays["keys"], arrays["lo"], arrays["level"], table.pos, table.neg)
+            _check_cells(table)
+        elif acc._max_groups is not None and m > acc._max_groups:
+            raise ValueError(f"corrupted Accumulator state ({m} keys, max_groups "
+                             f"{acc._max_groups})")
         _check_table(table, acc._rows, acc._weighted)
         acc._levels = [table] if m else []
         return acc
@@ -361,11 +417,11 @@ class Accumulator:
             return None
         return t, sw
 
-    def _rows_of(self):
+    def _rows_of(self, ranges=False):
         """The table as rows: ``(y, score, weight, pos_label)`` to hand to an
         in-memory function (one row per distinct score and class, a zero-weight
         row for a class present with no weight)."""
-        t = self._table()
+        t = self._table(ranges)
         if self._classes is None:
             raise ValueError("the accumulator has no rows yet: call update() first")
         scores = keys_to_floats(t.keys, np.empty_like(t.keys))
@@ -389,19 +445,39 @@ class Accumulator:
         y = np.where(is_pos, classes[-1], classes[0])
         return y, s, w, None
 
-    def _call(self, fn, pos_label_default=None, uses_pos_label=True, **kwargs):
-        y, s, w, pos = self._rows_of()
+    def _call(self, fn, pos_label_default=None, uses_pos_label=True, ranges=False, **kwargs):
+        y, s, w, pos = self._rows_of(ranges)
         if uses_pos_label:
             kwargs["pos_label"] = pos_label_default if pos is None else pos
         return fn(y, s, sample_weight=w, **kwargs)
 
     def roc_auc(self, max_fpr=None) -> float:
         """``roc_auc_score`` of the rows seen (``max_fpr``: McClish's
-        standardised partial AUC)."""
+        standardised partial AUC).  Once a bounded accumulator merged scores
+        into ranges: the midpoint of :meth:`auc_bounds`."""
+        if max_fpr is None and not self.exact:
+            low, high = self.auc_bounds()
+            if low == low:  # both classes have weight
+                return 0.5 * (low + high)
+            return float(self._call(roc_auc_score, uses_pos_label=False, ranges=True))
         done = self._sweep() if max_fpr is None else None
         if done is not None:
             return float(done[1].auc)
         return float(self._call(roc_auc_score, uses_pos_label=False, max_fpr=max_fpr))
+
+    def auc_bounds(self):
+        """``(low, high)``: certified bounds of the ROC AUC of the rows seen.
+
+        ``low`` counts every positive-negative pair ordered by the table (in
+        different ranges, or tied on one score, one half) and ``high`` adds
+        the pairs inside ranges of several scores, the only unknown ones.
+        Equal while the table is exact; NaN when a class has no weight.
+        """
+        state = self._state()
+        if isinstance(state, Cells) and not state.exact:
+            return state.auc_bounds()
+        auc = self.roc_auc()
+        return auc, auc
 
     def average_precision(self) -> float:
         """``average_precision_score`` of the rows seen."""
@@ -414,15 +490,16 @@ class Accumulator:
 
     def roc_curve(self, drop_intermediate=True):
         """``roc_curve``: ``(fpr, tpr, thresholds)``."""
-        return self._call(roc_curve, drop_intermediate=drop_intermediate)
+        return self._call(roc_curve, ranges=True, drop_intermediate=drop_intermediate)
 
     def precision_recall_curve(self, drop_intermediate=False):
         """``precision_recall_curve``: ``(precision, recall, thresholds)``."""
-        return self._call(precision_recall_curve, drop_intermediate=drop_intermediate)
+        return self._call(precision_recall_curve, ranges=True,
+                          drop_intermediate=drop_intermediate)
 
     def det_curve(self, drop_intermediate=False):
         """``det_curve``: ``(fpr, fnr, thresholds)``."""
-        return self._call(det_curve, drop_intermediate=drop_intermediate)
+        return self._call(det_curve, ranges=True, drop_intermediate=drop_intermediate)
 
     def log_loss(self) -> float:
         """``log_loss`` of the rows seen (the scores must be probabilities of
@@ -442,12 +519,12 @@ class Accumulator:
 
     def threshold_metrics(self):
         """``threshold_metrics``: the confusion matrix at every distinct threshold."""
-        return self._call(threshold_metrics)
+        return self._call(threshold_metrics, ranges=True)
 
     def best_threshold(self, metric="f1", beta=1.0, cost_fp=None, cost_fn=None):
         """``best_threshold`` of the rows seen."""
-        return self._call(best_threshold, metric=metric, beta=beta, cost_fp=cost_fp,
-                          cost_fn=cost_fn)
+        return self._call(best_threshold, ranges=True, metric=metric, beta=beta,
+                          cost_fp=cost_fp, cost_fn=cost_fn)
 
     def partial_auc(self, fpr_range=None, tpr_range=None, correct=False):
         """``partial_auc`` of the rows seen."""
@@ -471,6 +548,14 @@ def _sorted(pending) -> Table:
     w = np.concatenate([w if w.shape[0] else np.ones(p.shape[0]) for p, _, w in pending]) \
         if weighted else v.EMPTY_WEIGHT
     return Table.from_rows(is_pos, s, w)
+
+
+def _bounded(levels, max_groups: int) -> Cells:
+    """The levels as one bounded table of at most ``max_groups`` cells."""
+    cells = Cells.from_table(levels[0])
+    for t in levels[1:]:
+        cells = cells.merge(Cells.from_table(t))
+    return cells.compressed(max_groups)
 
 
 def _compact(levels: list[Table]) -> list[Table]:
@@ -540,7 +625,12 @@ def _decode_classes(d):
 def _from_header(cls, header: dict) -> Accumulator:
     if not isinstance(header, dict):
         raise ValueError("the header is not an object")
-    acc = cls(_decode_label(header["pos_label"]))
+    max_groups = header["max_groups"]
+    if max_groups is not None and (type(max_groups) is not int or max_groups < 2):
+        raise ValueError(f"max_groups must be null or an integer >= 2, got {max_groups!r}")
+    if type(header["cells"]) is not bool or (header["cells"] and max_groups is None):
+        raise ValueError("cells must be true or false, and true only with max_groups")
+    acc = cls(_decode_label(header["pos_label"]), max_groups=max_groups)
     classes = _decode_classes(header["classes"])
     rows = header["rows"]
     if not (isinstance(rows, list) and len(rows) == 2
@@ -563,14 +653,35 @@ def _from_header(cls, header: dict) -> Accumulator:
     return acc
 
 
-def _check_table(t: Table, rows, weighted):
+def _check_cells(c: Cells):
+    """Cells read from bytes: levels in 0..64, each cell's least key in its
+    dyadic range and not above its greatest, the ranges disjoint, descending."""
+    if not (c.level <= 64).all():
+        raise ValueError("corrupted Accumulator state (a cell level above 64)")
+    ends = np.empty(len(c), np.uint64)
+    range_ends(c.keys, c.level, ends)
+    starts = np.empty(len(c), np.uint64)
+    range_ends(~c.keys, c.level, starts)
+    starts = ~starts  # the lower end: the free bits cleared
+    if not ((c.lo <= c.keys).all() and (c.lo >= starts).all()):
+        raise ValueError("corrupted Accumulator state (a cell's scores outside its range)")
+    if len(c) > 1 and not (ends[1:] < starts[:-1]).all():
+        raise ValueError("corrupted Accumulator state (cells overlap or are not descending)")
+    _check_keys(c.lo)
+
+
+def _check_keys(keys):
+    scores = keys_to_floats(keys, np.empty_like(keys))
+    if not np.isfinite(scores).all() or not (float_keys(scores) == keys).all():
+        raise ValueError("corrupted Accumulator state (a score is not a finite number)")
+
+
+def _check_table(t, rows, weighted):
     """A table read from bytes must be one ``Table.from_rows`` could make."""
     keys = t.keys
     if keys.shape[0] and not (keys[:-1] > keys[1:]).all():
         raise ValueError("corrupted Accumulator state (scores not strictly descending)")
-    scores = keys_to_floats(keys, np.empty_like(keys))
-    if not np.isfinite(scores).all() or not (float_keys(scores) == keys).all():
-        raise ValueError("corrupted Accumulator state (a score is not a finite number)")
+    _check_keys(keys)
     for name, a in (("positive", t.pos), ("negative", t.neg)):
         if not (np.isfinite(a).all() and (a >= 0).all()):
             raise ValueError(f"corrupted Accumulator state ({name} weights must be finite "

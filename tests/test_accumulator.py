@@ -458,3 +458,123 @@ def test_two_thread_table_builds_and_merges_equal_numpy(decimals, weighted, rng,
         acc.update(y[lo:lo + 70_000], s[lo:lo + 70_000], None if w is None else w[lo:lo + 70_000])
     assert acc.n_groups == len(ref[0])
     assert acc.roc_auc() == pytest.approx(fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
+
+
+# ------------------------------------------------------------------ bounded mode
+
+def _curve_points(fpr, tpr):
+    return {(round(float(a), 12), round(float(b), 12)) for a, b in zip(fpr, tpr)}
+
+
+@given(binary_problems(both_classes=True), st.data(), st.integers(2, 12))
+def test_bounded_auc_is_certified_and_curve_points_are_exact(problem, data, max_groups):
+    y, s, w = problem
+    parts = _batches(data.draw, len(y))
+    accs = [_fed_bounded(y, s, w, [p], max_groups) for p in parts]
+    while len(accs) > 1:
+        i = data.draw(st.integers(0, len(accs) - 2))
+        accs[i].merge(accs.pop(i + 1))
+    acc = accs[0]
+    assert acc.n_groups <= max(max_groups, 1)
+    true, _ = _quiet(fastauc.roc_auc_score, y, s, sample_weight=w)
+    (low, high), _ = _quiet(acc.auc_bounds)
+    if np.isnan(true):
+        assert np.isnan(low) and np.isnan(high)
+        return
+    assert low - 1e-12 <= true <= high + 1e-12
+    assert acc.roc_auc() == pytest.approx(0.5 * (low + high), abs=1e-15)
+    if acc.exact:
+        assert low == high == pytest.approx(true, abs=TOL)
+    # every point of the bounded ROC curve is a point of the exact one
+    fpr, tpr, _ = acc.roc_curve(drop_intermediate=False)
+    ref = fastauc.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+    assert _curve_points(fpr, tpr) <= _curve_points(ref[0], ref[1])
+
+
+def _fed_bounded(y, s, w, parts, max_groups):
+    acc = Accumulator(max_groups=max_groups)
+    for a, b in parts:
+        acc.update(y[a:b], s[a:b], None if w is None else w[a:b])
+    return acc
+
+
+@pytest.mark.parametrize("max_groups", [16, 64, 256])
+@pytest.mark.parametrize("prevalence", [0.5, 0.1])
+def test_bounded_width_after_merging_similar_shards(max_groups, prevalence, rng):
+    """Eight shards of similar data, each bounded, merged in a tree: the width
+    of the certified interval stays within 4 / max_groups."""
+    shards, ys, ss = [], [], []
+    for _ in range(8):
+        y = (rng.random(50_000) < prevalence).astype(int)
+        s = rng.normal(size=50_000) + y
+        ys.append(y)
+        ss.append(s)
+        acc = Accumulator(max_groups=max_groups)
+        for a in range(0, 50_000, 10_000):
+            acc.update(y[a:a + 10_000], s[a:a + 10_000])
+        shards.append(acc)
+    while len(shards) > 1:
+        shards = [shards[i].merge(shards[i + 1]) for i in range(0, len(shards), 2)]
+    acc = shards[0]
+    low, high = acc.auc_bounds()
+    true = fastauc.roc_auc_score(np.concatenate(ys), np.concatenate(ss))
+    assert low <= true <= high
+    assert not acc.exact and acc.n_groups <= max_groups
+    assert high - low <= 4 / max_groups
+
+
+def test_bounded_results_that_need_exact_scores_raise(rng):
+    y = rng.integers(0, 2, 500)
+    s = rng.normal(size=500)
+    acc = Accumulator(max_groups=8).update(y, s)
+    assert not acc.exact and acc.n_groups <= 8
+    for call in (acc.average_precision, acc.log_loss, acc.roc_auc_ci, acc.mann_whitney_u,
+                 acc.report, lambda: acc.roc_auc(max_fpr=0.5),
+                 lambda: acc.partial_auc(fpr_range=(0, 0.5))):
+        with pytest.raises(ValueError, match="max_groups=8"):
+            call()
+    with pytest.raises(ValueError, match="different max_groups"):
+        acc.merge(Accumulator().update(y, s))
+    # while the table fits, a bounded accumulator is exact and answers everything
+    small = Accumulator(max_groups=1000).update(y, s)
+    assert small.exact and small.auc_bounds()[0] == small.auc_bounds()[1]
+    assert small.average_precision() == pytest.approx(fastauc.average_precision_score(y, s))
+    with pytest.raises(ValueError, match="at least 2"):
+        Accumulator(max_groups=1)
+    with pytest.raises(TypeError, match="integer"):
+        Accumulator(max_groups=2.5)
+
+
+def test_bounded_bytes_round_trip_and_checks(rng):
+    import json
+
+    y = rng.integers(0, 2, 400)
+    s = rng.normal(size=400)
+    acc = Accumulator(max_groups=10).update(y[:200], s[:200]).update(y[200:], s[200:])
+    copy = Accumulator.from_bytes(acc.to_bytes())
+    assert copy.max_groups == 10 and copy.auc_bounds() == acc.auc_bounds()
+    assert pickle.loads(pickle.dumps(acc)).to_bytes() == acc.to_bytes()
+    data = acc.to_bytes()
+    head_len = struct.unpack_from("<I", data, 12)[0]
+    header = json.loads(data[16:16 + head_len])
+    m = header["n_keys"]
+    start = 16 + head_len
+    arrays = [np.frombuffer(data, dt, m, start + 8 * m * i).copy()
+              for i, dt in enumerate(("<u8", "<f8", "<f8", "<u8", "u1"))]
+
+    def sealed(arrs, hdr=header):
+        head = json.dumps(hdr).encode()
+        body = struct.pack("<8sHHI", MAGIC, FORMAT_VERSION, 0, len(head)) + head + b"".join(
+            a.tobytes() for a in arrs)
+        return _resealed(body)
+
+    assert Accumulator.from_bytes(sealed(arrays)).auc_bounds() == acc.auc_bounds()
+    overlap = [a.copy() for a in arrays]
+    overlap[4][:] = 0  # every cell claims the whole key space
+    lo_out = [a.copy() for a in arrays]
+    lo_out[3][0] = lo_out[0][0] + np.uint64(1)  # least key above the greatest
+    for bad in (overlap, lo_out):
+        with pytest.raises(ValueError, match="corrupted"):
+            Accumulator.from_bytes(sealed(bad))
+    with pytest.raises(ValueError, match="corrupted"):
+        Accumulator.from_bytes(sealed(arrays, {**header, "max_groups": None}))
