@@ -287,16 +287,110 @@ def _pos_label(target, text):
     return text
 
 
-def run_report(args, out=sys.stdout):
-    """``fastauc report``: read, validate, report (per group with ``--by``), optionally plot."""
-    import json
-    from dataclasses import replace
+_BATCH_ROWS = 1 << 20  # rows per record batch when streaming
 
-    import fastauc
 
-    by_cols = list(dict.fromkeys(args.by or []))
-    cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
-    data = read_columns(args.file, cols)
+def _available_memory() -> int:
+    import os
+
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not Linux
+        return 1 << 34
+
+
+def _parse_bytes(text):
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    t = str(text).strip().upper().removesuffix("B").removesuffix("I")
+    unit = t[-1:] if t[-1:] in units else ""
+    try:
+        value = float(t[:len(t) - len(unit)])
+    except ValueError:
+        raise CLIError(f"--memory-budget {text!r} is not a size (e.g. 4G, 500M)") from None
+    return int(value * units[unit])
+
+
+# bytes the in-memory report needs per row and column read (the arrays, the
+# sort buffers and layouts): measured near 40 at 1e7 rows, two models
+_REPORT_BYTES_PER_CELL = 48
+
+
+def _rows_estimate(path, n_cols):
+    """Rows of a Parquet file (its metadata), or of a CSV file (from its size)."""
+    import os
+
+    if path.lower().endswith(_PARQUET):
+        _need_pyarrow("reading Parquet")
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(path).metadata.num_rows
+    return os.path.getsize(path) // max(1, 8 * n_cols)
+
+
+def _should_stream(args, cols):
+    """``--stream``, or a file whose in-memory report would not fit the budget
+    (``--memory-budget``, by default half the available memory)."""
+    import os
+
+    if args.stream:
+        return True
+    if not os.path.exists(args.file):
+        raise CLIError(f"no such file: {args.file}")
+    budget = _parse_bytes(args.memory_budget) if args.memory_budget else \
+        _available_memory() // 2
+    need = _rows_estimate(args.file, len(cols)) * len(cols) * _REPORT_BYTES_PER_CELL
+    return need > budget
+
+
+def record_batches(path, columns, batch_rows=_BATCH_ROWS):
+    """``(batches, n_rows)``: ``batches()`` iterates over dicts of numpy columns
+    of at most ``batch_rows`` rows (pyarrow's record batches; ``n_rows`` None
+    for CSV, whose length is not known before reading it)."""
+    import os
+
+    if not os.path.exists(path):
+        raise CLIError(f"no such file: {path}")
+    _need_pyarrow("--stream")
+    import pyarrow as pa
+
+    wanted = list(dict.fromkeys(columns))
+    lower = path.lower()
+    if lower.endswith(_PARQUET):
+        import pyarrow.parquet as pq
+
+        pf = pq.ParquetFile(path)
+        _check_columns(path, wanted, pf.schema_arrow.names)
+
+        def batches():
+            for rb in pq.ParquetFile(path).iter_batches(batch_size=batch_rows, columns=wanted):
+                yield {c: rb.column(c).to_numpy(zero_copy_only=False) for c in wanted}
+
+        return batches, pf.metadata.num_rows
+    import pyarrow.csv as pcsv
+
+    parse = pcsv.ParseOptions(delimiter="\t" if lower.endswith((".tsv", ".tab")) else ",")
+    try:
+        names = pcsv.open_csv(path, parse_options=parse).schema.names
+    except pa.ArrowInvalid as exc:
+        raise CLIError(f"could not read {path} as CSV: {exc}") from None
+    _check_columns(path, wanted, names)
+
+    def csv_batches():
+        reader = pcsv.open_csv(path, parse_options=parse,
+                               read_options=pcsv.ReadOptions(block_size=1 << 26),
+                               convert_options=pcsv.ConvertOptions(include_columns=wanted))
+        try:
+            for rb in reader:
+                yield {c: rb.column(c).to_numpy(zero_copy_only=False) for c in wanted}
+        except pa.ArrowInvalid as exc:
+            raise CLIError(f"could not read {path} as CSV: {exc}") from None
+
+    return csv_batches, None
+
+
+def _clean(args, data, by_cols):
+    """``(target, scores, weight, labels, keep)`` of rows read: missing values
+    raise a CLIError unless ``--dropna`` (then those rows are dropped)."""
     target = data[args.target]
     scores = {c: _as_scores(c, data[c]) for c in args.score}
     weight = _as_scores(args.weight, data[args.weight]) if args.weight else None
@@ -324,9 +418,67 @@ def run_report(args, out=sys.stdout):
     target = target[keep]
     S = np.column_stack([scores[c][keep] for c in args.score])
     w = weight[keep] if weight is not None else None
+    labels = [_group_labels(data[c][keep]) for c in by_cols]
+    return target, S, w, labels
+
+
+def _stream_report(args, cols, by_cols):
+    """The report of a file read in record batches into accumulators."""
+    from .streaming import report_stream
+
+    if args.ci == "bootstrap":
+        raise CLIError("the bootstrap needs every row in memory, and this report streams "
+                       "the file (--stream, or larger than --memory-budget); use --ci delong, "
+                       "exact in streaming mode")
+    if args.plot:
+        raise CLIError("--plot needs the rows in memory; it is not available with --stream")
+    read, n_rows = record_batches(args.file, cols)
+
+    def batches():
+        for data in read():
+            target, S, w, labels = _clean(args, data, by_cols)
+            groups = None if not by_cols else (labels[0] if len(labels) == 1
+                                                else tuple(labels))
+            yield target, S, w, groups
+
+    first = next(iter(read()), None)  # --pos-label takes the type of the target column
+    pos_label = None if first is None else _pos_label(_clean(args, first, by_cols)[0],
+                                                      args.pos_label)
+    bar = _progress_bar(not args.json, n_rows * (2 if len(args.score) > 1 else 1)
+                        if n_rows is not None else None)
+    try:
+        return report_stream(batches, names=args.score, pos_label=pos_label,
+                             progress=None if bar is None else bar.update)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc)) from None
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _progress_bar(show, total):
+    if not show:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # the optional extra is not installed: no bar
+        return None
+    return tqdm(total=total, unit="row", desc="reading", file=sys.stderr)
+
+
+def run_report(args, out=sys.stdout):
+    """``fastauc report``: read, validate, report (per group with ``--by``), optionally plot."""
+    import fastauc
+
+    by_cols = list(dict.fromkeys(args.by or []))
+    cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
+    if _should_stream(args, cols):
+        rep = _stream_report(args, cols, by_cols)
+        return _print_report(args, rep, by_cols, out)
+    data = read_columns(args.file, cols)
+    target, S, w, labels = _clean(args, data, by_cols)
     by = None
     if by_cols:
-        labels = [_group_labels(data[c][keep]) for c in by_cols]
         by = labels[0] if len(labels) == 1 else tuple(labels)
     classes = np.unique(target)
     if classes.shape[0] < 2:
@@ -349,6 +501,13 @@ def run_report(args, out=sys.stdout):
                              **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
+    return _print_report(args, rep, by_cols, out)
+
+
+def _print_report(args, rep, by_cols, out):
+    import json
+    from dataclasses import replace
+
     if by_cols:  # the tables' group columns take the file's column names
         rep = replace(rep, by_group={
             name: replace(g, groups=dict(zip(by_cols, g.groups.values())))
@@ -388,6 +547,13 @@ def _report_parser(sub):
     r.add_argument("--json", action="store_true", help="print only JSON on stdout")
     r.add_argument("--dropna", action="store_true",
                    help="drop rows with a missing target, score, weight or group label")
+    r.add_argument("--stream", action="store_true",
+                   help="read the file in record batches into accumulators: memory grows "
+                   "with the distinct scores, not the rows (DeLong intervals and paired tests "
+                   "stay exact; needs pyarrow); automatic for files larger than the budget")
+    r.add_argument("--memory-budget", metavar="SIZE",
+                   help="stream files whose in-memory report would need more than this "
+                   "(e.g. 8G; default: half the available memory)")
     return r
 
 

@@ -251,3 +251,62 @@ def test_report_by_missing_label_needs_dropna(tmp_path):
 def test_warmup_runs_every_common_call(capsys):
     assert main(["warmup"]) == 0
     assert "kernels compiled or loaded in" in capsys.readouterr().out
+
+
+def _report_json(args):
+    import argparse
+
+    from fastauc.cli import _report_parser, run_report
+
+    parser = argparse.ArgumentParser()
+    _report_parser(parser.add_subparsers(dest="command"))
+    out = io.StringIO()
+    assert run_report(parser.parse_args(["report", *map(str, args), "--json"]), out=out) == 0
+    return json.loads(out.getvalue())
+
+
+def _assert_close(a, b, path="json"):
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            _assert_close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, z) in enumerate(zip(a, b)):
+            _assert_close(x, z, f"{path}[{i}]")
+    elif isinstance(a, float):
+        assert b == pytest.approx(a, rel=1e-9, abs=1e-12), path
+    else:
+        assert a == b, path
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_stream_report_equals_in_memory(table, tmp_path, fmt, monkeypatch):
+    pytest.importorskip("pyarrow")
+    path, y, p, q, w = table
+    if fmt == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = tmp_path / "scores.parquet"
+        pq.write_table(pa.table({"y": y, "p": p, "q": q, "w": w, "g": np.arange(len(y)) % 3}),
+                       path, row_group_size=700)
+        by = ["--by", "g"]
+    else:
+        by = ["--by", "three"]
+    monkeypatch.setattr("fastauc.cli._BATCH_ROWS", 500)
+    base = [path, "--target", "y", "--score", "p", "--score", "q", "--weight", "w", *by]
+    ref = _report_json(base)
+    _assert_close(_report_json([*base, "--stream"]), ref)
+    # a budget the file does not fit in streams it without being asked
+    _assert_close(_report_json([*base, "--memory-budget", "10K"]), ref)
+
+
+def test_stream_report_refuses_the_bootstrap_and_plots(table):
+    pytest.importorskip("pyarrow")
+    path = table[0]
+    for extra, words in ((["--ci", "bootstrap"], "--ci delong"), (["--plot", "x.png"], "--plot")):
+        proc = _run(["report", path, "--target", "y", "--score", "p", "--stream", *extra])
+        assert proc.returncode == 2 and words in proc.stderr, proc.stderr
+    proc = _run(["report", path, "--target", "y", "--score", "p", "--memory-budget", "lots"])
+    assert proc.returncode == 2 and "--memory-budget" in proc.stderr

@@ -1,0 +1,202 @@
+"""Reports of data larger than memory: batches into accumulators, two passes.
+
+:func:`report_stream` gives the :class:`~fastauc.Report` that
+:func:`~fastauc.report` gives on the concatenated batches (DeLong intervals),
+holding only one :class:`~fastauc.Accumulator` per model (and per group with
+``by``): memory O(distinct scores), not O(rows).  A first pass fills the
+accumulators; with several models, a second pass looks up each row's
+placement under every model in the finished tables and adds up the k x k
+DeLong covariance, so the paired tests are exact too.  The command line's
+``fastauc report FILE --stream`` reads record batches with pyarrow into it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from . import _validation as v
+from ._delong import paired_test
+from ._kernels.placements import placement_covariance
+from ._table import float_keys
+from .accumulator import Accumulator
+from .groups import by_group
+from .report import Comparison, Report
+
+__all__ = ["report_stream"]
+
+
+def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
+                  progress=None) -> Report:
+    """The DeLong :func:`~fastauc.report` of data read in batches, twice at most.
+
+    Parameters
+    ----------
+    batches : callable
+        ``batches()`` returns a new iterator of ``(y_true, y_scores,
+        sample_weight, groups)`` tuples: labels (n,), scores (n, k) (or (n,)
+        for one model), weights (n,) or None, and group labels (an array or a
+        tuple of arrays, or None) when the report is per group.  It is called
+        once, or twice with several models (the paired tests' second pass),
+        and must give the same rows both times.
+    names : list of str, default=None
+        Model names (``model_1``, ... by default, as :func:`~fastauc.report`).
+    pos_label : label, default=None
+        The positive class (default: the greater of the two labels).
+    confidence_level : float, default=0.95
+    progress : callable, default=None
+        Called with the number of rows of each batch read (a progress bar's
+        ``update``).
+
+    Returns
+    -------
+    Report
+        Equal to ``report(y, S, sample_weight=w, ci="delong", by=groups)`` on
+        the concatenated batches (to 1e-12).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import report
+    >>> from fastauc.streaming import report_stream
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000)
+    >>> S = np.column_stack((y + rng.normal(size=1000), y + 2 * rng.normal(size=1000)))
+    >>> chunks = lambda: ((y[a:a + 300], S[a:a + 300], None, None) for a in range(0, 1000, 300))
+    >>> r = report_stream(chunks)
+    >>> round(r.comparisons[0].pvalue, 12) == round(report(y, S).comparisons[0].pvalue, 12)
+    True
+    """
+    level = v.check_confidence_level(confidence_level)
+    accs = groups = None
+    for y, S, w, g in batches():
+        S = np.asarray(S, np.float64)
+        S = S.reshape(-1, 1) if S.ndim == 1 else S
+        if accs is None:
+            k = S.shape[1]
+            accs = [Accumulator(pos_label) for _ in range(k)]
+            groups = {} if g is not None else None
+        for j, acc in enumerate(accs):
+            acc.update(y, S[:, j], w)
+        if groups is not None:
+            _update_groups(groups, y, S, w, g, pos_label)
+        if progress is not None:
+            progress(S.shape[0])
+    if accs is None or accs[0].n_samples == 0:
+        raise ValueError("the batches hold no rows")
+    k = len(accs)
+    names = [f"model_{j + 1}" for j in range(k)] if names is None else list(names)
+    if len(names) != k:
+        raise ValueError(f"names has {len(names)} entries for {k} score columns")
+    models = [acc.report(level, name).models[0] for acc, name in zip(accs, names)]
+    comparisons = []
+    if k > 1:
+        aucs = np.array([m.auc for m in models])
+        cov = _covariance(batches, accs, aucs, pos_label, progress)
+        for a in range(k):
+            for b in range(a + 1, k):
+                t = paired_test(aucs, cov, a, b, level, "two-sided")
+                comparisons.append(Comparison(names[a], names[b], t.difference, t.low,
+                                              t.high, t.se, t.statistic, t.pvalue))
+    first = accs[0].report(level, names[0])
+    by = {} if groups is None else _group_tables(groups, names, level)
+    return dataclasses.replace(first, models=models, comparisons=comparisons, by_group=by)
+
+
+def _placement_lookup(acc: Accumulator):
+    """``(keys ascending, V10 per key, V01 per key)`` of a finished table: a
+    positive's placement is the negative weight below its score (ties one
+    half) over all of it, a negative's the positive weight above."""
+    t = acc._table()
+    total_p, total_n = float(t.pos.sum()), float(t.neg.sum())
+    neg_above = np.cumsum(t.neg) - t.neg
+    pos_above = np.cumsum(t.pos) - t.pos
+    v10 = (total_n - neg_above - 0.5 * t.neg) / total_n
+    v01 = (pos_above + 0.5 * t.pos) / total_p
+    return t.keys[::-1], v10[::-1], v01[::-1]
+
+
+def _covariance(batches, accs, aucs, pos_label, progress):
+    """DeLong's covariance of the models' AUCs, from a second pass over the rows."""
+    lookups = [_placement_lookup(acc) for acc in accs]
+    k = len(accs)
+    s = np.zeros((2, k, k))
+    ws = np.zeros(2)
+    positive = _positive(accs[0], pos_label)
+    for y, S, w, _ in batches():
+        S = np.asarray(S, np.float64)
+        S = S.reshape(-1, 1) if S.ndim == 1 else S
+        is_pos = v.positive_mask(v.as_label_array(y), positive)
+        w = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
+        X = np.empty((k, S.shape[0]))
+        for j, (keys, v10, v01) in enumerate(lookups):
+            at = np.searchsorted(keys, float_keys(S[:, j]))
+            X[j] = np.where(is_pos, v10[at], v01[at])
+        part, wpart = placement_covariance(X, is_pos, w, aucs, 0, S.shape[0])
+        s += part
+        ws += wpart
+        if progress is not None:
+            progress(S.shape[0])
+    w10, w01 = ws
+    if w10 <= 1.0 or w01 <= 1.0:
+        return np.full((k, k), np.nan)
+    cov = s[0] / (w10 - 1.0) / w10 + s[1] / (w01 - 1.0) / w01
+    return np.triu(cov) + np.triu(cov, 1).T
+
+
+def _positive(acc: Accumulator, pos_label):
+    return pos_label if pos_label is not None else acc._classes[-1]
+
+
+def _update_groups(groups, y, S, w, g, pos_label):
+    """Feed each group's rows of the batch to its accumulators (one per model)."""
+    cols = [np.asarray(c) for c in (g if isinstance(g, tuple) else (g,))]
+    uniques, code = [], np.zeros(S.shape[0], np.int64)
+    for c in cols:
+        u, inv = np.unique(c, return_inverse=True)
+        uniques.append(u)
+        code = code * u.shape[0] + inv.reshape(-1)
+    present, inv, counts = np.unique(code, return_inverse=True, return_counts=True)
+    order = np.argsort(inv.reshape(-1), kind="stable")
+    ends = np.cumsum(counts)
+    for gi, combined in enumerate(present.tolist()):
+        rows = order[ends[gi] - counts[gi]:ends[gi]]
+        key = []
+        for u in reversed(uniques):  # undo the mixed-radix code, last column first
+            combined, at = divmod(combined, u.shape[0])
+            key.append(u[at].item() if hasattr(u[at], "item") else u[at])
+        key = tuple(reversed(key))
+        accs = groups.get(key)
+        if accs is None:
+            accs = groups[key] = [Accumulator(pos_label) for _ in range(S.shape[1])]
+        for j, acc in enumerate(accs):
+            acc.update(y[rows], S[rows, j], None if w is None else w[rows])
+
+
+def _group_tables(groups, names, level):
+    """Each model's :class:`~fastauc.GroupMetrics`: ``by_group`` on the groups'
+    tables (one row per distinct score and class), with the row counts."""
+    keys = list(groups)
+    n_cols = len(keys[0])
+    out = {}
+    for j, name in enumerate(names):
+        ys, ss, ws, gs = [], [], [], []
+        for key in keys:
+            y, s, w, _ = groups[key][j]._rows_of()
+            ys.append(y)
+            ss.append(s)
+            ws.append(w)
+            gs.append([key] * y.shape[0])
+        labels = [np.array([key[c] for part in gs for key in part]) for c in range(n_cols)]
+        result = by_group(np.concatenate(ys), np.concatenate(ss),
+                          labels[0] if n_cols == 1 else tuple(labels),
+                          sample_weight=np.concatenate(ws), confidence_level=level)
+        rows = {key: groups[key][j]._rows for key in keys}
+        ordered = list(zip(*(lab.tolist() for lab in result.groups.values())))
+        n_neg = np.array([rows[key][0] for key in ordered], np.int64)
+        n_pos = np.array([rows[key][1] for key in ordered], np.int64)
+        weighted = any(groups[key][j]._weighted for key in keys)
+        out[name] = dataclasses.replace(result, n=n_pos + n_neg, n_pos=n_pos, n_neg=n_neg,
+                                        weighted=weighted)
+    return out

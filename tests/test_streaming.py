@@ -1,0 +1,74 @@
+"""report_stream on batches equals report on the concatenated rows."""
+
+import numpy as np
+import pytest
+
+import fastauc
+from fastauc.streaming import report_stream
+
+
+def _close(a, b, path="report"):
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            _close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, z) in enumerate(zip(a, b)):
+            _close(x, z, f"{path}[{i}]")
+    elif isinstance(a, float) or isinstance(b, float):
+        if a is None or b is None:
+            assert a is b, path
+        elif np.isnan(a):
+            assert np.isnan(b), path
+        else:
+            assert b == pytest.approx(a, rel=1e-9, abs=1e-12), path
+    else:
+        assert a == b, path
+
+
+def _batches(y, S, w, g, size):
+    n = len(y)
+
+    def cut(x, a):
+        if x is None:
+            return None
+        if isinstance(x, tuple):
+            return tuple(c[a:a + size] for c in x)
+        return x[a:a + size]
+
+    return lambda: ((y[a:a + size], S[a:a + size], cut(w, a), cut(g, a))
+                    for a in range(0, n, size))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("by", [None, "one", "two"])
+def test_report_stream_equals_report(k, weighted, by, rng):
+    n = 3000
+    y = rng.integers(0, 2, n)
+    S = np.column_stack([np.round(1 / (1 + np.exp(-(y * (j + 1) + rng.normal(size=n)))), 3)
+                         for j in range(k)])
+    w = rng.choice([0.0, 0.5, 1.0, 2.0], n) if weighted else None
+    groups = {None: None, "one": rng.integers(0, 4, n),
+              "two": (rng.choice(["a", "b"], n), rng.integers(0, 3, n))}[by]
+    ref = fastauc.report(y, S, sample_weight=w, by=groups)
+    calls = []
+    got = report_stream(_batches(y, S, w, groups, 700), progress=calls.append)
+    assert sum(calls) == n * (2 if k > 1 else 1)
+    _close(got.to_dict(), ref.to_dict())
+    assert str(got) == str(ref)
+
+
+def test_report_stream_labels_and_pos_label(rng):
+    n = 2000
+    y = np.where(rng.integers(0, 3, n) == 0, "sick", np.where(rng.random(n) < 0.5, "well",
+                                                                 "fine"))
+    S = np.column_stack((rng.normal(size=n) + (y == "sick"), rng.normal(size=n)))
+    ref = fastauc.report(y == "sick", S, names=["a", "b"])
+    got = report_stream(_batches(y, S, None, None, 512), pos_label="sick", names=["a", "b"])
+    _close(got.to_dict(), ref.to_dict())
+    with pytest.raises(ValueError, match="multiclass"):
+        report_stream(_batches(y, S, None, None, 512))
+    with pytest.raises(ValueError, match="no rows"):
+        report_stream(lambda: iter([]))
