@@ -350,6 +350,46 @@ def round2_rows(n_big, n_multi, repeat):
     return rows
 
 
+def accumulator_rows(n_big, repeat):
+    """Rows for the mergeable accumulator (issue 11)."""
+    rows = []
+    y, s, _ = data(n_big)
+    fastauc.roc_auc_score(y[:1000], s[:1000])
+    fastauc.Accumulator().update(y[:1000], s[:1000]).roc_auc()
+    t_auc = best_time(lambda: fastauc.roc_auc_score(y, s), repeat)
+    batch = n_big // 100
+
+    def fed():
+        acc = fastauc.Accumulator()
+        for a in range(0, n_big, batch):
+            acc.update(y[a:a + batch], s[a:a + batch])
+        return acc.roc_auc()
+
+    t_fed = best_time(fed, repeat)
+    rows.append((f"`Accumulator`: 100 batches of {batch:.0e}, then `roc_auc()`", n_big, t_fed,
+                 t_auc, "one `roc_auc_score` on all rows",
+                 f"{t_fed / t_auc:.2f}x (goal <= 2x)", t_fed <= 2 * t_auc))
+    half = n_big // 2
+    a = fastauc.Accumulator().update(y[:half], s[:half])
+    b = fastauc.Accumulator().update(y[half:], s[half:])
+    a.n_groups, b.n_groups  # sorted into one table each before the timing
+
+    def merged():
+        return fastauc.Accumulator().merge(a).merge(b).n_groups
+
+    t_merge = best_time(merged, repeat)
+    rows.append((f"`Accumulator.merge`, two of {a.n_groups:.1e} distinct scores", n_big,
+                 t_merge, t_auc, "one `roc_auc_score` on all rows",
+                 f"{t_merge / t_auc:.2f}x (goal <= 0.5x)", t_merge <= 0.5 * t_auc))
+    m = 10**6
+    t_one = best_time(lambda: fastauc.roc_auc_score(y[:m], s[:m]), repeat)
+    t_upd = best_time(lambda: fastauc.Accumulator().update(y[:m], s[:m]).roc_auc(), repeat)
+    rows.append(("`Accumulator().update(1e6 rows).roc_auc()`", m, t_upd, t_one,
+                 "one `roc_auc_score`", f"{t_upd / t_one:.2f}x (about one call)",
+                 t_upd <= 2 * t_one))
+    return rows
+
+
 def _goal_table(title, rows):
     lines = ["", title, "", "| function | n | fastauc | compared with | its time | result |",
              "|---|---|---|---|---|---|"]
@@ -436,7 +476,13 @@ def main(argv=None):
                     help="print the thresholds and report rows only")
     ap.add_argument("--only-round2", action="store_true",
                     help="print the second performance round's rows only")
+    ap.add_argument("--only-accumulator", action="store_true",
+                    help="print the accumulator rows only")
     args = ap.parse_args(argv)
+    if args.only_accumulator:
+        print("\n".join(_goal_table("Batches and merges (issue 11):", accumulator_rows(
+            10**5 if args.quick else 10**7, 3))))
+        return 0
     if args.only_round2:
         print("\n".join(_goal_table("Performance, second round (issue 10):", round2_rows(
             10**5 if args.quick else 10**7, 10**4 if args.quick else 10**6, 3))))
@@ -484,6 +530,7 @@ def main(argv=None):
                          group_rows(big, 100 if args.quick else 10_000, 3))
     lines += _goal_table("Performance, second round (issue 10):",
                          round2_rows(big, 10**4 if args.quick else 10**6, 3))
+    lines += _goal_table("Batches and merges (issue 11):", accumulator_rows(big, 3))
     lines += [
         "",
         f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",

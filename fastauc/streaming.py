@@ -19,6 +19,7 @@ import numpy as np
 from . import _validation as v
 from ._delong import paired_test
 from ._kernels.placements import placement_covariance
+from ._kernels.table import bucket_starts, find_keys
 from ._table import float_keys
 from .accumulator import Accumulator
 from .groups import by_group
@@ -89,7 +90,8 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
     names = [f"model_{j + 1}" for j in range(k)] if names is None else list(names)
     if len(names) != k:
         raise ValueError(f"names has {len(names)} entries for {k} score columns")
-    models = [acc.report(level, name).models[0] for acc, name in zip(accs, names)]
+    reports = [acc.report(level, name) for acc, name in zip(accs, names)]
+    models = [r.models[0] for r in reports]
     comparisons = []
     if k > 1:
         aucs = np.array([m.auc for m in models])
@@ -99,9 +101,9 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
                 t = paired_test(aucs, cov, a, b, level, "two-sided")
                 comparisons.append(Comparison(names[a], names[b], t.difference, t.low,
                                               t.high, t.se, t.statistic, t.pvalue))
-    first = accs[0].report(level, names[0])
     by = {} if groups is None else _group_tables(groups, names, level)
-    return dataclasses.replace(first, models=models, comparisons=comparisons, by_group=by)
+    return dataclasses.replace(reports[0], models=models, comparisons=comparisons,
+                               by_group=by)
 
 
 def _placement_lookup(acc: Accumulator):
@@ -114,7 +116,14 @@ def _placement_lookup(acc: Accumulator):
     pos_above = np.cumsum(t.pos) - t.pos
     v10 = (total_n - neg_above - 0.5 * t.neg) / total_n
     v01 = (pos_above + 0.5 * t.pos) / total_p
-    return t.keys[::-1], v10[::-1], v01[::-1]
+    keys = np.ascontiguousarray(t.keys[::-1])
+    # buckets of the key range, about one key each: a lookup searches one bucket
+    kmin, span = int(keys[0]), int(keys[-1]) - int(keys[0])
+    shift = max(0, span.bit_length() - max(1, keys.shape[0].bit_length()))
+    starts = np.empty((span >> shift) + 2, np.int64)
+    bucket_starts(keys, np.uint64(kmin), np.uint64(shift), starts)
+    return (keys, starts, np.uint64(kmin), np.uint64(shift), np.ascontiguousarray(v10[::-1]),
+            np.ascontiguousarray(v01[::-1]))
 
 
 def _covariance(batches, accs, aucs, pos_label, progress):
@@ -130,8 +139,9 @@ def _covariance(batches, accs, aucs, pos_label, progress):
         is_pos = v.positive_mask(v.as_label_array(y), positive)
         w = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
         X = np.empty((k, S.shape[0]))
-        for j, (keys, v10, v01) in enumerate(lookups):
-            at = np.searchsorted(keys, float_keys(S[:, j]))
+        at = np.empty(S.shape[0], np.int64)
+        for j, (keys, starts, kmin, shift, v10, v01) in enumerate(lookups):
+            find_keys(keys, starts, kmin, shift, float_keys(S[:, j]), at)
             X[j] = np.where(is_pos, v10[at], v01[at])
         part, wpart = placement_covariance(X, is_pos, w, aucs, 0, S.shape[0])
         s += part

@@ -517,3 +517,36 @@ def compact_segments(out_k, out_p, out_n, row_starts, n_keys):
             g += 1
     starts[n_groups] = g
     return starts
+
+
+@jit
+def bucket_starts(keys_asc, kmin, shift, starts):
+    """``starts[b]``: the first position of ``keys_asc`` (ascending) whose key is
+    at least ``kmin + (b << shift)``; one walk.  With ``find_keys`` it turns a
+    lookup into a search of one bucket."""
+    j = 0
+    n = keys_asc.shape[0]
+    for b in range(starts.shape[0]):
+        bound = kmin + (np.uint64(b) << shift)
+        while j < n and keys_asc[j] < bound:
+            j += 1
+        starts[b] = j
+
+
+@jit
+def find_keys(keys_asc, starts, kmin, shift, needles, out):
+    """Position of each needle in ``keys_asc`` (each needle is one of its keys):
+    its bucket from its high bits, then a binary search inside the bucket."""
+    last = starts.shape[0] - 2
+    for i in range(needles.shape[0]):
+        x = needles[i]
+        b = min(np.int64((x - kmin) >> shift), last)
+        lo = starts[b]
+        hi = starts[b + 1]
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if keys_asc[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = lo
