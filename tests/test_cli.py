@@ -38,6 +38,7 @@ import json  # noqa: E402
 import pytest  # noqa: E402
 
 import fastauc  # noqa: E402
+from .compare import assert_close  # noqa: E402
 
 
 @pytest.fixture
@@ -254,6 +255,7 @@ def test_warmup_runs_every_common_call(capsys):
 
 
 def _report_json(args):
+    """The JSON report of ``fastauc report ARGS --json``, run in this process."""
     import argparse
 
     from fastauc.cli import _report_parser, run_report
@@ -263,21 +265,6 @@ def _report_json(args):
     out = io.StringIO()
     assert run_report(parser.parse_args(["report", *map(str, args), "--json"]), out=out) == 0
     return json.loads(out.getvalue())
-
-
-def _assert_close(a, b, path="json"):
-    if isinstance(a, dict):
-        assert a.keys() == b.keys(), path
-        for k in a:
-            _assert_close(a[k], b[k], f"{path}.{k}")
-    elif isinstance(a, list):
-        assert len(a) == len(b), path
-        for i, (x, z) in enumerate(zip(a, b)):
-            _assert_close(x, z, f"{path}[{i}]")
-    elif isinstance(a, float):
-        assert b == pytest.approx(a, rel=1e-9, abs=1e-12), path
-    else:
-        assert a == b, path
 
 
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
@@ -297,9 +284,9 @@ def test_stream_report_equals_in_memory(table, tmp_path, fmt, monkeypatch):
     monkeypatch.setattr("fastauc.cli._BATCH_ROWS", 500)
     base = [path, "--target", "y", "--score", "p", "--score", "q", "--weight", "w", *by]
     ref = _report_json(base)
-    _assert_close(_report_json([*base, "--stream"]), ref)
+    assert_close(_report_json([*base, "--stream"]), ref)
     # a budget the file does not fit in streams it without being asked
-    _assert_close(_report_json([*base, "--memory-budget", "10K"]), ref)
+    assert_close(_report_json([*base, "--memory-budget", "10K"]), ref)
 
 
 def test_stream_report_refuses_the_bootstrap_and_plots(table):

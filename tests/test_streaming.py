@@ -6,25 +6,7 @@ import pytest
 import fastauc
 from fastauc.streaming import report_stream
 
-
-def _close(a, b, path="report"):
-    if isinstance(a, dict):
-        assert a.keys() == b.keys(), path
-        for k in a:
-            _close(a[k], b[k], f"{path}.{k}")
-    elif isinstance(a, list):
-        assert len(a) == len(b), path
-        for i, (x, z) in enumerate(zip(a, b)):
-            _close(x, z, f"{path}[{i}]")
-    elif isinstance(a, float) or isinstance(b, float):
-        if a is None or b is None:
-            assert a is b, path
-        elif np.isnan(a):
-            assert np.isnan(b), path
-        else:
-            assert b == pytest.approx(a, rel=1e-9, abs=1e-12), path
-    else:
-        assert a == b, path
+from .compare import assert_close
 
 
 def _batches(y, S, w, g, size):
@@ -56,7 +38,7 @@ def test_report_stream_equals_report(k, weighted, by, rng):
     calls = []
     got = report_stream(_batches(y, S, w, groups, 700), progress=calls.append)
     assert sum(calls) == n * (2 if k > 1 else 1)
-    _close(got.to_dict(), ref.to_dict())
+    assert_close(got.to_dict(), ref.to_dict())
     assert str(got) == str(ref)
 
 
@@ -67,7 +49,7 @@ def test_report_stream_labels_and_pos_label(rng):
     S = np.column_stack((rng.normal(size=n) + (y == "sick"), rng.normal(size=n)))
     ref = fastauc.report(y == "sick", S, names=["a", "b"])
     got = report_stream(_batches(y, S, None, None, 512), pos_label="sick", names=["a", "b"])
-    _close(got.to_dict(), ref.to_dict())
+    assert_close(got.to_dict(), ref.to_dict())
     with pytest.raises(ValueError, match="multiclass"):
         report_stream(_batches(y, S, None, None, 512))
     with pytest.raises(ValueError, match="no rows"):
