@@ -52,8 +52,9 @@ from .ranking import (
 __version__ = "0.1.0"
 
 # Submodules loaded on first use, so ``import fastauc`` stays light:
-# ``fastauc.naive`` (slow references) and ``fastauc.sklearn`` (needs scikit-learn).
-_LAZY_SUBMODULES = ("naive", "sklearn")
+# ``fastauc.naive`` (slow references), ``fastauc.sklearn`` (needs scikit-learn) and
+# ``fastauc.dask`` (needs dask).
+_LAZY_SUBMODULES = ("naive", "sklearn", "dask")
 
 
 def __getattr__(name):

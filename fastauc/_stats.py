@@ -7,8 +7,10 @@ from statistics import NormalDist
 
 import numpy as np
 
-from ._kernels.table import ST_M2_01, ST_M2_10, ST_W01, ST_W10
-from ._results import ConfidenceInterval
+from ._kernels.ranks import u_null_cdf
+from ._kernels.table import ST_M2_01, ST_M2_10, ST_MAX_TIE, ST_TIES, ST_W01, ST_W10
+from ._results import ConfidenceInterval, MannWhitneyResult
+from ._validation import warn_undefined
 
 __all__ = ["ALTERNATIVES", "ONE_CLASS", "delong_variance", "difference_interval", "norm_ppf",
            "norm_sf", "pvalue", "ratio", "wald_bounds", "wald_interval"]
@@ -113,3 +115,51 @@ def wald_interval(est, var, level, transform=None) -> ConfidenceInterval:
         low, high = max(0.0, est - z * se), min(1.0, est + z * se)
     return ConfidenceInterval(est, low, high, se, name, level)
 
+
+
+def _exact_sf(k: int, n1: int, n2: int) -> float:
+    """``P(U >= k)`` under H0 without ties (the exact distribution)."""
+    mn = n1 * n2
+    if k <= 0:
+        return 1.0
+    if k > mn:
+        return 0.0
+    if mn - k <= k - 1:  # upper tail by symmetry: P(U >= k) = P(U <= mn - k)
+        return float(u_null_cdf(n1, n2, mn - k)[-1])
+    return float(1.0 - u_null_cdf(n1, n2, k - 1)[-1])
+
+
+def mann_whitney_result(area2, n1, n2, stats, alternative, use_continuity, method):
+    """The Mann-Whitney test from a sweep: twice the area, the class totals and
+    the moments (tie term, largest tie); scipy's methods and corrections."""
+    if n1 <= 0 or n2 <= 0:
+        warn_undefined("Only one class is present in y_true (or one class has zero weight); "
+                       "the Mann-Whitney test is not defined in that case.", stacklevel=4)
+        return MannWhitneyResult(math.nan, math.nan, math.nan, n1, n2, method)
+    u1 = 0.5 * area2
+    u2 = n1 * n2 - u1
+    if alternative == "greater":
+        u, factor = u1, 1.0
+    elif alternative == "less":
+        u, factor = u2, 1.0
+    else:
+        u, factor = max(u1, u2), 2.0
+    if method == "auto":
+        ties = stats[ST_MAX_TIE] > 1.0
+        method = "exact" if (n1 <= 8 or n2 <= 8) and not ties else "asymptotic"
+    if method == "exact":
+        if n1 != int(n1) or n2 != int(n2):
+            raise ValueError(
+                "method='exact' needs whole numbers of positives and negatives; the "
+                f"weighted class totals are {n1} and {n2}"
+            )
+        p = _exact_sf(int(u), int(n1), int(n2))
+    else:
+        n = n1 + n2
+        var = n1 * n2 / 12.0 * ((n + 1.0) - stats[ST_TIES] / (n * (n - 1.0)))
+        num = u - 0.5 * n1 * n2 - (0.5 if use_continuity else 0.0)
+        z = ratio(num, math.sqrt(max(var, 0.0)))
+        p = math.nan if math.isnan(z) else norm_sf(z)
+    p = min(max(p * factor, 0.0), 1.0) if not math.isnan(p) else p
+    return MannWhitneyResult(float(u1), float(p), float(u1 / (n1 * n2)), float(n1), float(n2),
+                             method)

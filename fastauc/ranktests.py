@@ -7,30 +7,13 @@ moments); small samples without ties get the exact distribution.
 
 from __future__ import annotations
 
-import math
-
 from . import _validation as v
-from ._kernels.ranks import u_null_cdf
-from ._kernels.table import ST_MAX_TIE, ST_TIES
 from ._results import MannWhitneyResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
-from ._stats import norm_sf as _norm_sf
-from ._stats import ratio as _ratio
+from ._stats import mann_whitney_result
 from ._table import sorted_tallies as _sorted_tallies
 
 __all__ = ["MannWhitneyResult", "mann_whitney_u"]
-
-
-def _exact_sf(k: int, n1: int, n2: int) -> float:
-    """``P(U >= k)`` under H0 without ties (the exact distribution)."""
-    mn = n1 * n2
-    if k <= 0:
-        return 1.0
-    if k > mn:
-        return 0.0
-    if mn - k <= k - 1:  # upper tail by symmetry: P(U >= k) = P(U <= mn - k)
-        return float(u_null_cdf(n1, n2, mn - k)[-1])
-    return float(1.0 - u_null_cdf(n1, n2, k - 1)[-1])
 
 
 def mann_whitney_u(
@@ -97,36 +80,6 @@ def mann_whitney_u(
         y_true, y_score, sample_weight, None, default_rule="greater", frequency=True
     )
     t = _sorted_tallies(is_pos, s, w, curve=False, moments=True)
-    n1, n2 = t.total_pos, t.total_neg
-    if n1 <= 0 or n2 <= 0:
-        v.warn_undefined("Only one class is present in y_true (or one class has zero weight); "
-                         "the Mann-Whitney test is not defined in that case.")
-        return MannWhitneyResult(math.nan, math.nan, math.nan, n1, n2, method)
-    u1 = 0.5 * t.area2
-    u2 = n1 * n2 - u1
-    if alternative == "greater":
-        u, factor = u1, 1.0
-    elif alternative == "less":
-        u, factor = u2, 1.0
-    else:
-        u, factor = max(u1, u2), 2.0
-    if method == "auto":
-        ties = t.stats[ST_MAX_TIE] > 1.0
-        method = "exact" if (n1 <= 8 or n2 <= 8) and not ties else "asymptotic"
-    if method == "exact":
-        if n1 != int(n1) or n2 != int(n2):
-            raise ValueError(
-                "method='exact' needs whole numbers of positives and negatives; the "
-                f"weighted class totals are {n1} and {n2}"
-            )
-        p = _exact_sf(int(u), int(n1), int(n2))
-    else:
-        n = n1 + n2
-        var = n1 * n2 / 12.0 * ((n + 1.0) - t.stats[ST_TIES] / (n * (n - 1.0)))
-        num = u - 0.5 * n1 * n2 - (0.5 if use_continuity else 0.0)
-        z = _ratio(num, math.sqrt(max(var, 0.0)))
-        p = math.nan if math.isnan(z) else _norm_sf(z)
-    p = min(max(p * factor, 0.0), 1.0) if not math.isnan(p) else p
-    return MannWhitneyResult(float(u1), float(p), float(u1 / (n1 * n2)), float(n1), float(n2),
-                             method)
+    return mann_whitney_result(t.area2, t.total_pos, t.total_neg, t.stats, alternative,
+                               use_continuity, method)
 

@@ -1,0 +1,129 @@
+"""fastauc.dask on a real distributed.LocalCluster: the in-memory numbers for any
+partitioning (1, 7 and 64 partitions, empty ones, one-class ones, heavy ties)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import fastauc
+
+dask = pytest.importorskip("dask")
+da = pytest.importorskip("dask.array")
+distributed = pytest.importorskip("distributed")
+fd = pytest.importorskip("fastauc.dask")
+
+TOL = 1e-12
+
+
+@pytest.fixture(scope="module")
+def client():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                           dashboard_address=None)
+        with distributed.Client(cluster) as c:
+            yield c
+        cluster.close()
+
+
+def _data(rng, n=6000, weighted=True):
+    y = (rng.random(n) < 0.3).astype(int)
+    s = 1 / (1 + np.exp(-(y + rng.normal(size=n))))
+    s[rng.random(n) < 0.3] = 0.5  # 30% of the rows on one tied score
+    w = rng.choice([0.0, 0.5, 1.0, 3.0], n) if weighted else None
+    return y, s, w
+
+
+def _chunks(n, parts, rng):
+    """``parts`` chunks of random sizes, some of them empty."""
+    if parts == 1:
+        return (n,)
+    cuts = np.sort(rng.integers(0, n + 1, parts - 1))
+    cuts[: max(1, parts // 8)] = 0  # empty partitions first
+    sizes = np.diff(np.concatenate(([0], cuts, [n])))
+    return (tuple(int(x) for x in sizes),)
+
+
+def _dask_arrays(y, s, w, chunks):
+    return (da.from_array(y, chunks=chunks), da.from_array(s, chunks=chunks),
+            None if w is None else da.from_array(w, chunks=chunks))
+
+
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 1 << 21), (7, 900),
+                                               (64, 1 << 21), (64, 1500)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_scalar_metrics_equal_in_memory(client, parts, range_rows, weighted, rng, monkeypatch):
+    """``range_rows`` small: several key ranges, each swept from the weight above it."""
+    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    y, s, w = _data(rng, weighted=weighted)
+    # sorted by label in the first half: whole partitions of one class
+    order = np.r_[np.argsort(y[:3000], kind="stable"), np.arange(3000, 6000)]
+    y, s = y[order], s[order]
+    w = None if w is None else w[order]
+    Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
+    assert fd.roc_auc_score(Y, S, sample_weight=W) == pytest.approx(
+        fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
+    for pos in (1, 0):
+        assert fd.average_precision_score(Y, S, sample_weight=W, pos_label=pos) == \
+            pytest.approx(fastauc.average_precision_score(y, s, sample_weight=w,
+                                                          pos_label=pos), abs=TOL)
+    ci, ref = fd.roc_auc_ci(Y, S, sample_weight=W), fastauc.roc_auc_ci(y, s, sample_weight=w)
+    assert (ci.estimate, ci.low, ci.high, ci.se) == pytest.approx(
+        (ref.estimate, ref.low, ref.high, ref.se), abs=TOL)
+    mw, ref = fd.mann_whitney_u(Y, S, sample_weight=W), fastauc.mann_whitney_u(
+        y, s, sample_weight=w)
+    assert (mw.statistic, mw.pvalue, mw.auc) == pytest.approx(
+        (ref.statistic, ref.pvalue, ref.auc), rel=1e-12, abs=TOL)
+    assert fd.log_loss(Y, S, sample_weight=W) == pytest.approx(
+        fastauc.log_loss(y, s, sample_weight=w), rel=1e-12)
+
+
+def test_dask_series_and_lazy_results(client, rng):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    y, s, w = _data(rng)
+    frame = dd.from_pandas(pd.DataFrame({"y": y, "s": s, "w": w}), npartitions=5)
+    assert fd.roc_auc_score(frame["y"], frame["s"], sample_weight=frame["w"]) == \
+        pytest.approx(fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
+    lazy = fd.roc_auc_score(frame["y"], frame["s"], compute=False)
+    assert hasattr(lazy, "compute")
+    assert lazy.compute() == pytest.approx(fastauc.roc_auc_score(y, s), abs=TOL)
+
+
+def test_string_labels_and_one_class(client, rng):
+    y, s, _ = _data(rng, weighted=False)
+    labels = np.where(y == 1, "sick", "well")
+    Y, S, _ = _dask_arrays(labels, s, None, ((1000,) * 6,))
+    assert fd.roc_auc_score(Y, S) == pytest.approx(fastauc.roc_auc_score(labels, s), abs=TOL)
+    one = da.from_array(np.zeros(6000, int), chunks=1000)
+    with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class"):
+        assert np.isnan(fd.roc_auc_score(one, S))
+
+
+def test_errors_name_the_global_row(client, rng):
+    y, s, _ = _data(rng, weighted=False)
+    s = s.copy()
+    s[4321] = np.nan
+    Y, S, _ = _dask_arrays(y, s, None, ((1000,) * 6,))
+    with pytest.raises(ValueError, match="NaN.*global row 4321"):
+        fd.roc_auc_score(Y, S)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        fd.roc_auc_score(Y[:10], S)
+    y3 = y.copy()
+    y3[17] = 2
+    with pytest.raises(ValueError, match="multiclass"):
+        fd.roc_auc_score(da.from_array(y3, chunks=1000), da.from_array(np.nan_to_num(s), 1000))
+
+
+def test_worker_processes(rng):
+    """A cluster of two worker processes (the kernels load from Numba's cache there)."""
+    y, s, w = _data(rng)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster, \
+                distributed.Client(cluster):
+            Y, S, W = _dask_arrays(y, s, w, ((1500,) * 4,))
+            got = fd.roc_auc_score(Y, S, sample_weight=W)
+    assert got == pytest.approx(fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
