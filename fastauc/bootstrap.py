@@ -11,81 +11,25 @@ from the placement values.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from . import _validation as v
 from ._resample import (
+    bootstrap_interval as _interval,
+    check_bootstrap_args as _check_bootstrap_args,
     _jackknife,
     _metric_code,
-    _norm_ppf_or_nan,
     _prepare,
     _Prepared,
     _run_replicates,
-    _acceleration,
-    SCHEMES,
 )
 from ._results import BootstrapResult, BootstrapTestResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
-from ._stats import norm_ppf as _norm_ppf
-from ._stats import norm_sf as _norm_sf
 from ._stats import pvalue as _pvalue
 from ._stats import ratio as _ratio
 
 __all__ = ["BootstrapResult", "BootstrapTestResult", "bootstrap_ci", "bootstrap_test"]
-
-
-def _interval(reps, estimate, level, method, jack_groups, alternative="two-sided"):
-    """Bootstrap interval of ``estimate`` from the finite replicates ``reps``."""
-    alpha = 1.0 - level
-    if alternative == "two-sided":
-        probs = [alpha / 2.0, 1.0 - alpha / 2.0]
-    else:
-        probs = [alpha, 1.0 - alpha]
-    if method == "bca":
-        b = reps.shape[0]
-        z0 = _norm_ppf_or_nan((np.count_nonzero(reps < estimate)
-                               + np.count_nonzero(reps <= estimate)) / (2.0 * b))
-        if math.isnan(z0):
-            warnings.warn("The BCa interval cannot be computed: every replicate lies on one "
-                          "side of the estimate. Use method='percentile'.",
-                          RuntimeWarning, stacklevel=4)
-            return math.nan, math.nan
-        a = _acceleration(jack_groups)
-        adj = []
-        for p in probs:
-            zp = _norm_ppf(p)
-            adj.append(1.0 - _norm_sf(z0 + (z0 + zp) / (1.0 - a * (z0 + zp))))
-        probs = adj
-    lo, hi = np.quantile(reps, probs)
-    if method == "basic":
-        lo, hi = 2.0 * estimate - hi, 2.0 * estimate - lo
-    lo, hi = float(lo), float(hi)
-    if alternative == "greater":
-        hi = math.inf
-    elif alternative == "less":
-        lo = -math.inf
-    return lo, hi
-
-
-def _check_bootstrap_args(n_resamples, confidence_level, method, stratified, scheme):
-    """Checked ``(n_resamples, level, stratified)``; ``stratified=None`` is True
-    for the multinomial scheme and False (the only choice) for the Poisson one."""
-    n_resamples = v.check_positive_int(n_resamples, "n_resamples")
-    level = v.check_confidence_level(confidence_level)
-    v.check_choice(method, "method", ("percentile", "basic", "bca"))
-    v.check_choice(scheme, "scheme", SCHEMES)
-    if stratified not in (None, True, False):
-        raise ValueError(f"stratified must be True, False or None, got {stratified!r}")
-    if scheme == "poisson":
-        if stratified:
-            raise ValueError("scheme='poisson' draws an independent count for every row, so "
-                             "the class sizes vary from replicate to replicate: it cannot "
-                             "be stratified; leave stratified=None (or False), or use "
-                             "scheme='multinomial'")
-        return n_resamples, level, False
-    return n_resamples, level, stratified is not False
 
 
 def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):

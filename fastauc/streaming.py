@@ -142,6 +142,9 @@ def _covariance(batches, accs, aucs, pos_label, progress):
         at = np.empty(S.shape[0], np.int64)
         for j, (keys, starts, kmin, shift, v10, v01) in enumerate(lookups):
             find_keys(keys, starts, kmin, shift, float_keys(S[:, j]), at)
+            # a score held only by rows of weight zero is not in the table: any
+            # value will do for those rows (weight zero), the nearest key's is taken
+            np.minimum(at, keys.shape[0] - 1, out=at)
             X[j] = np.where(is_pos, v10[at], v01[at])
         part, wpart = placement_covariance(X, is_pos, w, aucs, 0, S.shape[0])
         s += part

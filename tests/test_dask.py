@@ -126,4 +126,50 @@ def test_worker_processes(rng):
                 distributed.Client(cluster):
             Y, S, W = _dask_arrays(y, s, w, ((1500,) * 4,))
             got = fd.roc_auc_score(Y, S, sample_weight=W)
+            boot = fd.bootstrap_ci(Y, S, n_resamples=20, random_state=3)
     assert got == pytest.approx(fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
+    ref = fastauc.bootstrap_ci(y, s, n_resamples=20, random_state=3, scheme="poisson")
+    np.testing.assert_array_equal(boot.replicates, ref.replicates)  # two worker processes
+
+
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
+def test_paired_delong_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
+    """Three models on the same rows: every row's placement under each model is
+    looked up in its range's table and the block sums add up to DeLong's
+    covariance."""
+    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    y, s, w = _data(rng)
+    b = np.round(s + rng.normal(size=len(y)), 2)
+    c = np.round(rng.normal(size=len(y)) + 0.3 * y, 1)
+    chunks = _chunks(len(y), parts, rng)
+    Y, S, W = _dask_arrays(y, s, w, chunks)
+    B, C = da.from_array(b, chunks=chunks), da.from_array(c, chunks=chunks)
+    aucs, cov = fd.delong_covariance(Y, [S, B, C], sample_weight=W)
+    ref_aucs, ref_cov = fastauc.delong_covariance(y, np.column_stack((s, b, c)),
+                                                  sample_weight=w)
+    np.testing.assert_allclose(aucs, ref_aucs, rtol=0, atol=TOL)
+    np.testing.assert_allclose(cov, ref_cov, rtol=1e-10, atol=TOL)
+    got, ref = fd.delong_test(Y, S, B), fastauc.delong_test(y, s, b)
+    assert (got.difference, got.se, got.statistic, got.low, got.high) == pytest.approx(
+        (ref.difference, ref.se, ref.statistic, ref.low, ref.high), rel=1e-9, abs=TOL)
+    assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-6, abs=1e-300)
+
+
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
+def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_rows, rng,
+                                                         monkeypatch):
+    """Counts keyed by (seed, replicate, global row): the same replicates as the
+    in-memory Poisson bootstrap, bit for bit, whatever the partitions."""
+    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    y, s, w = _data(rng)
+    Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
+    for weights, dw in ((None, None), (w, W)):
+        ref = fastauc.bootstrap_ci(y, s, sample_weight=weights, n_resamples=40,
+                                   random_state=11, scheme="poisson", method="basic")
+        got = fd.bootstrap_ci(Y, S, sample_weight=dw, n_resamples=40, random_state=11,
+                              method="basic")
+        np.testing.assert_array_equal(got.replicates, ref.replicates)
+        assert (got.estimate, got.low, got.high, got.se, got.n_dropped) == pytest.approx(
+            (ref.estimate, ref.low, ref.high, ref.se, ref.n_dropped), abs=TOL)
+    with pytest.raises(ValueError, match="scheme='poisson'"):
+        fd.bootstrap_ci(Y, S, scheme="multinomial")

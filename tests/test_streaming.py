@@ -54,3 +54,14 @@ def test_report_stream_labels_and_pos_label(rng):
         report_stream(_batches(y, S, None, None, 512))
     with pytest.raises(ValueError, match="no rows"):
         report_stream(lambda: iter([]))
+
+
+def test_scores_held_only_by_zero_weight_rows(rng):
+    """Such a score is not in the finished table; its rows weigh nothing."""
+    n = 1000
+    y = rng.integers(0, 2, n)
+    S = np.column_stack((rng.normal(size=n), rng.normal(size=n)))  # every score distinct
+    w = rng.choice([0.0, 1.0], n)
+    ref = fastauc.report(y, S, sample_weight=w)
+    got = report_stream(_batches(y, S, w, None, 300))
+    assert_close(got.to_dict(), ref.to_dict())

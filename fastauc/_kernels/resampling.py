@@ -474,3 +474,40 @@ def poisson_batch(seed, r_start, out, rid, n_pos, w, loss, ranks, code, metric, 
             poisson_counts(key, rid[m], counts)
             out[r, m] = replicate_value(counts, none, n_pos, w[m], loss[m], ranks[m], code[m],
                                         metric, max_fpr, scratch)
+
+
+@jit
+def poisson_range_sums(keys, is_pos, w, rid, seed, r_start, out):
+    """Poisson replicates ``r_start ..`` of one key range's rows (sorted by
+    decreasing key): ``out[r] = (tp, fp, area2)``, the range's positive and
+    negative resampled weight and twice its ROC area counted from zero weight
+    above (a tie group's pairs one half).  Ranges add up: the whole area is
+    ``sum_k area2_k + 2 fp_k * (tp of the ranges above k)``.  ``w`` empty:
+    unit weights."""
+    n = keys.shape[0]
+    weighted = w.shape[0] > 0
+    for r in range(out.shape[0]):
+        key = replicate_state(seed, r_start + r)
+        tp = 0.0
+        fp = 0.0
+        tg = 0.0
+        fg = 0.0
+        area2 = 0.0
+        for i in range(n):
+            if i > 0 and keys[i] != keys[i - 1]:  # close the tie group above
+                area2 += fg * (2.0 * tp + tg)
+                tp += tg
+                fp += fg
+                tg = 0.0
+                fg = 0.0
+            x = float(poisson_count(key, rid[i]))
+            if weighted:
+                x *= w[i]
+            if is_pos[i]:
+                tg += x
+            else:
+                fg += x
+        area2 += fg * (2.0 * tp + tg)
+        out[r, 0] = tp + tg
+        out[r, 1] = fp + fg
+        out[r, 2] = area2
