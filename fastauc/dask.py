@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from . import _validation as v
-from ._kernels.table import merge_stats
+from ._kernels.table import find_sorted, merge_stats
 from ._stats import delong_variance, mann_whitney_result, wald_interval
 from ._stats import ALTERNATIVES as _ALTERNATIVES
 from ._table import Table
@@ -114,12 +114,15 @@ def _read_block(y, s, w, offset):
         raise type(exc)(f"{exc} (in the partition starting at global row {offset})") from None
     t = acc._table()
     step = max(1, len(t) // _SAMPLE)
-    return acc, t.keys[::step].copy()
+    # the table stays where it is; only this small summary travels
+    meta = {"classes": acc._classes, "rows": list(acc._rows), "sample": t.keys[::step].copy()}
+    return acc, meta
 
 
 def _splitters(samples, n_ranges):
     """K - 1 distinct splitter keys, descending: quantiles of the pooled samples."""
-    keys = np.unique(np.concatenate([sm for _, sm in samples])) if samples else np.empty(0)
+    keys = np.unique(np.concatenate([m["sample"] for m in samples])) if samples else \
+        np.empty(0)
     if keys.shape[0] <= 1 or n_ranges <= 1:
         return np.empty(0, np.uint64)
     at = (np.arange(1, n_ranges) * keys.shape[0]) // n_ranges
@@ -128,7 +131,7 @@ def _splitters(samples, n_ranges):
 
 def _classes(parts):
     """The labels of every partition (sorted; a mix of types raises as in memory)."""
-    seen = [acc._classes for acc, _ in parts if acc._classes is not None]
+    seen = [m["classes"] for m in parts if m["classes"] is not None]
     if not seen:
         raise ValueError("Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is "
                          "required. (y_true is empty: at least one sample is required)")
@@ -140,10 +143,9 @@ def _classes(parts):
     return classes
 
 
-def _pieces(part, classes, splitters):
+def _pieces(acc, classes, splitters):
     """A partition's table oriented to the global positive class and cut into
     the key ranges (range 0 at the top)."""
-    acc, _ = part
     levels, _, _ = acc._aligned(classes)
     t = levels[0] if levels else Table(np.empty(0, np.uint64), np.empty(0), np.empty(0))
     asc = t.keys[::-1]
@@ -187,10 +189,17 @@ def _combine(sweeps, totals, classes, rows):
             "classes": classes, "rows": rows}
 
 
-def _rows(parts, classes):
-    """Rows per class (negative, positive), each partition oriented to ``classes``."""
-    rows = [acc._aligned(classes)[2] for acc, _ in parts]
-    return [sum(r[i] for r in rows) for i in (0, 1)]
+def _rows(metas, classes):
+    """Rows per class (negative, positive), each partition oriented to ``classes``
+    (as ``Accumulator._aligned``: a partition whose greater label is not the
+    positive one has its two counts the other way round)."""
+    total = [0, 0]
+    for m in metas:
+        rows = m["rows"]
+        if m["classes"] is not None and m["classes"][-1] != classes[-1]:
+            rows = rows[::-1]
+        total = [total[0] + rows[0], total[1] + rows[1]]
+    return total
 
 
 def _oriented(classes, positive):
@@ -216,12 +225,13 @@ def _range_graph(blocks, offsets, n_rows, positive=None, classes=None):
     range), ``totals`` and ``tallies`` (what ``_combine`` gives)."""
     dask, _ = _dask()
     delayed = dask.delayed
-    parts = [delayed(_read_block)(y, s, w, o) for (y, s, w), o in zip(blocks, offsets)]
-    n_ranges = max(1, min(len(parts), -(-n_rows // RANGE_ROWS)))  # ceil
+    read = [delayed(_read_block, nout=2)(y, s, w, o) for (y, s, w), o in zip(blocks, offsets)]
+    accs, metas = [r[0] for r in read], [r[1] for r in read]
+    n_ranges = max(1, min(len(accs), -(-n_rows // RANGE_ROWS)))  # ceil
     if classes is None:
-        classes = delayed(_oriented)(delayed(_classes)(parts), positive)
-    splitters = delayed(_splitters)(parts, n_ranges)
-    pieces = [delayed(_pieces, nout=n_ranges)(p, classes, splitters) for p in parts]
+        classes = delayed(_oriented)(delayed(_classes)(metas), positive)
+    splitters = delayed(_splitters)(metas, n_ranges)
+    pieces = [delayed(_pieces, nout=n_ranges)(a, classes, splitters) for a in accs]
     ranges = []
     for k in range(n_ranges):
         level = [pc[k] for pc in pieces]
@@ -230,8 +240,8 @@ def _range_graph(blocks, offsets, n_rows, positive=None, classes=None):
         ranges.append(level[0])
     totals = delayed(list)([delayed(_totals)(r) for r in ranges])
     sweeps = [delayed(_sweep)(r, totals, k) for k, r in enumerate(ranges)]
-    tallies = delayed(_combine)(sweeps, totals, classes, delayed(_rows)(parts, classes))
-    return {"parts": parts, "classes": classes, "splitters": splitters, "ranges": ranges,
+    tallies = delayed(_combine)(sweeps, totals, classes, delayed(_rows)(metas, classes))
+    return {"metas": metas, "classes": classes, "splitters": splitters, "ranges": ranges,
             "totals": totals, "tallies": tallies, "n_ranges": n_ranges}
 
 
@@ -325,6 +335,12 @@ def mann_whitney_u(y_true, y_score, *, alternative="two-sided", use_continuity=T
     return _run(_tallies_graph(y_true, y_score, sample_weight), finish, compute)
 
 
+def _label_meta(y):
+    """A block's distinct labels (None when empty), for the log loss."""
+    y = v.as_label_array(y, allow_empty=True)
+    return {"classes": v.unique_labels(y) if y.shape[0] else None}
+
+
 def _loss_block(y, p, w, labels):
     y = np.asarray(y)
     if y.shape[0] == 0:
@@ -342,8 +358,8 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, compute=Tru
     dask, _ = _dask()
     delayed = dask.delayed
     blocks, offsets, _ = _blocks(y_true, y_proba, sample_weight)
-    parts = [delayed(_read_block)(y, s, w, o) for (y, s, w), o in zip(blocks, offsets)]
-    classes = delayed(_classes)(parts)
+    metas = [delayed(_label_meta)(y) for y, _, _ in blocks]
+    classes = delayed(_classes)(metas)
     sums = [delayed(_loss_block)(y, p, w, classes) for y, p, w in blocks]
 
     def finish(parts_sums):
@@ -373,16 +389,19 @@ def _lookup(table, totals, k):
 
 
 def _row_ranges(s, splitters, n_ranges):
-    """Each row's key range (0 at the top), and the rows of each range."""
+    """The rows of each key range (0 at the top) with their keys, each piece in
+    increasing key order: a range's lookups then walk its table forwards
+    instead of jumping about it (one cache miss per lookup otherwise)."""
     from ._table import float_keys
 
     keys = float_keys(np.asarray(s, np.float64))
-    # range k holds the keys in [splitters[k], splitters[k - 1]): splitters descending
-    rk = splitters.shape[0] - np.searchsorted(splitters[::-1], keys, side="right")
-    order = np.argsort(rk, kind="stable")
-    ends = np.searchsorted(rk[order], np.arange(n_ranges), side="right")
-    starts = np.concatenate(([0], ends[:-1]))
-    return [(order[a:b], keys[order[a:b]]) for a, b in zip(starts, ends)]
+    order = np.argsort(keys)
+    sorted_keys = keys[order]
+    # ascending keys: the lowest range (K - 1) first; splitters are descending
+    cuts = np.searchsorted(sorted_keys, splitters[::-1], side="left")
+    edges = np.concatenate(([0], cuts, [keys.shape[0]]))
+    pieces = [(order[a:b], sorted_keys[a:b]) for a, b in zip(edges[:-1], edges[1:])]
+    return pieces[::-1]
 
 
 def _place(rows_keys, lookup):
@@ -393,7 +412,8 @@ def _place(rows_keys, lookup):
         return idx, np.zeros(idx.shape[0]), np.zeros(idx.shape[0])
     # a score held only by rows of weight zero is not in the table: any value
     # will do for them (weight zero), the nearest key's is taken
-    at = np.minimum(np.searchsorted(asc, keys), asc.shape[0] - 1)
+    at = np.empty(keys.shape[0], np.int64)
+    find_sorted(asc, keys, at)
     return idx, v10[at], v01[at]
 
 
@@ -473,14 +493,15 @@ def _delong_graph(y_true, y_scores, sample_weight):
         col_blocks.append(blocks)
     tallies = [g["tallies"] for g in graphs]
     aucs = delayed(_aucs_only)(tallies)
+    lookups = [[delayed(_lookup)(r, g["totals"], k) for k, r in enumerate(g["ranges"])]
+               for g in graphs]  # one per model and range
     sums = []
     for b, (y, _, w) in enumerate(first_blocks):
         placed = []
-        for g, blocks in zip(graphs, col_blocks):
-            lookups = [delayed(_lookup)(r, g["totals"], k) for k, r in enumerate(g["ranges"])]
+        for g, blocks, look in zip(graphs, col_blocks, lookups):
             split = delayed(_row_ranges, nout=g["n_ranges"])(blocks[b][1], g["splitters"],
                                                               g["n_ranges"])
-            placed += [delayed(_place)(split[k], lookups[k]) for k in range(g["n_ranges"])]
+            placed += [delayed(_place)(split[k], look[k]) for k in range(g["n_ranges"])]
         sums.append(delayed(_block_covariance)(y, w, classes, aucs, *placed))
     return delayed(_covariance_of)(sums, tallies)
 

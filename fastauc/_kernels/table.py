@@ -550,3 +550,29 @@ def find_keys(keys_asc, starts, kmin, shift, needles, out):
             else:
                 hi = mid
         out[i] = lo
+
+
+@jit
+def find_sorted(keys_asc, needles_asc, out):
+    """Position of each needle in ``keys_asc``, both ascending: a galloping
+    search forward from the previous needle's position (a few steps when the
+    needles are denser than the keys, cache-friendly), the insertion point
+    (clipped to the last key) for a needle that is not a key."""
+    n = keys_asc.shape[0]
+    lo = 0
+    for i in range(needles_asc.shape[0]):
+        x = needles_asc[i]
+        step = 1
+        hi = lo
+        while hi < n and keys_asc[hi] < x:  # gallop: lo .. hi brackets x
+            lo = hi + 1
+            hi = lo + step
+            step *= 2
+        hi = min(hi, n)
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if keys_asc[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        out[i] = min(lo, n - 1)
