@@ -6,13 +6,20 @@ Shared by ``thresholds`` (the public functions), ``report`` and ``plots``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
 from ._kernels.thresholds import top_positives
 from ._results import GainsTable
-from ._table import sorted_tallies
+from ._kernels.sweeps import drop_intermediate as _drop_intermediate
+from ._kernels.sweeps import finish_curve
+from ._table import Tallies, sorted_tallies
+
+
+NO_POSITIVE_PR = "No positive class found in y_true, recall is set to one for all thresholds."
 
 
 def threshold_tallies(y_true, y_score, sample_weight, pos_label, keys=False):
@@ -85,3 +92,41 @@ def lifts(tps, fps, total_p, total_n, fractions):
     top = np.asarray(fractions, np.float64) * total
     pos = top_positives(tps, fps, top)
     return {k: float(p / t / (total_p / total)) for k, p, t in zip(fractions, pos, top)}
+
+
+def _compacted(t: Tallies, drop: bool, second_difference: bool) -> int:
+    """Apply a drop_intermediate rule to the tallies ``[1:]``; return their count."""
+    m = t.tps.shape[0] - 1
+    if drop and m > 2:
+        m = _drop_intermediate(t.tps[1:], t.fps[1:], t.thr_keys[1:], second_difference)
+    return m
+
+
+def roc_points(t: Tallies, drop: bool):
+    m = _compacted(t, drop, True)
+    if t.fps[m] <= 0:
+        v.warn_undefined(
+            "No negative samples in y_true, false positive value should be meaningless"
+        )
+    if t.tps[m] <= 0:
+        v.warn_undefined(
+            "No positive samples in y_true, true positive value should be meaningless"
+        )
+    finish_curve(t.tps, t.fps, t.thr_keys, m, False)
+    return t.fps[: m + 1], t.tps[: m + 1], t.thr_keys[: m + 1].view(np.float64)
+
+
+def pr_points(t: Tallies, drop: bool, raw_dtype):
+    """``precision_recall_curve``'s arrays from the tallies (scikit-learn's
+    warning and recall convention when there is no positive)."""
+    m = _compacted(t, drop, False)
+    no_positive = t.tps[m] == 0
+    finish_curve(t.tps, t.fps, t.thr_keys, m, True)
+    precision, recall = t.fps[: m + 1], t.tps[: m + 1]
+    thresholds = t.thr_keys[:m].view(np.float64)
+    if no_positive:
+        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=3)
+        recall[:-1] = 1.0
+    if raw_dtype.kind in "iuf":
+        thresholds = thresholds.astype(raw_dtype, copy=False)
+    return precision, recall, thresholds

@@ -40,7 +40,8 @@ from .accumulator import Accumulator
 from .losses import log_loss as _log_loss
 
 __all__ = ["average_precision_score", "bootstrap_ci", "delong_covariance", "delong_test",
-           "log_loss", "mann_whitney_u", "roc_auc_ci", "roc_auc_score"]
+           "log_loss", "mann_whitney_u", "precision_recall_curve", "roc_auc_ci", "roc_auc_score",
+           "roc_curve"]
 
 _SAMPLE = 64  # keys each partition offers as a sample for the splitters
 RANGE_ROWS = 1 << 21  # rows per key range (K = rows / RANGE_ROWS, at most one per partition)
@@ -202,9 +203,13 @@ def _rows(metas, classes):
     return total
 
 
-def _oriented(classes, positive):
+def _oriented(classes, positive, rule="greater"):
     """The classes with the positive one last (the one ``Accumulator._aligned``
-    makes positive): the greater label unless ``positive`` is given."""
+    makes positive): the greater label unless ``positive`` is given; with
+    ``rule="sklearn"`` a missing ``positive`` needs labels {0, 1} or {-1, 1}
+    (scikit-learn's error otherwise), as the in-memory curves."""
+    if rule == "sklearn":
+        positive = v.resolve_pos_label(classes, positive)
     if positive is None or positive not in classes.tolist() or positive == classes[-1]:
         return classes
     return np.array([c for c in classes.tolist() if c != positive] + [positive],
@@ -219,7 +224,7 @@ def _tallies_graph(y_true, y_score, sample_weight, positive=None):
     return _range_graph(blocks, offsets, n_rows, positive)["tallies"]
 
 
-def _range_graph(blocks, offsets, n_rows, positive=None, classes=None):
+def _range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="greater"):
     """The delayed pieces of one score column's range-partitioned table:
     ``parts`` (per block), ``classes``, ``splitters``, ``ranges`` (per key
     range), ``totals`` and ``tallies`` (what ``_combine`` gives)."""
@@ -229,7 +234,7 @@ def _range_graph(blocks, offsets, n_rows, positive=None, classes=None):
     accs, metas = [r[0] for r in read], [r[1] for r in read]
     n_ranges = max(1, min(len(accs), -(-n_rows // RANGE_ROWS)))  # ceil
     if classes is None:
-        classes = delayed(_oriented)(delayed(_classes)(metas), positive)
+        classes = delayed(_oriented)(delayed(_classes)(metas), positive, rule)
     splitters = delayed(_splitters)(metas, n_ranges)
     pieces = [delayed(_pieces, nout=n_ranges)(a, classes, splitters) for a in accs]
     ranges = []
@@ -636,4 +641,85 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
                                int(reps.shape[0] - good.shape[0]), metric, reps)
 
     result = delayed(finish)(g["tallies"], delayed(_replicates_of)(sums))
+    return result.compute() if compute else result
+
+
+# ---------------------------------------------------------------- curves
+
+def _range_points(table, totals, k, max_points):
+    """Range k's curve points: its keys with the cumulative class weights from
+    the top of the data (its ``tp0``/``fp0`` plus its own), thinned to about
+    ``max_points * share`` points when ``max_points`` is given (every point
+    kept is a point of the exact curve; the range's last point is kept)."""
+    tp0 = sum(t[0] for t in totals[:k])
+    fp0 = sum(t[1] for t in totals[:k])
+    tps = tp0 + np.cumsum(table.pos)
+    fps = fp0 + np.cumsum(table.neg)
+    keys = table.keys
+    if max_points is not None and keys.shape[0]:
+        n_keys = sum(t[2] for t in totals)
+        step = max(1, -(-n_keys // max_points))
+        keep = np.arange(step - 1, keys.shape[0], step)
+        if not keep.shape[0] or keep[-1] != keys.shape[0] - 1:
+            keep = np.append(keep, keys.shape[0] - 1)
+        keys, tps, fps = keys[keep], tps[keep], fps[keep]
+    return keys, tps, fps
+
+
+def _totals_with_keys(table):
+    return float(table.pos.sum()), float(table.neg.sum()), len(table)
+
+
+def _curve_tallies(points, tallies):
+    """The in-memory functions' tallies (a spare slot in front) from the
+    ranges' points, top range first."""
+    from ._table import Tallies
+
+    keys = np.concatenate([np.zeros(1, np.uint64)] + [p[0] for p in points])
+    tps = np.concatenate([np.zeros(1)] + [p[1] for p in points])
+    fps = np.concatenate([np.zeros(1)] + [p[2] for p in points])
+    return Tallies(keys, tps, fps, tallies["P"], tallies["N"], tallies["area2"],
+                   tallies["ap_num"], tallies["stats"])
+
+
+def _curve_graph(y_true, y_score, sample_weight, pos_label, max_points):
+    dask, _ = _dask()
+    delayed = dask.delayed
+    if max_points is not None and (isinstance(max_points, bool)
+                                   or not isinstance(max_points, (int, np.integer))
+                                   or max_points < 2):
+        raise ValueError(f"max_points must be an integer >= 2 or None, got {max_points!r}")
+    blocks, offsets, n_rows = _blocks(y_true, y_score, sample_weight)
+    g = _range_graph(blocks, offsets, n_rows, positive=pos_label, rule="sklearn")
+    totals = delayed(list)([delayed(_totals_with_keys)(r) for r in g["ranges"]])
+    points = [delayed(_range_points)(r, totals, k, max_points)
+              for k, r in enumerate(g["ranges"])]
+    return delayed(_curve_tallies)(points, g["tallies"])
+
+
+def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True,
+              max_points=None, compute=True):
+    """:func:`fastauc.roc_curve` of dask collections: ``(fpr, tpr, thresholds)``.
+
+    Each key range computes its points from the weight above it; the client
+    receives the points (the result itself), not the rows.  ``max_points``
+    thins the curve on the workers to about that many points, every one a
+    point of the exact curve (then ``drop_intermediate`` applies to those).
+    """
+    from ._curves import roc_points
+
+    graph = _curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
+    result = _dask()[0].delayed(roc_points)(graph, drop_intermediate)
+    return result.compute() if compute else result
+
+
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False, max_points=None, compute=True):
+    """:func:`fastauc.precision_recall_curve` of dask collections (``max_points``
+    as in :func:`roc_curve`)."""
+    from ._curves import pr_points
+
+    dtype = _as_dask_array(y_score, "y_score").dtype
+    graph = _curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
+    result = _dask()[0].delayed(pr_points)(graph, drop_intermediate, dtype)
     return result.compute() if compute else result

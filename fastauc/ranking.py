@@ -17,10 +17,12 @@ import numpy as np
 from . import _validation as v
 from ._kernels.matrix import columns_and_checks
 from ._kernels.sorting import keys_to_floats, merge_desc
-from ._kernels.sweeps import class_pair_areas, finish_curve
+from ._kernels.sweeps import class_pair_areas
 from ._kernels.table import band_area
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._table import Tallies, sorted_runs, sorted_tallies
+from ._curves import NO_POSITIVE_PR as _NO_POSITIVE_PR
+from ._curves import pr_points, roc_points
+from ._table import sorted_runs, sorted_tallies
 
 __all__ = [
     "auc",
@@ -32,7 +34,6 @@ __all__ = [
 ]
 
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")
-_NO_POSITIVE_PR = "No positive class found in y_true, recall is set to one for all thresholds."
 
 
 # ------------------------------------------------------------------ inputs
@@ -43,28 +44,6 @@ def _check_average(average, options=_AVERAGES):
 
 
 # ------------------------------------------------------------------ curves
-
-def _compacted(t: Tallies, drop: bool, second_difference: bool) -> int:
-    """Apply a drop_intermediate rule to the tallies ``[1:]``; return their count."""
-    m = t.tps.shape[0] - 1
-    if drop and m > 2:
-        m = _drop_intermediate(t.tps[1:], t.fps[1:], t.thr_keys[1:], second_difference)
-    return m
-
-
-def _roc_points(t: Tallies, drop: bool):
-    m = _compacted(t, drop, True)
-    if t.fps[m] <= 0:
-        v.warn_undefined(
-            "No negative samples in y_true, false positive value should be meaningless"
-        )
-    if t.tps[m] <= 0:
-        v.warn_undefined(
-            "No positive samples in y_true, true positive value should be meaningless"
-        )
-    finish_curve(t.tps, t.fps, t.thr_keys, m, False)
-    return t.fps[: m + 1], t.tps[: m + 1], t.thr_keys[: m + 1].view(np.float64)
-
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
     """Compute the Receiver Operating Characteristic (ROC) curve.
@@ -115,7 +94,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     is_pos, s, w, _, _ = v.binary_target(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
-    return _roc_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate)
+    return roc_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate)
 
 
 def precision_recall_curve(
@@ -168,18 +147,7 @@ def precision_recall_curve(
     is_pos, s, w, _, raw_dtype = v.binary_target(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
     )
-    t = sorted_tallies(is_pos, s, w, curve=True)
-    m = _compacted(t, drop_intermediate, False)
-    no_positive = t.tps[m] == 0
-    finish_curve(t.tps, t.fps, t.thr_keys, m, True)
-    precision, recall = t.fps[: m + 1], t.tps[: m + 1]
-    thresholds = t.thr_keys[:m].view(np.float64)
-    if no_positive:
-        warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
-        recall[:-1] = 1.0
-    if raw_dtype.kind in "iuf":
-        thresholds = thresholds.astype(raw_dtype, copy=False)
-    return precision, recall, thresholds
+    return pr_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate, raw_dtype)
 
 
 def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):
@@ -320,7 +288,7 @@ def _binary_auc(is_pos, score, weight, max_fpr=None) -> float:
             )
             return float("nan")
         return float(t.area2 / (2.0 * t.total_pos * t.total_neg))
-    fpr, tpr, _ = _roc_points(sorted_tallies(is_pos, score, weight, curve=True), True)
+    fpr, tpr, _ = roc_points(sorted_tallies(is_pos, score, weight, curve=True), True)
     partial_auc = band_area(fpr, tpr, 0.0, float(max_fpr))
     min_area = 0.5 * max_fpr**2
     max_area = max_fpr

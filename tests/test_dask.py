@@ -173,3 +173,38 @@ def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_ro
             (ref.estimate, ref.low, ref.high, ref.se, ref.n_dropped), abs=TOL)
     with pytest.raises(ValueError, match="scheme='poisson'"):
         fd.bootstrap_ci(Y, S, scheme="multinomial")
+
+
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
+def test_curves_equal_in_memory(client, parts, range_rows, rng, monkeypatch):
+    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    y, s, w = _data(rng)
+    s = np.round(s, 3).astype(np.float32)
+    Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
+    for drop in (True, False):
+        for ours, ref in ((fd.roc_curve, fastauc.roc_curve),
+                          (fd.precision_recall_curve, fastauc.precision_recall_curve)):
+            got = ours(Y, S, sample_weight=W, drop_intermediate=drop)
+            want = ref(y, s, sample_weight=w, drop_intermediate=drop)
+            for a, b in zip(got, want):
+                assert a.shape == b.shape and a.dtype == b.dtype
+                np.testing.assert_allclose(a, b, rtol=1e-12, atol=TOL)
+    # thinned on the workers: about max_points points, every one an exact point
+    fpr, tpr, _ = fd.roc_curve(Y, S, drop_intermediate=False, max_points=40)
+    full = fastauc.roc_curve(y, s, drop_intermediate=False)
+    exact = set(zip(np.round(full[0], 12), np.round(full[1], 12)))
+    n_ranges = min(parts, -(-len(y) // range_rows))
+    assert len(fpr) <= 40 + n_ranges + 1  # each range keeps its last point; and inf
+    assert all((round(a, 12), round(b, 12)) in exact for a, b in zip(fpr, tpr))
+
+
+def test_curves_need_a_pos_label_for_other_labels(client, rng):
+    y, s, _ = _data(rng, weighted=False)
+    labels = np.where(y == 1, "sick", "well")
+    Y, S = da.from_array(labels, chunks=1000), da.from_array(s, chunks=1000)
+    with pytest.raises(ValueError, match="pos_label is not specified"):
+        fd.roc_curve(Y, S)
+    got = fd.roc_curve(Y, S, pos_label="sick")
+    want = fastauc.roc_curve(labels, s, pos_label="sick")
+    for a, b in zip(got, want):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=TOL)
