@@ -534,6 +534,18 @@ def bucket_starts(keys_asc, kmin, shift, starts):
 
 
 @jit
+def _lower_bound(keys_asc, x, lo, hi):
+    """First position in ``[lo, hi)`` whose key is not below ``x`` (``hi`` if none)."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys_asc[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@jit
 def find_keys(keys_asc, starts, kmin, shift, needles, out):
     """Position of each needle in ``keys_asc`` (each needle is one of its keys):
     its bucket from its high bits, then a binary search inside the bucket."""
@@ -541,15 +553,7 @@ def find_keys(keys_asc, starts, kmin, shift, needles, out):
     for i in range(needles.shape[0]):
         x = needles[i]
         b = min(np.int64((x - kmin) >> shift), last)
-        lo = starts[b]
-        hi = starts[b + 1]
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if keys_asc[mid] < x:
-                lo = mid + 1
-            else:
-                hi = mid
-        out[i] = lo
+        out[i] = _lower_bound(keys_asc, x, starts[b], starts[b + 1])
 
 
 @jit
@@ -568,11 +572,5 @@ def find_sorted(keys_asc, needles_asc, out):
             lo = hi + 1
             hi = lo + step
             step *= 2
-        hi = min(hi, n)
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if keys_asc[mid] < x:
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = _lower_bound(keys_asc, x, lo, min(hi, n))
         out[i] = min(lo, n - 1)
