@@ -130,3 +130,22 @@ def pr_points(t: Tallies, drop: bool, raw_dtype):
     if raw_dtype.kind in "iuf":
         thresholds = thresholds.astype(raw_dtype, copy=False)
     return precision, recall, thresholds
+
+
+def check_best_args(metric, beta, cost_fp, cost_fn) -> int:
+    """``best_threshold``'s options checked; the metric's kernel code."""
+    from ._kernels.thresholds import CODES, FBETA
+
+    v.check_choice(metric, "metric", tuple(CODES))
+    code = CODES[metric]
+    if metric == "cost":
+        if cost_fp is None or cost_fn is None:
+            raise ValueError("metric='cost' needs both cost_fp and cost_fn")
+        for name, c in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
+            if not np.isfinite(c) or c < 0:
+                raise ValueError(f"{name} must be a finite non-negative number, got {c!r}")
+    elif cost_fp is not None or cost_fn is not None:
+        raise ValueError("cost_fp and cost_fn apply to metric='cost' only")
+    if code == FBETA and not (np.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive number, got {beta!r}")
+    return code

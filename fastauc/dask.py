@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from . import _validation as v
+from ._kernels.sorting import keys_to_floats
 from ._kernels.table import find_sorted, merge_stats
 from ._stats import delong_variance, mann_whitney_result, wald_interval
 from ._stats import ALTERNATIVES as _ALTERNATIVES
@@ -41,7 +42,7 @@ from .losses import log_loss as _log_loss
 
 __all__ = ["average_precision_score", "bootstrap_ci", "delong_covariance", "delong_test",
            "log_loss", "mann_whitney_u", "precision_recall_curve", "roc_auc_ci", "roc_auc_score",
-           "roc_curve"]
+           "roc_curve", "best_threshold", "threshold_metrics"]
 
 _SAMPLE = 64  # keys each partition offers as a sample for the splitters
 RANGE_ROWS = 1 << 21  # rows per key range (K = rows / RANGE_ROWS, at most one per partition)
@@ -722,4 +723,66 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     dtype = _as_dask_array(y_score, "y_score").dtype
     graph = _curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
     result = _dask()[0].delayed(pr_points)(graph, drop_intermediate, dtype)
+    return result.compute() if compute else result
+
+
+# ---------------------------------------------------------------- thresholds
+
+def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None, max_points=None,
+                      compute=True):
+    """:func:`fastauc.threshold_metrics` of dask collections (the confusion
+    matrix at every distinct threshold; ``max_points`` as in :func:`roc_curve`)."""
+    from ._results import ThresholdMetrics
+
+    def finish(t):
+        thr = keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:]))
+        return ThresholdMetrics(thr, t.tps[1:], t.fps[1:], float(t.total_pos),
+                                float(t.total_neg))
+
+    graph = _curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
+    result = _dask()[0].delayed(finish)(graph)
+    return result.compute() if compute else result
+
+
+def _range_best(table, totals, k, code, beta, cost_fp, cost_fn):
+    """The best point of range k: ``(value, key)``, or None for an empty range."""
+    from ._kernels.thresholds import best_index
+
+    if not len(table):
+        return None
+    keys, tps, fps = _range_points(table, totals, k, None)
+    big_p = sum(t[0] for t in totals)
+    big_n = sum(t[1] for t in totals)
+    i, best = best_index(tps, fps, big_p, big_n, code, beta, cost_fp, cost_fn)
+    return float(best), keys[i]
+
+
+def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None, cost_fp=None,
+                   cost_fn=None, pos_label=None, compute=True):
+    """:func:`fastauc.best_threshold` of dask collections: each key range
+    finds its best threshold from the weight above it, and the best of those
+    wins (the highest threshold among equals, as in memory)."""
+    from ._curves import check_best_args
+    from .thresholds import BestThreshold
+
+    code = check_best_args(metric, beta, cost_fp, cost_fn)
+    dask, _ = _dask()
+    delayed = dask.delayed
+    blocks, offsets, n_rows = _blocks(y_true, y_score, sample_weight)
+    g = _range_graph(blocks, offsets, n_rows, positive=pos_label, rule="sklearn")
+    totals = delayed(list)([delayed(_totals_with_keys)(r) for r in g["ranges"]])
+    bests = [delayed(_range_best)(r, totals, k, code, float(beta), float(cost_fp or 0.0),
+                                  float(cost_fn or 0.0)) for k, r in enumerate(g["ranges"])]
+
+    def finish(candidates):
+        value, key = None, None
+        for c in candidates:  # top range first: a later one must be strictly better
+            if c is not None and (value is None or c[0] > value):
+                value, key = c
+        threshold = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))[0]
+        if metric in ("cost", "closest_topleft"):
+            value = -value
+        return BestThreshold(float(threshold), float(value), metric)
+
+    result = delayed(finish)(bests)
     return result.compute() if compute else result

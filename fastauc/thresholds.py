@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as v
-from ._curves import gains, lifts, threshold_tallies
+from ._curves import check_best_args, gains, lifts, threshold_tallies
 from ._kernels.table import band_area
 from ._kernels.sorting import keys_to_floats
-from ._kernels.thresholds import CODES, FBETA, best_index, upper_hull
+from ._kernels.thresholds import best_index, upper_hull
 from ._results import GainsTable, ThresholdMetrics
 from .ranking import roc_auc_score
 
@@ -134,18 +134,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
     >>> best.threshold, round(best.value, 6)
     (0.7, 0.666667)
     """
-    v.check_choice(metric, "metric", tuple(CODES))
-    code = CODES[metric]
-    if metric == "cost":
-        if cost_fp is None or cost_fn is None:
-            raise ValueError("metric='cost' needs both cost_fp and cost_fn")
-        for name, c in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
-            if not np.isfinite(c) or c < 0:
-                raise ValueError(f"{name} must be a finite non-negative number, got {c!r}")
-    elif cost_fp is not None or cost_fn is not None:
-        raise ValueError("cost_fp and cost_fn apply to metric='cost' only")
-    if code == FBETA and not (np.isfinite(beta) and beta > 0):
-        raise ValueError(f"beta must be a positive number, got {beta!r}")
+    code = check_best_args(metric, beta, cost_fp, cost_fn)
     keys, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight,
                                                          pos_label, keys=True)
     i, best = best_index(tps, fps, total_p, total_n, code, float(beta),

@@ -208,3 +208,28 @@ def test_curves_need_a_pos_label_for_other_labels(client, rng):
     want = fastauc.roc_curve(labels, s, pos_label="sick")
     for a, b in zip(got, want):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=TOL)
+
+
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
+def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch):
+    """best_threshold: each range's best from the weight above it, the best of
+    those (the highest threshold among equals); threshold_metrics: every point."""
+    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    y, s, w = _data(rng)
+    s = np.round(s, 2)
+    Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
+    for metric, kw in (("f1", {}), ("mcc", {}), ("youden", {}), ("accuracy", {}),
+                       ("closest_topleft", {}), ("cost", {"cost_fp": 1.0, "cost_fn": 4.0}),
+                       ("fbeta", {"beta": 2.0})):
+        got = fd.best_threshold(Y, S, sample_weight=W, metric=metric, **kw)
+        ref = fastauc.best_threshold(y, s, sample_weight=w, metric=metric, **kw)
+        assert got.threshold == ref.threshold and got.metric == ref.metric
+        assert got.value == pytest.approx(ref.value, abs=TOL)
+    got, ref = fd.threshold_metrics(Y, S, sample_weight=W), fastauc.threshold_metrics(
+        y, s, sample_weight=w)
+    np.testing.assert_array_equal(got.threshold, ref.threshold)
+    for name in ("tp", "fp", "tn", "fn", "f1", "mcc"):
+        np.testing.assert_allclose(getattr(got, name), getattr(ref, name), rtol=1e-12,
+                                   atol=TOL)
+    with pytest.raises(ValueError, match="cost_fp"):
+        fd.best_threshold(Y, S, metric="cost")
