@@ -456,6 +456,49 @@ def _stream_report(args, cols, by_cols):
             bar.close()
 
 
+def _dask_report(args, cols, by_cols):
+    """The report computed on a Dask cluster (``--scheduler ADDRESS``, or a
+    local cluster with ``--dask``): the file (or glob) read as a dask
+    DataFrame, ``fastauc.dask.report`` on it."""
+    for flag, bad in (("--by", by_cols), ("--plot", args.plot),
+                      ("--ci bootstrap", args.ci == "bootstrap")):
+        if bad:
+            raise CLIError(f"{flag} is not available with --dask/--scheduler yet; the cluster "
+                           "report gives the DeLong intervals and paired tests")
+    try:
+        import dask.dataframe as dd
+        import distributed
+    except ImportError:
+        raise CLIError("--dask/--scheduler need dask: pip install 'fastauc[dask]'") from None
+    from . import dask as fdask
+
+    lower = args.file.lower()
+    reader = dd.read_parquet if lower.endswith(_PARQUET) else dd.read_csv
+    try:
+        frame = reader(args.file, columns=list(dict.fromkeys(cols))) if reader is \
+            dd.read_parquet else reader(args.file, usecols=list(dict.fromkeys(cols)))
+    except (OSError, ValueError, KeyError) as exc:
+        raise CLIError(f"could not read {args.file}: {exc}") from None
+    if args.dropna:
+        frame = frame.dropna(subset=list(dict.fromkeys(cols)))
+    target = frame[args.target]
+    pos_label = _pos_label(np.empty(0, target.dtype if target.dtype.kind != "O" else object),
+                           args.pos_label)
+    if args.scheduler:
+        client = distributed.Client(args.scheduler)
+    else:
+        client = distributed.Client(distributed.LocalCluster(dashboard_address=None))
+    try:
+        return fdask.report(frame, target=args.target, scores=args.score, weight=args.weight,
+                            pos_label=pos_label)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc)) from None
+    finally:
+        if not args.scheduler:
+            client.cluster.close()
+        client.close()
+
+
 def _progress_bar(show, total):
     if not show:
         return None
@@ -472,6 +515,8 @@ def run_report(args, out=sys.stdout):
 
     by_cols = list(dict.fromkeys(args.by or []))
     cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
+    if args.dask or args.scheduler:
+        return _print_report(args, _dask_report(args, cols, by_cols), by_cols, out)
     if _should_stream(args, cols):
         rep = _stream_report(args, cols, by_cols)
         return _print_report(args, rep, by_cols, out)
@@ -551,6 +596,11 @@ def _report_parser(sub):
                    help="read the file in record batches into accumulators: memory grows "
                    "with the distinct scores, not the rows (DeLong intervals and paired tests "
                    "stay exact; needs pyarrow); automatic for files larger than the budget")
+    r.add_argument("--dask", action="store_true",
+                   help="compute the report on a local Dask cluster (needs fastauc[dask]); "
+                   "FILE may be a glob of Parquet or CSV files")
+    r.add_argument("--scheduler", metavar="ADDRESS",
+                   help="compute the report on the Dask cluster at this scheduler address")
     r.add_argument("--memory-budget", metavar="SIZE",
                    help="stream files whose in-memory report would need more than this "
                    "(e.g. 8G; default: half the available memory)")

@@ -42,7 +42,7 @@ from .losses import log_loss as _log_loss
 
 __all__ = ["average_precision_score", "bootstrap_ci", "delong_covariance", "delong_test",
            "log_loss", "mann_whitney_u", "precision_recall_curve", "roc_auc_ci", "roc_auc_score",
-           "roc_curve", "best_threshold", "threshold_metrics"]
+           "roc_curve", "best_threshold", "report", "threshold_metrics"]
 
 _SAMPLE = 64  # keys each partition offers as a sample for the splitters
 RANGE_ROWS = 1 << 21  # rows per key range (K = rows / RANGE_ROWS, at most one per partition)
@@ -62,13 +62,20 @@ def _as_dask_array(x, name):
     anything array-like (one chunk)."""
     _, da = _dask()
     if hasattr(x, "to_dask_array"):  # dask Series (and single-column frames)
-        x = x.to_dask_array(lengths=True)
+        # partition lengths are found later, on the array (``compute_chunk_sizes``):
+        # ``lengths=True`` can disagree with a frame whose partitions the
+        # optimizer fuses
+        if not isinstance(x.dtype, np.dtype):  # a pandas extension dtype (strings...)
+            x = x.astype(object)  # what dask would convert it to, with a warning
+        x = x.to_dask_array()
     elif not isinstance(x, da.Array):
         x = da.from_array(np.asarray(x), chunks=-1)
     if x.ndim == 2 and x.shape[1] == 1:
         x = x[:, 0]
     if x.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {x.shape}")
+    if any(math.isnan(c) for c in x.chunks[0]):  # a Series: its partitions' lengths
+        x = x.compute_chunk_sizes()
     return x
 
 
@@ -229,8 +236,11 @@ def _range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="gre
     """The delayed pieces of one score column's range-partitioned table:
     ``parts`` (per block), ``classes``, ``splitters``, ``ranges`` (per key
     range), ``totals`` and ``tallies`` (what ``_combine`` gives)."""
+    import functools
+
     dask, _ = _dask()
-    delayed = dask.delayed
+    # pure: the same column's graph built twice (a report's pieces) is one graph
+    delayed = functools.partial(dask.delayed, pure=True)
     read = [delayed(_read_block, nout=2)(y, s, w, o) for (y, s, w), o in zip(blocks, offsets)]
     accs, metas = [r[0] for r in read], [r[1] for r in read]
     n_ranges = max(1, min(len(accs), -(-n_rows // RANGE_ROWS)))  # ceil
@@ -477,7 +487,7 @@ def _columns(y_scores):
     return [arr[:, j] for j in range(arr.shape[1])]
 
 
-def _delong_graph(y_true, y_scores, sample_weight):
+def _delong_graph(y_true, y_scores, sample_weight, positive=None):
     """Delayed ``(aucs, covariance)`` of k score columns on the same rows."""
     dask, _ = _dask()
     delayed = dask.delayed
@@ -493,7 +503,7 @@ def _delong_graph(y_true, y_scores, sample_weight):
                              f"[{n_rows}, {c.shape[0]}] (score column {j})")
         blocks = [(y, s, w) for (y, _, w), s in zip(first_blocks,
                                                    c.rechunk(chunks).to_delayed().ravel())]
-        g = _range_graph(blocks, offsets, n_rows, classes=classes)
+        g = _range_graph(blocks, offsets, n_rows, positive=positive, classes=classes)
         classes = g["classes"]  # every column oriented to the first one's classes
         graphs.append(g)
         col_blocks.append(blocks)
@@ -785,4 +795,162 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
         return BestThreshold(float(threshold), float(value), metric)
 
     result = delayed(finish)(bests)
+    return result.compute() if compute else result
+
+
+# ---------------------------------------------------------------- report
+
+def _range_report(table, totals, k, codes, fractions):
+    """Range k's share of a report: each best-threshold metric's best point
+    ``(value, key, tp, fp)`` (None when the range is empty) and, for each top
+    fraction whose edge falls in the range, the positive weight above it."""
+    from ._kernels.thresholds import best_index, top_positives
+
+    if not len(table):
+        return [None] * len(codes), {}
+    keys, tps, fps = _range_points(table, totals, k, None)
+    big_p = sum(t[0] for t in totals)
+    big_n = sum(t[1] for t in totals)
+    bests = []
+    for code in codes:
+        i, best = best_index(tps, fps, big_p, big_n, code, 1.0, 0.0, 0.0)
+        bests.append((float(best), keys[i], float(tps[i]), float(fps[i])))
+    tp0 = sum(t[0] for t in totals[:k])
+    fp0 = sum(t[1] for t in totals[:k])
+    above, here = tp0 + fp0, float(tps[-1] + fps[-1])
+    edges = {f: f * (big_p + big_n) for f in fractions}
+    inside = {f: x for f, x in edges.items() if above < x <= here}
+    lifts = {}
+    if inside:
+        xs = np.array(list(inside.values()))
+        pos = top_positives(np.r_[tp0, tps], np.r_[fp0, fps], xs)
+        lifts = dict(zip(inside, pos.tolist()))
+    return bests, lifts
+
+
+def _prob_loss_block(y, p, w, classes):
+    """A block's log-loss sums ``(loss, weight)`` with ``p`` the probability of
+    the positive class (as ``report``), or None when a score is not one."""
+    from ._kernels.losses import log_loss_sum
+
+    p = np.ascontiguousarray(p, np.float64)
+    if not p.shape[0]:
+        return 0.0, 0.0
+    if p.min() < 0 or p.max() > 1:
+        return None
+    cls = v.positive_mask(np.asarray(y), classes[-1]).view(np.uint8).astype(np.int64)
+    ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
+    loss, weight = log_loss_sum(p.reshape(-1, 1), cls, ww)
+    return float(loss), float(weight)
+
+
+def _model_section(name, tallies, parts, level, codes_names, fractions, losses):
+    """One model's :class:`~fastauc.ModelReport` from its ranges' shares."""
+    from ._results import ThresholdMetrics
+    from .report import ModelReport
+
+    auc = _auc_of(tallies)
+    var = delong_variance(tallies["stats"]) if not math.isnan(auc) else math.nan
+    interval = wald_interval(auc, var, level)
+    big_p, big_n = tallies["P"], tallies["N"]
+    ap = float(max(0.0, tallies["ap_num"] / big_p)) if big_p > 0 else 0.0
+    best = {}
+    for j, metric in enumerate(codes_names):
+        chosen = None
+        for bests, _ in parts:
+            c = bests[j]
+            if c is not None and (chosen is None or c[0] > chosen[0]):
+                chosen = c
+        value, key, tp, fp = chosen
+        thr = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))
+        point = ThresholdMetrics(thr, np.array([tp]), np.array([fp]), big_p, big_n)
+        best[metric] = {"threshold": float(thr[0]), "value": float(value)}
+        best[metric].update({key_: float(getattr(point, key_)[0]) for key_ in _AT_THRESHOLD})
+    total = big_p + big_n
+    lift = {}
+    for f in fractions:
+        pos = next((lifts[f] for _, lifts in parts if f in lifts), big_p)
+        lift[f] = float(pos / (f * total) / (big_p / total))
+    log_loss = None
+    if losses is not None and all(x is not None for x in losses):
+        weight = sum(b for _, b in losses)
+        log_loss = float(sum(a for a, _ in losses) / weight) if weight else None
+    return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
+                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
+
+
+_AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "mcc",
+                 "youden", "accuracy", "predicted_positive_rate")
+
+
+def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, sample_weight=None,
+           names=None, pos_label=None, confidence_level=0.95, compute=True):
+    """:func:`fastauc.report` (DeLong) of data held by Dask.
+
+    ``report(y, [s1, s2], ...)`` with dask arrays or Series, or
+    ``report(ddf, target="y", scores=["p", "q"], weight="w")`` with a dask
+    DataFrame.  Each model's AUC, DeLong interval, Gini, average precision,
+    log loss (when its scores are probabilities), best thresholds by F1, MCC
+    and Youden and lifts at 1/5/10% come from its key ranges (each range's
+    best points and lift edges, from the weight above it); the paired tests
+    from :func:`delong_covariance`.  One graph: each column is read and
+    sorted once.
+    """
+    from ._delong import paired_test
+    from ._kernels.thresholds import CODES
+    from .report import BEST_METRICS, LIFT_FRACTIONS, Comparison, Report
+
+    if target is not None:
+        frame = y_true
+        if scores is None:
+            raise ValueError("report(ddf, target=...) needs scores=[column, ...]")
+        y_true = frame[target]
+        cols = [frame[c] for c in scores]
+        sample_weight = frame[weight] if weight is not None else sample_weight
+        names = list(scores) if names is None else names
+    else:
+        cols = _columns(y_scores)
+    level = v.check_confidence_level(confidence_level)
+    k = len(cols)
+    names = [f"model_{j + 1}" for j in range(k)] if names is None else list(names)
+    if len(names) != k:
+        raise ValueError(f"names has {len(names)} entries for {k} score columns")
+    dask, _ = _dask()
+    delayed = dask.delayed
+    first_blocks, offsets, n_rows = _blocks(y_true, cols[0], sample_weight)
+    chunks = _as_dask_array(cols[0], "y_scores").chunks
+    codes = [CODES[m] for m in BEST_METRICS]
+    sections, classes, tallies0 = [], None, None
+    for j, col in enumerate(cols):
+        c = _as_dask_array(col, "y_scores")
+        if c.shape[0] != n_rows:
+            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                             f"[{n_rows}, {c.shape[0]}] (score column {j})")
+        blocks = [(y, s, w) for (y, _, w), s in zip(first_blocks,
+                                                   c.rechunk(chunks).to_delayed().ravel())]
+        g = _range_graph(blocks, offsets, n_rows, positive=pos_label, classes=classes)
+        classes = g["classes"]
+        totals = delayed(list)([delayed(_totals_with_keys)(r) for r in g["ranges"]])
+        parts = [delayed(_range_report)(r, totals, kk, codes, LIFT_FRACTIONS)
+                 for kk, r in enumerate(g["ranges"])]
+        losses = [delayed(_prob_loss_block)(y, s, w, classes) for y, s, w in blocks]
+        sections.append(delayed(_model_section)(names[j], g["tallies"], parts, level,
+                                                BEST_METRICS, LIFT_FRACTIONS, losses))
+        tallies0 = g["tallies"] if tallies0 is None else tallies0
+    cov = _delong_graph(y_true, cols, sample_weight, pos_label) if k > 1 else None
+
+    def finish(models, t0, ac):
+        comparisons = []
+        if ac is not None:
+            aucs, cov_ = ac
+            for a in range(k):
+                for b in range(a + 1, k):
+                    t = paired_test(aucs, cov_, a, b, level, "two-sided")
+                    comparisons.append(Comparison(names[a], names[b], t.difference, t.low,
+                                                  t.high, t.se, t.statistic, t.pvalue))
+        n = int(sum(t0["rows"]))
+        return Report(models, comparisons, n, float(t0["P"]), float(t0["N"]), "delong", level,
+                      weighted=sample_weight is not None)
+
+    result = delayed(finish)(sections, tallies0, cov)
     return result.compute() if compute else result

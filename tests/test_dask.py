@@ -233,3 +233,60 @@ def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch)
                                    atol=TOL)
     with pytest.raises(ValueError, match="cost_fp"):
         fd.best_threshold(Y, S, metric="cost")
+
+
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1 << 21)])
+def test_report_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
+    from .compare import assert_close
+
+    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    y, p, w = _data(rng)
+    p = np.round(p, 3)
+    q = np.round(rng.normal(size=len(y)) + 0.5 * y, 2)  # not a probability: no log loss
+    chunks = _chunks(len(y), parts, rng)
+    Y, P, W = _dask_arrays(y, p, w, chunks)
+    Q = da.from_array(q, chunks=chunks)
+    ref = fastauc.report(y, np.column_stack((p, q)), sample_weight=w, names=["p", "q"])
+    got = fd.report(Y, [P, Q], sample_weight=W, names=["p", "q"])
+    assert_close(got.to_dict(), ref.to_dict())
+    assert str(got) == str(ref)
+    if parts == 7:  # the DataFrame form
+        dd = pytest.importorskip("dask.dataframe")
+        pd = pytest.importorskip("pandas")
+        frame = dd.from_pandas(pd.DataFrame({"y": y, "p": p, "q": q, "w": w}), npartitions=5)
+        got = fd.report(frame, target="y", scores=["p", "q"], weight="w")
+        assert_close(got.to_dict(), ref.to_dict())
+
+
+# dask's Parquet reader calls a pandas API that pandas 3.1 deprecates (not ours)
+@pytest.mark.filterwarnings("ignore:The inplace keyword")
+def test_cli_report_on_the_cluster(client, rng, tmp_path):
+    """``fastauc report 'parts/*.parquet' --scheduler ADDRESS``: the in-memory report."""
+    import argparse
+    import io
+    import json
+
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    from fastauc.cli import _report_parser, run_report
+
+    from .compare import assert_close
+
+    y, p, w = _data(rng)
+    p = np.round(p, 3)
+    q = np.round(rng.normal(size=len(y)) + 0.5 * y, 2)
+    label = np.where(y == 1, "sick", "well")
+    for i, a in enumerate(range(0, len(y), 2000)):
+        pq.write_table(pa.table({"label": label[a:a + 2000], "p": p[a:a + 2000],
+                                 "q": q[a:a + 2000], "w": w[a:a + 2000]}),
+                       tmp_path / f"part{i}.parquet")
+    parser = argparse.ArgumentParser()
+    _report_parser(parser.add_subparsers(dest="command"))
+    out = io.StringIO()
+    args = ["report", str(tmp_path / "*.parquet"), "--target", "label", "--pos-label", "sick",
+            "--score", "p", "--score", "q", "--weight", "w", "--json",
+            "--scheduler", client.scheduler.address]
+    assert run_report(parser.parse_args(args), out=out) == 0
+    ref = fastauc.report(label, np.column_stack((p, q)), sample_weight=w, pos_label="sick",
+                         names=["p", "q"])
+    assert_close(json.loads(out.getvalue()), json.loads(json.dumps(ref.to_dict())))
