@@ -42,7 +42,7 @@ from .losses import log_loss as _log_loss
 
 __all__ = ["average_precision_score", "bootstrap_ci", "delong_covariance", "delong_test",
            "log_loss", "mann_whitney_u", "precision_recall_curve", "roc_auc_ci", "roc_auc_score",
-           "roc_curve", "best_threshold", "report", "threshold_metrics"]
+           "roc_curve", "best_threshold", "by_group", "report", "threshold_metrics"]
 
 _SAMPLE = 64  # keys each partition offers as a sample for the splitters
 RANGE_ROWS = 1 << 21  # rows per key range (K = rows / RANGE_ROWS, at most one per partition)
@@ -953,4 +953,150 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
                       weighted=sample_weight is not None)
 
     result = delayed(finish)(sections, tallies0, cov)
+    return result.compute() if compute else result
+
+
+# ---------------------------------------------------------------- per group
+
+def _group_accumulators(y, s, w, groups, n_buckets, dropna):
+    """A block's rows per group, one accumulator each, split into buckets of
+    groups (a group's bucket from a checksum of its label: the same on every
+    worker)."""
+    import zlib
+
+    from .streaming import feed_groups
+
+    cols = [np.asarray(c) for c in groups]
+    y = np.asarray(y)
+    s = np.asarray(s, np.float64)
+    keep = np.ones(y.shape[0], bool)
+    for c in cols:
+        missing = _missing_labels(c)
+        if missing.any():
+            if not dropna:
+                raise ValueError(f"groups has {int(missing.sum())} missing label(s) "
+                                 "(NaN/None/null); pass dropna=True to leave those rows out")
+            keep &= ~missing
+    if not keep.all():
+        y, s, cols = y[keep], s[keep], [c[keep] for c in cols]
+        w = None if w is None else np.asarray(w)[keep]
+    accs = {}
+    if y.shape[0]:
+        feed_groups(accs, y, s.reshape(-1, 1), w,
+                       tuple(cols) if len(cols) > 1 else cols[0], None)
+    buckets = [{} for _ in range(n_buckets)]
+    for key, (acc,) in accs.items():
+        buckets[zlib.crc32(repr(key).encode()) % n_buckets][key] = acc
+    return buckets
+
+
+def _missing_labels(c):
+    if c.dtype.kind == "f":
+        return np.isnan(c)
+    if c.dtype.kind == "O":
+        return np.array([x is None or (isinstance(x, float) and x != x) for x in c], bool)
+    return np.zeros(c.shape[0], bool)
+
+
+def _bucket_metrics(positive, level, n_cols, *dicts):
+    """One bucket's groups: accumulators merged across blocks, then
+    ``by_group`` on their tables' rows (the positive class given: a bucket may
+    hold one class only), with the true row counts."""
+    import dataclasses
+
+    from .groups import by_group as _by_group
+
+    merged = {}
+    for d in dicts:
+        for key, acc in d.items():
+            if key in merged:
+                merged[key].merge(acc)
+            else:
+                merged[key] = Accumulator().merge(acc)
+    if not merged:
+        return None
+    keys = sorted(merged, key=lambda k: tuple(k))
+    ys, ss, ws, labels = [], [], [], [[] for _ in range(n_cols)]
+    for key in keys:
+        y, sc, w, _ = merged[key]._rows_of()
+        ys.append(y)
+        ss.append(sc)
+        ws.append(w)
+        for c in range(n_cols):
+            labels[c] += [key[c]] * y.shape[0]
+    arrays = [np.array(lab) for lab in labels]
+    result = _by_group(np.concatenate(ys), np.concatenate(ss),
+                       arrays[0] if n_cols == 1 else tuple(arrays),
+                       sample_weight=np.concatenate(ws), pos_label=positive,
+                       confidence_level=level)
+    ordered = list(zip(*(lab.tolist() for lab in result.groups.values())))
+    rows = []
+    for key in ordered:
+        acc = merged[key]
+        r = acc._rows
+        if acc._classes is not None and acc._classes[-1] != positive:
+            r = r[::-1]  # this group's greater label is not the positive class
+        rows.append(r)
+    n_neg = np.array([r[0] for r in rows], np.int64)
+    n_pos = np.array([r[1] for r in rows], np.int64)
+    weighted = any(acc._weighted for acc in merged.values())
+    return dataclasses.replace(result, n=n_pos + n_neg, n_pos=n_pos, n_neg=n_neg,
+                               weighted=weighted)
+
+
+def _concat_metrics(parts, names):
+    """The buckets' tables as one, groups in sorted order (as in memory)."""
+    import dataclasses
+
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        raise ValueError("no rows in any group")
+    first = parts[0]
+    labels = [np.concatenate([list(p.groups.values())[c] for p in parts])
+              for c in range(len(first.groups))]
+    order = np.lexsort(labels[::-1])
+    fields = {}
+    for f in dataclasses.fields(first):
+        value = getattr(first, f.name)
+        if isinstance(value, np.ndarray):
+            fields[f.name] = np.concatenate([getattr(p, f.name) for p in parts])[order]
+        elif f.name == "log_loss":
+            ok = all(p.log_loss is not None for p in parts)
+            fields[f.name] = np.concatenate([p.log_loss for p in parts])[order] if ok else None
+    fields["groups"] = dict(zip(names, (lab[order] for lab in labels)))
+    fields["weighted"] = any(p.weighted for p in parts)
+    return dataclasses.replace(first, **fields)
+
+
+def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
+             confidence_level=0.95, dropna=False, compute=True):
+    """:func:`fastauc.by_group` of dask collections: every group's AUC with its
+    DeLong interval, AP, log loss and counts, exactly.
+
+    Each block keeps one accumulator per group; the groups are dealt into
+    buckets by a checksum of their label (the same on every worker), each
+    bucket merges its groups' accumulators from all blocks and computes their
+    rows of the table; the client puts the buckets' rows in group order.
+    ``groups`` is a dask array or Series, or a tuple of them.
+    """
+    level = v.check_confidence_level(confidence_level)
+    dask, _ = _dask()
+    delayed = dask.delayed
+    blocks, offsets, n_rows = _blocks(y_true, y_score, sample_weight)
+    chunks = _as_dask_array(y_score, "y_score").chunks
+    cols = groups if isinstance(groups, tuple) else (groups,)
+    group_blocks = [_as_dask_array(c, "groups").rechunk(chunks).to_delayed().ravel()
+                    for c in cols]
+    names = ["group"] if len(cols) == 1 else [f"group_{i}" for i in range(len(cols))]
+    metas = [delayed(_read_block, nout=2)(y, s, w, o)[1] for (y, s, w), o in
+             zip(blocks, offsets)]
+    positive = delayed(lambda c: c[-1])(delayed(_oriented)(delayed(_classes)(metas),
+                                                           pos_label))
+    n_buckets = max(1, min(len(blocks), -(-n_rows // RANGE_ROWS)))
+    split = [delayed(_group_accumulators, nout=n_buckets)(
+        y, s, w, tuple(gb[b] for gb in group_blocks), n_buckets, dropna)
+        for b, (y, s, w) in enumerate(blocks)]
+    buckets = [delayed(_bucket_metrics)(positive, level, len(cols), *[sp[j] for sp in split])
+               for j in range(n_buckets)]
+    result = delayed(_concat_metrics)(buckets, names)
     return result.compute() if compute else result

@@ -81,7 +81,7 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
         for j, acc in enumerate(accs):
             acc.update(y, S[:, j], w)
         if groups is not None:
-            _update_groups(groups, y, S, w, g, pos_label)
+            feed_groups(groups, y, S, w, g, pos_label)
         if progress is not None:
             progress(S.shape[0])
     if accs is None or accs[0].n_samples == 0:
@@ -162,7 +162,7 @@ def _positive(acc: Accumulator, pos_label):
     return pos_label if pos_label is not None else acc._classes[-1]
 
 
-def _update_groups(groups, y, S, w, g, pos_label):
+def feed_groups(groups, y, S, w, g, pos_label):
     """Feed each group's rows of the batch to its accumulators (one per model)."""
     cols = [np.asarray(c) for c in (g if isinstance(g, tuple) else (g,))]
     uniques, code = [], np.zeros(S.shape[0], np.int64)

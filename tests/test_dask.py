@@ -290,3 +290,27 @@ def test_cli_report_on_the_cluster(client, rng, tmp_path):
     ref = fastauc.report(label, np.column_stack((p, q)), sample_weight=w, pos_label="sick",
                          names=["p", "q"])
     assert_close(json.loads(out.getvalue()), json.loads(json.dumps(ref.to_dict())))
+
+
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
+def test_by_group_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
+    """Groups dealt into buckets by a checksum of their label; each bucket's
+    groups merged across partitions: the in-memory table, in group order."""
+    from .compare import assert_close
+
+    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    y, p, w = _data(rng)
+    p = np.round(p, 3)
+    g1 = rng.integers(0, 40, len(y))
+    g1[y == 1] = np.where(g1[y == 1] == 7, 8, g1[y == 1])  # group 7: negatives only
+    g2 = rng.choice(["north", "south"], len(y))
+    chunks = _chunks(len(y), parts, rng)
+    Y, P, W = _dask_arrays(y, p, w, chunks)
+    G1, G2 = da.from_array(g1, chunks=chunks), da.from_array(g2, chunks=chunks)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", fastauc.UndefinedMetricWarning)
+        got = fd.by_group(Y, P, G1, sample_weight=W)
+        ref = fastauc.by_group(y, p, g1, sample_weight=w)
+        assert_close(got.to_dict(), ref.to_dict())
+        got, ref = fd.by_group(Y, P, (G2, G1)), fastauc.by_group(y, p, (g2, g1))
+        assert_close(got.to_dict(), ref.to_dict())
