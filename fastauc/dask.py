@@ -487,11 +487,10 @@ def _columns(y_scores):
     return [arr[:, j] for j in range(arr.shape[1])]
 
 
-def _delong_graph(y_true, y_scores, sample_weight, positive=None):
-    """Delayed ``(aucs, covariance)`` of k score columns on the same rows."""
-    dask, _ = _dask()
-    delayed = dask.delayed
-    cols = _columns(y_scores)
+def _column_graphs(y_true, cols, sample_weight, positive):
+    """``(blocks of the first column, range graphs, blocks)`` of score columns on
+    the same rows: every column cut into the first one's chunks and oriented to
+    its classes (pure tasks: built twice, computed once)."""
     first_blocks, offsets, n_rows = _blocks(y_true, cols[0], sample_weight)
     chunks = _as_dask_array(cols[0], "y_scores").chunks
     graphs, col_blocks = [], []
@@ -507,6 +506,16 @@ def _delong_graph(y_true, y_scores, sample_weight, positive=None):
         classes = g["classes"]  # every column oriented to the first one's classes
         graphs.append(g)
         col_blocks.append(blocks)
+    return first_blocks, graphs, col_blocks
+
+
+def _delong_graph(y_true, y_scores, sample_weight, positive=None):
+    """Delayed ``(aucs, covariance)`` of k score columns on the same rows."""
+    dask, _ = _dask()
+    delayed = dask.delayed
+    first_blocks, graphs, col_blocks = _column_graphs(y_true, _columns(y_scores),
+                                                      sample_weight, positive)
+    classes = graphs[0]["classes"]
     tallies = [g["tallies"] for g in graphs]
     aucs = delayed(_aucs_only)(tallies)
     lookups = [[delayed(_lookup)(r, g["totals"], k) for k, r in enumerate(g["ranges"])]
@@ -917,26 +926,18 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
         raise ValueError(f"names has {len(names)} entries for {k} score columns")
     dask, _ = _dask()
     delayed = dask.delayed
-    first_blocks, offsets, n_rows = _blocks(y_true, cols[0], sample_weight)
-    chunks = _as_dask_array(cols[0], "y_scores").chunks
     codes = [CODES[m] for m in BEST_METRICS]
-    sections, classes, tallies0 = [], None, None
-    for j, col in enumerate(cols):
-        c = _as_dask_array(col, "y_scores")
-        if c.shape[0] != n_rows:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{n_rows}, {c.shape[0]}] (score column {j})")
-        blocks = [(y, s, w) for (y, _, w), s in zip(first_blocks,
-                                                   c.rechunk(chunks).to_delayed().ravel())]
-        g = _range_graph(blocks, offsets, n_rows, positive=pos_label, classes=classes)
-        classes = g["classes"]
+    _, graphs, col_blocks = _column_graphs(y_true, cols, sample_weight, pos_label)
+    classes = graphs[0]["classes"]
+    sections = []
+    for j, (g, blocks) in enumerate(zip(graphs, col_blocks)):
         totals = delayed(list)([delayed(_totals_with_keys)(r) for r in g["ranges"]])
         parts = [delayed(_range_report)(r, totals, kk, codes, LIFT_FRACTIONS)
                  for kk, r in enumerate(g["ranges"])]
         losses = [delayed(_prob_loss_block)(y, s, w, classes) for y, s, w in blocks]
         sections.append(delayed(_model_section)(names[j], g["tallies"], parts, level,
                                                 BEST_METRICS, LIFT_FRACTIONS, losses))
-        tallies0 = g["tallies"] if tallies0 is None else tallies0
+    tallies0 = graphs[0]["tallies"]
     cov = _delong_graph(y_true, cols, sample_weight, pos_label) if k > 1 else None
 
     def finish(models, t0, ac):
