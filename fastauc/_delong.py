@@ -21,7 +21,7 @@ from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
 from ._table import CHUNK_MIN, sorted_tallies
 
-__all__ = ["SMALL_DELONG", "class_weights", "delong_many", "delong_one", "delong_setup",
+__all__ = ["SMALL_DELONG", "class_weights", "covariance_from_sums", "delong_many", "delong_one", "delong_setup",
            "paired_test"]
 
 
@@ -59,13 +59,21 @@ def delong_many(is_pos, columns, w, lays=None, names=None):
     cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
     parts = map_chunks(placement_covariance, [(X, is_pos, w, aucs, a, b)
                                               for a, b in zip(cuts[:-1], cuts[1:])])
-    s = sum(p[0] for p in parts)
-    w10, w01 = sum(p[1] for p in parts)
+    return aucs, covariance_from_sums(sum(p[0] for p in parts), sum(p[1] for p in parts))
+
+
+def covariance_from_sums(s, ws, warn=True):
+    """DeLong's k x k covariance from ``placement_covariance``'s sums (added up
+    over any split of the rows): ``s`` (2, k, k) upper triangles, ``ws`` the
+    class weights; NaN (with a warning) when a class weighs one or less."""
+    k = s.shape[1]
+    w10, w01 = ws
     if w10 <= 1.0 or w01 <= 1.0:
-        v.warn_undefined(SMALL_DELONG)
-        return aucs, np.full((k, k), np.nan)
+        if warn:
+            v.warn_undefined(SMALL_DELONG, stacklevel=4)
+        return np.full((k, k), np.nan)
     cov = s[0] / (w10 - 1.0) / w10 + s[1] / (w01 - 1.0) / w01
-    return aucs, np.triu(cov) + np.triu(cov, 1).T
+    return np.triu(cov) + np.triu(cov, 1).T
 
 
 def delong_setup(y_true, y_scores, sample_weight, name):

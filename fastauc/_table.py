@@ -44,7 +44,7 @@ from ._kernels.table import (
 from ._parallel import map_chunks
 
 __all__ = ["GroupSums", "GroupedTable", "Sweep", "Table", "grouped_sums", "grouped_table",
-           "sorted_runs"]
+           "placement_values", "sorted_runs"]
 
 CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
 EMPTY_KEYS = np.empty(0, np.uint64)
@@ -407,6 +407,20 @@ class Tallies(NamedTuple):
     area2: float  # 2 * ROC area in weight units
     ap_num: float  # average precision times total_pos
     stats: np.ndarray  # sweeps.N_STATS moments when asked for, else empty
+
+
+def placement_values(table, tp0, fp0, total_p, total_n):
+    """Each key's DeLong placement values ``(V10, V01)``, keys descending: a
+    positive's is the negative weight below its score (ties one half) over
+    ``total_n``, a negative's the positive weight above it over ``total_p``;
+    ``tp0``/``fp0`` is the weight above the table (a key range of a larger
+    one).  NaN where a class has no weight."""
+    neg_above = fp0 + np.cumsum(table.neg) - table.neg
+    pos_above = tp0 + np.cumsum(table.pos) - table.pos
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v10 = (total_n - neg_above - 0.5 * table.neg) / total_n
+        v01 = (pos_above + 0.5 * table.pos) / total_p
+    return v10, v01
 
 
 def weight_of(keys, w) -> float:

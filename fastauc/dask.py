@@ -36,7 +36,7 @@ from ._kernels.sorting import keys_to_floats
 from ._kernels.table import find_sorted, merge_stats
 from ._stats import delong_variance, mann_whitney_result, wald_interval
 from ._stats import ALTERNATIVES as _ALTERNATIVES
-from ._table import Table
+from ._table import Table, placement_values
 from .accumulator import Accumulator
 from .losses import log_loss as _log_loss
 
@@ -397,10 +397,7 @@ def _lookup(table, totals, k):
     fp0 = sum(t[1] for t in totals[:k])
     big_p = sum(t[0] for t in totals)
     big_n = sum(t[1] for t in totals)
-    neg_above = fp0 + np.cumsum(table.neg) - table.neg
-    pos_above = tp0 + np.cumsum(table.pos) - table.pos
-    v10 = (big_n - neg_above - 0.5 * table.neg) / big_n if big_n > 0 else table.neg * np.nan
-    v01 = (pos_above + 0.5 * table.pos) / big_p if big_p > 0 else table.pos * np.nan
+    v10, v01 = placement_values(table, tp0, fp0, big_p, big_n)
     return table.keys[::-1].copy(), v10[::-1].copy(), v01[::-1].copy()
 
 
@@ -452,21 +449,11 @@ def _block_covariance(y, w, classes, aucs, *placed):
 
 
 def _covariance_of(parts_sums, tallies):
-    aucs = np.array([t["area2"] / (2.0 * t["P"] * t["N"]) if t["P"] > 0 and t["N"] > 0
-                     else np.nan for t in tallies])
-    k = aucs.shape[0]
-    s = np.zeros((2, k, k))
-    ws = np.zeros(2)
-    for part, wpart in parts_sums:
-        s += part
-        ws += wpart
-    w10, w01 = ws
-    if w10 <= 1.0 or w01 <= 1.0:
-        v.warn_undefined("DeLong's variance needs a total weight above one in each class; "
-                         "the covariance is NaN.", stacklevel=2)
-        return aucs, np.full((k, k), np.nan)
-    cov = s[0] / (w10 - 1.0) / w10 + s[1] / (w01 - 1.0) / w01
-    return aucs, np.triu(cov) + np.triu(cov, 1).T
+    from ._delong import covariance_from_sums
+
+    aucs = _aucs_only(tallies)
+    return aucs, covariance_from_sums(sum(p[0] for p in parts_sums),
+                                      sum(p[1] for p in parts_sums))
 
 
 def _aucs_only(tallies):

@@ -17,10 +17,10 @@ import dataclasses
 import numpy as np
 
 from . import _validation as v
-from ._delong import paired_test
+from ._delong import covariance_from_sums, paired_test
 from ._kernels.placements import placement_covariance
 from ._kernels.table import bucket_starts, find_keys
-from ._table import float_keys
+from ._table import float_keys, placement_values
 from .accumulator import Accumulator
 from .groups import by_group
 from .report import Comparison, Report
@@ -111,11 +111,7 @@ def _placement_lookup(acc: Accumulator):
     positive's placement is the negative weight below its score (ties one
     half) over all of it, a negative's the positive weight above."""
     t = acc._table()
-    total_p, total_n = float(t.pos.sum()), float(t.neg.sum())
-    neg_above = np.cumsum(t.neg) - t.neg
-    pos_above = np.cumsum(t.pos) - t.pos
-    v10 = (total_n - neg_above - 0.5 * t.neg) / total_n
-    v01 = (pos_above + 0.5 * t.pos) / total_p
+    v10, v01 = placement_values(t, 0.0, 0.0, float(t.pos.sum()), float(t.neg.sum()))
     keys = np.ascontiguousarray(t.keys[::-1])
     # buckets of the key range, about one key each: a lookup searches one bucket
     kmin, span = int(keys[0]), int(keys[-1]) - int(keys[0])
@@ -151,11 +147,7 @@ def _covariance(batches, accs, aucs, pos_label, progress):
         ws += wpart
         if progress is not None:
             progress(S.shape[0])
-    w10, w01 = ws
-    if w10 <= 1.0 or w01 <= 1.0:
-        return np.full((k, k), np.nan)
-    cov = s[0] / (w10 - 1.0) / w10 + s[1] / (w01 - 1.0) / w01
-    return np.triu(cov) + np.triu(cov, 1).T
+    return covariance_from_sums(s, ws, warn=False)  # the models' sections warned
 
 
 def _positive(acc: Accumulator, pos_label):
