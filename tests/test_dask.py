@@ -55,7 +55,7 @@ def _dask_arrays(y, s, w, chunks):
 @pytest.mark.parametrize("weighted", [False, True])
 def test_scalar_metrics_equal_in_memory(client, parts, range_rows, weighted, rng, monkeypatch):
     """``range_rows`` small: several key ranges, each swept from the weight above it."""
-    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng, weighted=weighted)
     # sorted by label in the first half: whole partitions of one class
     order = np.r_[np.argsort(y[:3000], kind="stable"), np.arange(3000, 6000)]
@@ -137,7 +137,7 @@ def test_paired_delong_equals_in_memory(client, parts, range_rows, rng, monkeypa
     """Three models on the same rows: every row's placement under each model is
     looked up in its range's table and the block sums add up to DeLong's
     covariance."""
-    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     b = np.round(s + rng.normal(size=len(y)), 2)
     c = np.round(rng.normal(size=len(y)) + 0.3 * y, 1)
@@ -160,7 +160,7 @@ def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_ro
                                                          monkeypatch):
     """Counts keyed by (seed, replicate, global row): the same replicates as the
     in-memory Poisson bootstrap, bit for bit, whatever the partitions."""
-    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
     for weights, dw in ((None, None), (w, W)):
@@ -177,7 +177,7 @@ def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_ro
 
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
 def test_curves_equal_in_memory(client, parts, range_rows, rng, monkeypatch):
-    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     s = np.round(s, 3).astype(np.float32)
     Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
@@ -214,7 +214,7 @@ def test_curves_need_a_pos_label_for_other_labels(client, rng):
 def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch):
     """best_threshold: each range's best from the weight above it, the best of
     those (the highest threshold among equals); threshold_metrics: every point."""
-    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     s = np.round(s, 2)
     Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
@@ -239,7 +239,7 @@ def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch)
 def test_report_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
     from .compare import assert_close
 
-    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
     y, p, w = _data(rng)
     p = np.round(p, 3)
     q = np.round(rng.normal(size=len(y)) + 0.5 * y, 2)  # not a probability: no log loss
@@ -298,7 +298,7 @@ def test_by_group_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
     groups merged across partitions: the in-memory table, in group order."""
     from .compare import assert_close
 
-    monkeypatch.setattr(fd, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
     y, p, w = _data(rng)
     p = np.round(p, 3)
     g1 = rng.integers(0, 40, len(y))

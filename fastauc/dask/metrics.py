@@ -1,0 +1,212 @@
+"""Single-model metrics on Dask: AUC, AP, DeLong, Mann-Whitney, log loss, curves
+and thresholds."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _validation as v
+from .._kernels.sorting import keys_to_floats
+from .._stats import ALTERNATIVES as _ALTERNATIVES
+from .._stats import delong_variance, mann_whitney_result, wald_interval
+from ..losses import log_loss as _log_loss
+from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, curve_graph, load_dask, range_graph,
+                     range_points, run, tallies_graph, totals_with_keys)
+
+def roc_auc_score(y_true, y_score, *, sample_weight=None, compute=True):
+    """:func:`fastauc.roc_auc_score` (binary) of dask collections, exactly.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y, s = rng.integers(0, 2, 10_000), rng.normal(size=10_000)
+    >>> auc = fastauc.dask.roc_auc_score(da.from_array(y, 1000), da.from_array(s, 1000))
+    >>> auc == fastauc.roc_auc_score(y, s)
+    True
+    """
+    return run(tallies_graph(y_true, y_score, sample_weight), auc_of, compute)
+
+
+def average_precision_score(y_true, y_score, *, pos_label=1, sample_weight=None,
+                            compute=True):
+    """:func:`fastauc.average_precision_score` (binary) of dask collections."""
+
+    def finish(t):
+        classes = t["classes"]
+        if pos_label not in classes.tolist():
+            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one "
+                             f"of {np.sort(classes)}")
+        if t["P"] == 0:
+            import warnings
+
+            warnings.warn("No positive class found in y_true, recall is set to one for all "
+                          "thresholds which leads to a flat precision-recall curve with "
+                          "average precision 0.", UserWarning, stacklevel=2)
+            return 0.0
+        return float(max(0.0, t["ap_num"] / t["P"]))
+
+    return run(tallies_graph(y_true, y_score, sample_weight, positive=pos_label), finish,
+                compute)
+
+
+def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, transform=None,
+               compute=True):
+    """:func:`fastauc.roc_auc_ci` (DeLong) of dask collections: the moments of
+    every range's sweep add up to the whole data's."""
+    level = v.check_confidence_level(confidence_level)
+    v.check_choice(transform, "transform", (None, "logit"))
+
+    def finish(t):
+        auc = auc_of(t)
+        var = delong_variance(t["stats"]) if not math.isnan(auc) else math.nan
+        if math.isnan(var) and not math.isnan(auc):
+            v.warn_undefined("DeLong's variance needs a total weight above one in each class; "
+                             "the covariance is NaN.", stacklevel=2)
+        return wald_interval(auc, var, level, transform)
+
+    return run(tallies_graph(y_true, y_score, sample_weight), finish, compute)
+
+
+def mann_whitney_u(y_true, y_score, *, alternative="two-sided", use_continuity=True,
+                   method="auto", sample_weight=None, compute=True):
+    """:func:`fastauc.mann_whitney_u` of dask collections."""
+    v.check_choice(alternative, "alternative", _ALTERNATIVES)
+    v.check_choice(method, "method", ("auto", "asymptotic", "exact"))
+    if use_continuity not in (True, False):
+        raise ValueError(f"use_continuity must be True or False, got {use_continuity!r}")
+
+    def finish(t):
+        return mann_whitney_result(t["area2"], t["P"], t["N"], t["stats"], alternative,
+                                   use_continuity, method)
+
+    return run(tallies_graph(y_true, y_score, sample_weight), finish, compute)
+
+
+def _label_meta(y):
+    """A block's distinct labels (None when empty), for the log loss."""
+    y = v.as_label_array(y, allow_empty=True)
+    return {"classes": v.unique_labels(y) if y.shape[0] else None}
+
+
+def _loss_block(y, p, w, labels):
+    y = np.asarray(y)
+    if y.shape[0] == 0:
+        return 0.0, 0.0
+    ww = None if w is None else np.asarray(w, np.float64)
+    total = float(ww.sum()) if ww is not None else float(y.shape[0])
+    if total == 0:
+        return 0.0, 0.0
+    return float(_log_loss(y, p, normalize=False, sample_weight=ww, labels=labels)), total
+
+
+def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, compute=True):
+    """:func:`fastauc.log_loss` (binary: the probability of the greater label)
+    of dask collections: per-partition weighted sums, added up."""
+    dask, _ = load_dask()
+    delayed = dask.delayed
+    blocks, offsets, _ = blocks_of(y_true, y_proba, sample_weight)
+    metas = [delayed(_label_meta)(y) for y, _, _ in blocks]
+    classes = delayed(classes_of)(metas)
+    sums = [delayed(_loss_block)(y, p, w, classes) for y, p, w in blocks]
+
+    def finish(parts_sums):
+        loss = sum(a for a, _ in parts_sums)
+        weight = sum(b for _, b in parts_sums)
+        return float(loss / weight) if normalize else float(loss)
+
+    result = delayed(finish)(sums)
+    return result.compute() if compute else result
+
+
+def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True,
+              max_points=None, compute=True):
+    """:func:`fastauc.roc_curve` of dask collections: ``(fpr, tpr, thresholds)``.
+
+    Each key range computes its points from the weight above it; the client
+    receives the points (the result itself), not the rows.  ``max_points``
+    thins the curve on the workers to about that many points, every one a
+    point of the exact curve (then ``drop_intermediate`` applies to those).
+    """
+    from .._curves import roc_points
+
+    graph = curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
+    result = load_dask()[0].delayed(roc_points)(graph, drop_intermediate)
+    return result.compute() if compute else result
+
+
+def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False, max_points=None, compute=True):
+    """:func:`fastauc.precision_recall_curve` of dask collections (``max_points``
+    as in :func:`roc_curve`)."""
+    from .._curves import pr_points
+
+    dtype = as_dask_array(y_score, "y_score").dtype
+    graph = curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
+    result = load_dask()[0].delayed(pr_points)(graph, drop_intermediate, dtype)
+    return result.compute() if compute else result
+
+
+# ---------------------------------------------------------------- thresholds
+
+def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None, max_points=None,
+                      compute=True):
+    """:func:`fastauc.threshold_metrics` of dask collections (the confusion
+    matrix at every distinct threshold; ``max_points`` as in :func:`roc_curve`)."""
+    from .._results import ThresholdMetrics
+
+    def finish(t):
+        thr = keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:]))
+        return ThresholdMetrics(thr, t.tps[1:], t.fps[1:], float(t.total_pos),
+                                float(t.total_neg))
+
+    graph = curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
+    result = load_dask()[0].delayed(finish)(graph)
+    return result.compute() if compute else result
+
+
+def _range_best(table, totals, k, code, beta, cost_fp, cost_fn):
+    """The best point of range k: ``(value, key)``, or None for an empty range."""
+    from .._kernels.thresholds import best_index
+
+    if not len(table):
+        return None
+    keys, tps, fps = range_points(table, totals, k, None)
+    big_p = sum(t[0] for t in totals)
+    big_n = sum(t[1] for t in totals)
+    i, best = best_index(tps, fps, big_p, big_n, code, beta, cost_fp, cost_fn)
+    return float(best), keys[i]
+
+
+def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None, cost_fp=None,
+                   cost_fn=None, pos_label=None, compute=True):
+    """:func:`fastauc.best_threshold` of dask collections: each key range
+    finds its best threshold from the weight above it, and the best of those
+    wins (the highest threshold among equals, as in memory)."""
+    from .._curves import check_best_args
+    from ..thresholds import BestThreshold
+
+    code = check_best_args(metric, beta, cost_fp, cost_fn)
+    dask, _ = load_dask()
+    delayed = dask.delayed
+    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
+    g = range_graph(blocks, offsets, n_rows, positive=pos_label, rule="sklearn")
+    totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])
+    bests = [delayed(_range_best)(r, totals, k, code, float(beta), float(cost_fp or 0.0),
+                                  float(cost_fn or 0.0)) for k, r in enumerate(g["ranges"])]
+
+    def finish(candidates):
+        value, key = None, None
+        for c in candidates:  # top range first: a later one must be strictly better
+            if c is not None and (value is None or c[0] > value):
+                value, key = c
+        threshold = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))[0]
+        if metric in ("cost", "closest_topleft"):
+            value = -value
+        return BestThreshold(float(threshold), float(value), metric)
+
+    result = delayed(finish)(bests)
+    return result.compute() if compute else result

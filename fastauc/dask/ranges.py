@@ -1,0 +1,339 @@
+"""The range-partitioned distinct-score table of a score column on Dask: the
+graph that every ``fastauc.dask`` function builds on (see the package docstring)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _validation as v
+from .._kernels.table import merge_stats
+from .._table import Table
+from ..accumulator import Accumulator
+
+_SAMPLE = 64  # keys each partition offers as a sample for the splitters
+RANGE_ROWS = 1 << 21  # rows per key range (K = rows / RANGE_ROWS, at most one per partition)
+
+
+def load_dask():
+    try:
+        import dask
+        import dask.array as da
+    except ImportError:  # pragma: no cover - the extra is not installed
+        raise ImportError("fastauc.dask needs dask: pip install 'fastauc[dask]'") from None
+    return dask, da
+
+
+def as_dask_array(x, name):
+    """A 1-D dask array from a dask array, a dask Series/DataFrame column or
+    anything array-like (one chunk)."""
+    _, da = load_dask()
+    if hasattr(x, "to_dask_array"):  # dask Series (and single-column frames)
+        # partition lengths are found later, on the array (``compute_chunk_sizes``):
+        # ``lengths=True`` can disagree with a frame whose partitions the
+        # optimizer fuses
+        if not isinstance(x.dtype, np.dtype):  # a pandas extension dtype (strings...)
+            x = x.astype(object)  # what dask would convert it to, with a warning
+        x = x.to_dask_array()
+    elif not isinstance(x, da.Array):
+        x = da.from_array(np.asarray(x), chunks=-1)
+    if x.ndim == 2 and x.shape[1] == 1:
+        x = x[:, 0]
+    if x.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {x.shape}")
+    if any(math.isnan(c) for c in x.chunks[0]):  # a Series: its partitions' lengths
+        x = x.compute_chunk_sizes()
+    return x
+
+
+def blocks_of(y_true, y_score, sample_weight):
+    """Aligned delayed blocks ``(y, s, w)``, their global row offsets, and the rows."""
+    s = as_dask_array(y_score, "y_score")
+    y = as_dask_array(y_true, "y_true")
+    if any(math.isnan(c) for c in s.chunks[0]) or any(math.isnan(c) for c in y.chunks[0]):
+        s, y = s.compute_chunk_sizes(), y.compute_chunk_sizes()
+    if y.shape[0] != s.shape[0]:
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                         f"[{y.shape[0]}, {s.shape[0]}] (y_true has {y.shape[0]} rows, "
+                         f"y_score {s.shape[0]})")
+    y = y.rechunk(s.chunks)
+    w = None
+    if sample_weight is not None:
+        w = as_dask_array(sample_weight, "sample_weight")
+        if any(math.isnan(c) for c in w.chunks[0]):
+            w = w.compute_chunk_sizes()
+        if w.shape[0] != s.shape[0]:
+            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                             f"[{y.shape[0]}, {w.shape[0]}] (sample_weight has {w.shape[0]} "
+                             f"rows for {y.shape[0]})")
+        w = w.rechunk(s.chunks).to_delayed().ravel()
+    offsets = np.concatenate(([0], np.cumsum(s.chunks[0])))[:-1]
+    ys, ss = y.to_delayed().ravel(), s.to_delayed().ravel()
+    ws = w if w is not None else [None] * len(ss)
+    return list(zip(ys, ss, ws)), [int(o) for o in offsets], int(s.shape[0])
+
+
+def read_block(y, s, w, offset):
+    """One partition's accumulator and a sample of its keys (errors name the
+    global row position)."""
+    s = np.asarray(s)
+    bad = ~np.isfinite(s.astype(np.float64, copy=False)) if s.dtype.kind in "fiub" else None
+    if bad is not None and bad.any():
+        i = int(np.argmax(bad))
+        word = "NaN" if np.isnan(s[i]) else "infinity or a value too large for dtype('float64')"
+        raise ValueError(f"Input y_score contains {word}. (y_score has a non-finite value at "
+                         f"global row {offset + i})")
+    acc = Accumulator()
+    try:
+        acc.update(y, s, w)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"{exc} (in the partition starting at global row {offset})") from None
+    t = acc._table()
+    step = max(1, len(t) // _SAMPLE)
+    # the table stays where it is; only this small summary travels
+    meta = {"classes": acc._classes, "rows": list(acc._rows), "sample": t.keys[::step].copy()}
+    return acc, meta
+
+
+def _splitters(samples, n_ranges):
+    """K - 1 distinct splitter keys, descending: quantiles of the pooled samples."""
+    keys = np.unique(np.concatenate([m["sample"] for m in samples])) if samples else \
+        np.empty(0)
+    if keys.shape[0] <= 1 or n_ranges <= 1:
+        return np.empty(0, np.uint64)
+    at = (np.arange(1, n_ranges) * keys.shape[0]) // n_ranges
+    return np.unique(keys[at])[::-1].astype(np.uint64)
+
+
+def classes_of(parts):
+    """The labels of every partition (sorted; a mix of types raises as in memory)."""
+    seen = [m["classes"] for m in parts if m["classes"] is not None]
+    if not seen:
+        raise ValueError("Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is "
+                         "required. (y_true is empty: at least one sample is required)")
+    kinds = {c.dtype.kind in "biuf" for c in seen}
+    if len(kinds) > 1:
+        raise ValueError("Mix of label input types (string and number)")
+    classes = np.unique(np.concatenate(seen))
+    v.require_binary(classes, False)
+    return classes
+
+
+def _pieces(acc, classes, splitters):
+    """A partition's table oriented to the global positive class and cut into
+    the key ranges (range 0 at the top)."""
+    levels, _, _ = acc._aligned(classes)
+    t = levels[0] if levels else Table(np.empty(0, np.uint64), np.empty(0), np.empty(0))
+    asc = t.keys[::-1]
+    edges = [0, *(len(t) - np.searchsorted(asc, splitters, side="left")), len(t)]
+    return [Table(t.keys[a:b], t.pos[a:b], t.neg[a:b]) for a, b in zip(edges[:-1], edges[1:])]
+
+
+def _merge(*tables):
+    out = tables[0]
+    for t in tables[1:]:
+        out = out.merge(t)
+    return out
+
+
+def _totals(table):
+    return float(table.pos.sum()), float(table.neg.sum())
+
+
+def _sweep(table, totals, k):
+    """Range k's sweep from the weight above it, with DeLong's moments."""
+    tp0 = sum(t[0] for t in totals[:k])
+    fp0 = sum(t[1] for t in totals[:k])
+    big_p = tp0 + sum(t[0] for t in totals[k:])
+    big_n = fp0 + sum(t[1] for t in totals[k:])
+    sw = table.sweep(tp0, fp0, moments=True, totals=(big_p, big_n))
+    return sw.area2, sw.ap_num, sw.stats
+
+
+def _combine(sweeps, totals, classes, rows):
+    stats = None
+    area2 = ap = 0.0
+    for a2, apn, st in sweeps:
+        area2 += a2
+        ap += apn
+        if stats is None:
+            stats = st.copy()
+        else:
+            merge_stats(stats, st)
+    return {"area2": area2, "ap_num": ap, "stats": stats,
+            "P": sum(t[0] for t in totals), "N": sum(t[1] for t in totals),
+            "classes": classes, "rows": rows}
+
+
+def _rows(metas, classes):
+    """Rows per class (negative, positive), each partition oriented to ``classes``
+    (as ``Accumulator._aligned``: a partition whose greater label is not the
+    positive one has its two counts the other way round)."""
+    total = [0, 0]
+    for m in metas:
+        rows = m["rows"]
+        if m["classes"] is not None and m["classes"][-1] != classes[-1]:
+            rows = rows[::-1]
+        total = [total[0] + rows[0], total[1] + rows[1]]
+    return total
+
+
+def oriented(classes, positive, rule="greater"):
+    """The classes with the positive one last (the one ``Accumulator._aligned``
+    makes positive): the greater label unless ``positive`` is given; with
+    ``rule="sklearn"`` a missing ``positive`` needs labels {0, 1} or {-1, 1}
+    (scikit-learn's error otherwise), as the in-memory curves."""
+    if rule == "sklearn":
+        positive = v.resolve_pos_label(classes, positive)
+    if positive is None or positive not in classes.tolist() or positive == classes[-1]:
+        return classes
+    return np.array([c for c in classes.tolist() if c != positive] + [positive],
+                    dtype=classes.dtype)
+
+
+def tallies_graph(y_true, y_score, sample_weight, positive=None):
+    """A delayed dict: the whole data's twice area, AP numerator, moments,
+    class weights, classes and rows per class (oriented to ``positive``, by
+    default the greater label)."""
+    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
+    return range_graph(blocks, offsets, n_rows, positive)["tallies"]
+
+
+def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="greater"):
+    """The delayed pieces of one score column's range-partitioned table:
+    ``parts`` (per block), ``classes``, ``splitters``, ``ranges`` (per key
+    range), ``totals`` and ``tallies`` (what ``_combine`` gives)."""
+    import functools
+
+    dask, _ = load_dask()
+    # pure: the same column's graph built twice (a report's pieces) is one graph
+    delayed = functools.partial(dask.delayed, pure=True)
+    read = [delayed(read_block, nout=2)(y, s, w, o) for (y, s, w), o in zip(blocks, offsets)]
+    accs, metas = [r[0] for r in read], [r[1] for r in read]
+    n_ranges = max(1, min(len(accs), -(-n_rows // RANGE_ROWS)))  # ceil
+    if classes is None:
+        classes = delayed(oriented)(delayed(classes_of)(metas), positive, rule)
+    splitters = delayed(_splitters)(metas, n_ranges)
+    pieces = [delayed(_pieces, nout=n_ranges)(a, classes, splitters) for a in accs]
+    ranges = []
+    for k in range(n_ranges):
+        level = [pc[k] for pc in pieces]
+        while len(level) > 1:  # a tree of merges
+            level = [delayed(_merge)(*level[i:i + 8]) for i in range(0, len(level), 8)]
+        ranges.append(level[0])
+    totals = delayed(list)([delayed(_totals)(r) for r in ranges])
+    sweeps = [delayed(_sweep)(r, totals, k) for k, r in enumerate(ranges)]
+    tallies = delayed(_combine)(sweeps, totals, classes, delayed(_rows)(metas, classes))
+    return {"metas": metas, "classes": classes, "splitters": splitters, "ranges": ranges,
+            "totals": totals, "tallies": tallies, "n_ranges": n_ranges}
+
+
+def run(graph, finish, compute):
+    dask, _ = load_dask()
+    result = dask.delayed(finish)(graph)
+    return result.compute() if compute else result
+
+
+def auc_of(t):
+    (neg_rows, pos_rows), big_p, big_n = t["rows"], t["P"], t["N"]
+    if pos_rows == 0 or neg_rows == 0:
+        v.warn_undefined("Only one class is present in y_true. ROC AUC score is not defined "
+                         "in that case.", stacklevel=2)
+        return math.nan
+    if big_p <= 0 or big_n <= 0:
+        v.warn_undefined("All samples of one class have zero weight. ROC AUC score is not "
+                         "defined in that case.", stacklevel=2)
+        return math.nan
+    return float(t["area2"] / (2.0 * big_p * big_n))
+
+
+def aucs_only(tallies):
+    return np.array([t["area2"] / (2.0 * t["P"] * t["N"]) if t["P"] > 0 and t["N"] > 0
+                     else np.nan for t in tallies])
+
+
+def columns_of(y_scores):
+    """The score columns: a 2-D dask array's columns, or a list of 1-D ones."""
+    _, da = load_dask()
+    if isinstance(y_scores, (list, tuple)):
+        return list(y_scores)
+    if hasattr(y_scores, "columns"):  # a dask DataFrame of score columns
+        return [y_scores[c] for c in y_scores.columns]
+    arr = y_scores if isinstance(y_scores, da.Array) else da.asarray(y_scores)
+    if arr.ndim == 1:
+        return [arr]
+    return [arr[:, j] for j in range(arr.shape[1])]
+
+
+def column_graphs(y_true, cols, sample_weight, positive):
+    """``(blocks of the first column, range graphs, blocks)`` of score columns on
+    the same rows: every column cut into the first one's chunks and oriented to
+    its classes (pure tasks: built twice, computed once)."""
+    first_blocks, offsets, n_rows = blocks_of(y_true, cols[0], sample_weight)
+    chunks = as_dask_array(cols[0], "y_scores").chunks
+    graphs, col_blocks = [], []
+    classes = None
+    for j, col in enumerate(cols):
+        c = as_dask_array(col, "y_scores")
+        if c.shape[0] != n_rows:
+            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                             f"[{n_rows}, {c.shape[0]}] (score column {j})")
+        blocks = [(y, s, w) for (y, _, w), s in zip(first_blocks,
+                                                   c.rechunk(chunks).to_delayed().ravel())]
+        g = range_graph(blocks, offsets, n_rows, positive=positive, classes=classes)
+        classes = g["classes"]  # every column oriented to the first one's classes
+        graphs.append(g)
+        col_blocks.append(blocks)
+    return first_blocks, graphs, col_blocks
+
+
+def range_points(table, totals, k, max_points):
+    """Range k's curve points: its keys with the cumulative class weights from
+    the top of the data (its ``tp0``/``fp0`` plus its own), thinned to about
+    ``max_points * share`` points when ``max_points`` is given (every point
+    kept is a point of the exact curve; the range's last point is kept)."""
+    tp0 = sum(t[0] for t in totals[:k])
+    fp0 = sum(t[1] for t in totals[:k])
+    tps = tp0 + np.cumsum(table.pos)
+    fps = fp0 + np.cumsum(table.neg)
+    keys = table.keys
+    if max_points is not None and keys.shape[0]:
+        n_keys = sum(t[2] for t in totals)
+        step = max(1, -(-n_keys // max_points))
+        keep = np.arange(step - 1, keys.shape[0], step)
+        if not keep.shape[0] or keep[-1] != keys.shape[0] - 1:
+            keep = np.append(keep, keys.shape[0] - 1)
+        keys, tps, fps = keys[keep], tps[keep], fps[keep]
+    return keys, tps, fps
+
+
+def totals_with_keys(table):
+    return float(table.pos.sum()), float(table.neg.sum()), len(table)
+
+
+def _curve_tallies(points, tallies):
+    """The in-memory functions' tallies (a spare slot in front) from the
+    ranges' points, top range first."""
+    from .._table import Tallies
+
+    keys = np.concatenate([np.zeros(1, np.uint64)] + [p[0] for p in points])
+    tps = np.concatenate([np.zeros(1)] + [p[1] for p in points])
+    fps = np.concatenate([np.zeros(1)] + [p[2] for p in points])
+    return Tallies(keys, tps, fps, tallies["P"], tallies["N"], tallies["area2"],
+                   tallies["ap_num"], tallies["stats"])
+
+
+def curve_graph(y_true, y_score, sample_weight, pos_label, max_points):
+    dask, _ = load_dask()
+    delayed = dask.delayed
+    if max_points is not None and (isinstance(max_points, bool)
+                                   or not isinstance(max_points, (int, np.integer))
+                                   or max_points < 2):
+        raise ValueError(f"max_points must be an integer >= 2 or None, got {max_points!r}")
+    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
+    g = range_graph(blocks, offsets, n_rows, positive=pos_label, rule="sklearn")
+    totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])
+    points = [delayed(range_points)(r, totals, k, max_points)
+              for k, r in enumerate(g["ranges"])]
+    return delayed(_curve_tallies)(points, g["tallies"])

@@ -1,0 +1,310 @@
+"""Reports and metrics per group on Dask."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _validation as v
+from .._kernels.sorting import keys_to_floats
+from .._stats import delong_variance, wald_interval
+from ..accumulator import Accumulator
+from .inference import delong_graph
+from . import ranges
+from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, column_graphs,
+                     columns_of, load_dask, oriented, range_points, read_block,
+                     totals_with_keys)
+
+def _range_report(table, totals, k, codes, fractions):
+    """Range k's share of a report: each best-threshold metric's best point
+    ``(value, key, tp, fp)`` (None when the range is empty) and, for each top
+    fraction whose edge falls in the range, the positive weight above it."""
+    from .._kernels.thresholds import best_index, top_positives
+
+    if not len(table):
+        return [None] * len(codes), {}
+    keys, tps, fps = range_points(table, totals, k, None)
+    big_p = sum(t[0] for t in totals)
+    big_n = sum(t[1] for t in totals)
+    bests = []
+    for code in codes:
+        i, best = best_index(tps, fps, big_p, big_n, code, 1.0, 0.0, 0.0)
+        bests.append((float(best), keys[i], float(tps[i]), float(fps[i])))
+    tp0 = sum(t[0] for t in totals[:k])
+    fp0 = sum(t[1] for t in totals[:k])
+    above, here = tp0 + fp0, float(tps[-1] + fps[-1])
+    edges = {f: f * (big_p + big_n) for f in fractions}
+    inside = {f: x for f, x in edges.items() if above < x <= here}
+    lifts = {}
+    if inside:
+        xs = np.array(list(inside.values()))
+        pos = top_positives(np.r_[tp0, tps], np.r_[fp0, fps], xs)
+        lifts = dict(zip(inside, pos.tolist()))
+    return bests, lifts
+
+
+def _prob_loss_block(y, p, w, classes):
+    """A block's log-loss sums ``(loss, weight)`` with ``p`` the probability of
+    the positive class (as ``report``), or None when a score is not one."""
+    from .._kernels.losses import log_loss_sum
+
+    p = np.ascontiguousarray(p, np.float64)
+    if not p.shape[0]:
+        return 0.0, 0.0
+    if p.min() < 0 or p.max() > 1:
+        return None
+    cls = v.positive_mask(np.asarray(y), classes[-1]).view(np.uint8).astype(np.int64)
+    ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
+    loss, weight = log_loss_sum(p.reshape(-1, 1), cls, ww)
+    return float(loss), float(weight)
+
+
+def _model_section(name, tallies, parts, level, codes_names, fractions, losses):
+    """One model's :class:`~fastauc.ModelReport` from its ranges' shares."""
+    from .._results import ThresholdMetrics
+    from ..report import ModelReport
+
+    auc = auc_of(tallies)
+    var = delong_variance(tallies["stats"]) if not math.isnan(auc) else math.nan
+    interval = wald_interval(auc, var, level)
+    big_p, big_n = tallies["P"], tallies["N"]
+    ap = float(max(0.0, tallies["ap_num"] / big_p)) if big_p > 0 else 0.0
+    best = {}
+    for j, metric in enumerate(codes_names):
+        chosen = None
+        for bests, _ in parts:
+            c = bests[j]
+            if c is not None and (chosen is None or c[0] > chosen[0]):
+                chosen = c
+        value, key, tp, fp = chosen
+        thr = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))
+        point = ThresholdMetrics(thr, np.array([tp]), np.array([fp]), big_p, big_n)
+        best[metric] = {"threshold": float(thr[0]), "value": float(value)}
+        best[metric].update({key_: float(getattr(point, key_)[0]) for key_ in _AT_THRESHOLD})
+    total = big_p + big_n
+    lift = {}
+    for f in fractions:
+        pos = next((lifts[f] for _, lifts in parts if f in lifts), big_p)
+        lift[f] = float(pos / (f * total) / (big_p / total))
+    log_loss = None
+    if losses is not None and all(x is not None for x in losses):
+        weight = sum(b for _, b in losses)
+        log_loss = float(sum(a for a, _ in losses) / weight) if weight else None
+    return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
+                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
+
+
+_AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "mcc",
+                 "youden", "accuracy", "predicted_positive_rate")
+
+
+def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, sample_weight=None,
+           names=None, pos_label=None, confidence_level=0.95, compute=True):
+    """:func:`fastauc.report` (DeLong) of data held by Dask.
+
+    ``report(y, [s1, s2], ...)`` with dask arrays or Series, or
+    ``report(ddf, target="y", scores=["p", "q"], weight="w")`` with a dask
+    DataFrame.  Each model's AUC, DeLong interval, Gini, average precision,
+    log loss (when its scores are probabilities), best thresholds by F1, MCC
+    and Youden and lifts at 1/5/10% come from its key ranges (each range's
+    best points and lift edges, from the weight above it); the paired tests
+    from :func:`delong_covariance`.  One graph: each column is read and
+    sorted once.
+    """
+    from .._delong import paired_test
+    from .._kernels.thresholds import CODES
+    from ..report import BEST_METRICS, LIFT_FRACTIONS, Comparison, Report
+
+    if target is not None:
+        frame = y_true
+        if scores is None:
+            raise ValueError("report(ddf, target=...) needs scores=[column, ...]")
+        y_true = frame[target]
+        cols = [frame[c] for c in scores]
+        sample_weight = frame[weight] if weight is not None else sample_weight
+        names = list(scores) if names is None else names
+    else:
+        cols = columns_of(y_scores)
+    level = v.check_confidence_level(confidence_level)
+    k = len(cols)
+    names = [f"model_{j + 1}" for j in range(k)] if names is None else list(names)
+    if len(names) != k:
+        raise ValueError(f"names has {len(names)} entries for {k} score columns")
+    dask, _ = load_dask()
+    delayed = dask.delayed
+    codes = [CODES[m] for m in BEST_METRICS]
+    _, graphs, col_blocks = column_graphs(y_true, cols, sample_weight, pos_label)
+    classes = graphs[0]["classes"]
+    sections = []
+    for j, (g, blocks) in enumerate(zip(graphs, col_blocks)):
+        totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])
+        parts = [delayed(_range_report)(r, totals, kk, codes, LIFT_FRACTIONS)
+                 for kk, r in enumerate(g["ranges"])]
+        losses = [delayed(_prob_loss_block)(y, s, w, classes) for y, s, w in blocks]
+        sections.append(delayed(_model_section)(names[j], g["tallies"], parts, level,
+                                                BEST_METRICS, LIFT_FRACTIONS, losses))
+    tallies0 = graphs[0]["tallies"]
+    cov = delong_graph(y_true, cols, sample_weight, pos_label) if k > 1 else None
+
+    def finish(models, t0, ac):
+        comparisons = []
+        if ac is not None:
+            aucs, cov_ = ac
+            for a in range(k):
+                for b in range(a + 1, k):
+                    t = paired_test(aucs, cov_, a, b, level, "two-sided")
+                    comparisons.append(Comparison(names[a], names[b], t.difference, t.low,
+                                                  t.high, t.se, t.statistic, t.pvalue))
+        n = int(sum(t0["rows"]))
+        return Report(models, comparisons, n, float(t0["P"]), float(t0["N"]), "delong", level,
+                      weighted=sample_weight is not None)
+
+    result = delayed(finish)(sections, tallies0, cov)
+    return result.compute() if compute else result
+
+
+# ---------------------------------------------------------------- per group
+
+def _group_accumulators(y, s, w, groups, n_buckets, dropna):
+    """A block's rows per group, one accumulator each, split into buckets of
+    groups (a group's bucket from a checksum of its label: the same on every
+    worker)."""
+    import zlib
+
+    from ..streaming import feed_groups
+
+    cols = [np.asarray(c) for c in groups]
+    y = np.asarray(y)
+    s = np.asarray(s, np.float64)
+    keep = np.ones(y.shape[0], bool)
+    for c in cols:
+        missing = _missing_labels(c)
+        if missing.any():
+            if not dropna:
+                raise ValueError(f"groups has {int(missing.sum())} missing label(s) "
+                                 "(NaN/None/null); pass dropna=True to leave those rows out")
+            keep &= ~missing
+    if not keep.all():
+        y, s, cols = y[keep], s[keep], [c[keep] for c in cols]
+        w = None if w is None else np.asarray(w)[keep]
+    accs = {}
+    if y.shape[0]:
+        feed_groups(accs, y, s.reshape(-1, 1), w,
+                       tuple(cols) if len(cols) > 1 else cols[0], None)
+    buckets = [{} for _ in range(n_buckets)]
+    for key, (acc,) in accs.items():
+        buckets[zlib.crc32(repr(key).encode()) % n_buckets][key] = acc
+    return buckets
+
+
+def _missing_labels(c):
+    if c.dtype.kind == "f":
+        return np.isnan(c)
+    if c.dtype.kind == "O":
+        return np.array([x is None or (isinstance(x, float) and x != x) for x in c], bool)
+    return np.zeros(c.shape[0], bool)
+
+
+def _bucket_metrics(positive, level, n_cols, *dicts):
+    """One bucket's groups: accumulators merged across blocks, then
+    ``by_group`` on their tables' rows (the positive class given: a bucket may
+    hold one class only), with the true row counts."""
+    import dataclasses
+
+    from ..groups import by_group as _by_group
+
+    merged = {}
+    for d in dicts:
+        for key, acc in d.items():
+            if key in merged:
+                merged[key].merge(acc)
+            else:
+                merged[key] = Accumulator().merge(acc)
+    if not merged:
+        return None
+    keys = sorted(merged, key=lambda k: tuple(k))
+    ys, ss, ws, labels = [], [], [], [[] for _ in range(n_cols)]
+    for key in keys:
+        y, sc, w, _ = merged[key]._rows_of()
+        ys.append(y)
+        ss.append(sc)
+        ws.append(w)
+        for c in range(n_cols):
+            labels[c] += [key[c]] * y.shape[0]
+    arrays = [np.array(lab) for lab in labels]
+    result = _by_group(np.concatenate(ys), np.concatenate(ss),
+                       arrays[0] if n_cols == 1 else tuple(arrays),
+                       sample_weight=np.concatenate(ws), pos_label=positive,
+                       confidence_level=level)
+    ordered = list(zip(*(lab.tolist() for lab in result.groups.values())))
+    rows = []
+    for key in ordered:
+        acc = merged[key]
+        r = acc._rows
+        if acc._classes is not None and acc._classes[-1] != positive:
+            r = r[::-1]  # this group's greater label is not the positive class
+        rows.append(r)
+    n_neg = np.array([r[0] for r in rows], np.int64)
+    n_pos = np.array([r[1] for r in rows], np.int64)
+    weighted = any(acc._weighted for acc in merged.values())
+    return dataclasses.replace(result, n=n_pos + n_neg, n_pos=n_pos, n_neg=n_neg,
+                               weighted=weighted)
+
+
+def _concat_metrics(parts, names):
+    """The buckets' tables as one, groups in sorted order (as in memory)."""
+    import dataclasses
+
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        raise ValueError("no rows in any group")
+    first = parts[0]
+    labels = [np.concatenate([list(p.groups.values())[c] for p in parts])
+              for c in range(len(first.groups))]
+    order = np.lexsort(labels[::-1])
+    fields = {}
+    for f in dataclasses.fields(first):
+        value = getattr(first, f.name)
+        if isinstance(value, np.ndarray):
+            fields[f.name] = np.concatenate([getattr(p, f.name) for p in parts])[order]
+        elif f.name == "log_loss":
+            ok = all(p.log_loss is not None for p in parts)
+            fields[f.name] = np.concatenate([p.log_loss for p in parts])[order] if ok else None
+    fields["groups"] = dict(zip(names, (lab[order] for lab in labels)))
+    fields["weighted"] = any(p.weighted for p in parts)
+    return dataclasses.replace(first, **fields)
+
+
+def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
+             confidence_level=0.95, dropna=False, compute=True):
+    """:func:`fastauc.by_group` of dask collections: every group's AUC with its
+    DeLong interval, AP, log loss and counts, exactly.
+
+    Each block keeps one accumulator per group; the groups are dealt into
+    buckets by a checksum of their label (the same on every worker), each
+    bucket merges its groups' accumulators from all blocks and computes their
+    rows of the table; the client puts the buckets' rows in group order.
+    ``groups`` is a dask array or Series, or a tuple of them.
+    """
+    level = v.check_confidence_level(confidence_level)
+    dask, _ = load_dask()
+    delayed = dask.delayed
+    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
+    chunks = as_dask_array(y_score, "y_score").chunks
+    cols = groups if isinstance(groups, tuple) else (groups,)
+    group_blocks = [as_dask_array(c, "groups").rechunk(chunks).to_delayed().ravel()
+                    for c in cols]
+    names = ["group"] if len(cols) == 1 else [f"group_{i}" for i in range(len(cols))]
+    metas = [delayed(read_block, nout=2)(y, s, w, o)[1] for (y, s, w), o in
+             zip(blocks, offsets)]
+    positive = delayed(lambda c: c[-1])(delayed(oriented)(delayed(classes_of)(metas),
+                                                           pos_label))
+    n_buckets = max(1, min(len(blocks), -(-n_rows // ranges.RANGE_ROWS)))
+    split = [delayed(_group_accumulators, nout=n_buckets)(
+        y, s, w, tuple(gb[b] for gb in group_blocks), n_buckets, dropna)
+        for b, (y, s, w) in enumerate(blocks)]
+    buckets = [delayed(_bucket_metrics)(positive, level, len(cols), *[sp[j] for sp in split])
+               for j in range(n_buckets)]
+    result = delayed(_concat_metrics)(buckets, names)
+    return result.compute() if compute else result
