@@ -24,38 +24,53 @@ def _lookup(table, totals, k):
     return table.keys[::-1].copy(), v10[::-1].copy(), v01[::-1].copy()
 
 
-def _row_ranges(s, splitters, n_ranges):
-    """The rows of each key range (0 at the top) with their keys, each piece in
-    increasing key order: a range's lookups then walk its table forwards
-    instead of jumping about it (one cache miss per lookup otherwise)."""
-    from .._table import float_keys
+def _row_split(y, s, classes, splitters, n_ranges):
+    """A block's rows under one model, by key range (0 at the top): per range
+    the keys of its positives and of its negatives in ascending runs (so that
+    the range's lookups walk its table forwards, a galloping search), and
+    last, the rows' positions in the same order, which stay with the block.
+    One radix sort with the positions as payload (``sorted_runs``)."""
+    from .._table import sorted_runs
 
-    keys = float_keys(np.asarray(s, np.float64))
-    order = np.argsort(keys)
-    sorted_keys = keys[order]
-    # ascending keys: the lowest range (K - 1) first; splitters are descending
-    cuts = np.searchsorted(sorted_keys, splitters[::-1], side="left")
-    edges = np.concatenate(([0], cuts, [keys.shape[0]]))
-    pieces = [(order[a:b], sorted_keys[a:b]) for a, b in zip(edges[:-1], edges[1:])]
-    return pieces[::-1]
+    is_pos = v.positive_mask(np.asarray(y), classes[-1])
+    s = np.ascontiguousarray(s, np.float64)
+    if not s.shape[0]:  # an empty block: no rows anywhere
+        nothing = (np.empty(0, np.uint64),) * 4
+        return (*[nothing] * n_ranges, np.empty(0, np.int64))
+    runs = sorted_runs(is_pos, s, v.EMPTY_WEIGHT, extra=np.arange(s.shape[0], dtype=np.int64))
+    keys, rows = runs[0::3], runs[2::3]  # two positive runs, then two negative ones
+    # splitters are descending: ascending cut j .. j+1 holds range K - 1 - j
+    asc = splitters[::-1]
+    cuts = [np.concatenate(([0], np.searchsorted(k, asc, side="left"), [k.shape[0]]))
+            for k in keys]
+    pieces, order = [], []
+    for j in range(n_ranges - 1, -1, -1):
+        pieces.append(tuple(k[c[j]:c[j + 1]] for k, c in zip(keys, cuts)))
+        order += [r[c[j]:c[j + 1]] for r, c in zip(rows, cuts)]
+    return (*pieces, np.concatenate(order))
 
 
-def _place(rows_keys, lookup):
-    """Placements (both kinds) of some rows' keys in their range's table."""
-    idx, keys = rows_keys
+def _place(piece, lookup):
+    """The placements of a block's rows in one range (its positives' runs then
+    its negatives', as ``_row_split`` cut them), in that order."""
     asc, v10, v01 = lookup
-    if not asc.shape[0]:  # only rows of weight zero here: they add nothing
-        return idx, np.zeros(idx.shape[0]), np.zeros(idx.shape[0])
-    # a score held only by rows of weight zero is not in the table: any value
-    # will do for them (weight zero), the nearest key's is taken
-    at = np.empty(keys.shape[0], np.int64)
-    find_sorted(asc, keys, at)
-    return idx, v10[at], v01[at]
+    out = []
+    for r, keys in enumerate(piece):
+        if not asc.shape[0]:  # only rows of weight zero here: they add nothing
+            out.append(np.zeros(keys.shape[0]))
+            continue
+        # a score held only by rows of weight zero is not in the table: any
+        # value will do for them (weight zero), the nearest key's is taken
+        at = np.empty(keys.shape[0], np.int64)
+        find_sorted(asc, keys, at)
+        out.append((v10 if r < 2 else v01)[at])
+    return np.concatenate(out)
 
 
-def _block_covariance(y, w, classes, aucs, *placed):
+def _block_covariance(y, w, classes, aucs, orders, *placed):
     """A block's share of DeLong's sums: ``placed`` holds, model by model, the
-    (rows, V10, V01) pieces of every range; the kernel adds up the products."""
+    placements from every range, in the order of the model's ``orders`` entry
+    (row positions); the kernel adds up the products."""
     from .._kernels.placements import placement_covariance
 
     y = np.asarray(y)
@@ -65,8 +80,7 @@ def _block_covariance(y, w, classes, aucs, *placed):
     X = np.empty((k, n))
     n_ranges = len(placed) // k
     for m in range(k):
-        for idx, v10, v01 in placed[m * n_ranges:(m + 1) * n_ranges]:
-            X[m, idx] = np.where(is_pos[idx], v10, v01)
+        X[m, orders[m]] = np.concatenate(placed[m * n_ranges:(m + 1) * n_ranges])
     ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
     return placement_covariance(X, is_pos, ww, aucs, 0, n)
 
@@ -81,8 +95,10 @@ def _covariance_of(parts_sums, tallies):
 
 def delong_graph(y_true, y_scores, sample_weight, positive=None):
     """Delayed ``(aucs, covariance)`` of k score columns on the same rows."""
+    import functools
+
     dask, _ = load_dask()
-    delayed = dask.delayed
+    delayed = functools.partial(dask.delayed, pure=True)
     first_blocks, graphs, col_blocks = column_graphs(y_true, columns_of(y_scores),
                                                       sample_weight, positive)
     classes = graphs[0]["classes"]
@@ -92,12 +108,13 @@ def delong_graph(y_true, y_scores, sample_weight, positive=None):
                for g in graphs]  # one per model and range
     sums = []
     for b, (y, _, w) in enumerate(first_blocks):
-        placed = []
+        placed, orders = [], []
         for g, blocks, look in zip(graphs, col_blocks, lookups):
-            split = delayed(_row_ranges, nout=g["n_ranges"])(blocks[b][1], g["splitters"],
-                                                              g["n_ranges"])
-            placed += [delayed(_place)(split[k], look[k]) for k in range(g["n_ranges"])]
-        sums.append(delayed(_block_covariance)(y, w, classes, aucs, *placed))
+            k = g["n_ranges"]
+            split = delayed(_row_split, nout=k + 1)(y, blocks[b][1], classes, g["splitters"], k)
+            placed += [delayed(_place)(split[j], look[j]) for j in range(k)]
+            orders.append(split[k])
+        sums.append(delayed(_block_covariance)(y, w, classes, aucs, orders, *placed))
     return delayed(_covariance_of)(sums, tallies)
 
 
