@@ -86,6 +86,9 @@ def test_dask_series_and_lazy_results(client, rng):
     frame = dd.from_pandas(pd.DataFrame({"y": y, "s": s, "w": w}), npartitions=5)
     assert fd.roc_auc_score(frame["y"], frame["s"], sample_weight=frame["w"]) == \
         pytest.approx(fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
+    one = dd.from_pandas(pd.DataFrame({"y": y, "s": s}), npartitions=1)
+    assert fd.roc_auc_score(one["y"], one[["s"]]) == \
+        pytest.approx(fastauc.roc_auc_score(y, s), abs=TOL)
     lazy = fd.roc_auc_score(frame["y"], frame["s"], compute=False)
     assert hasattr(lazy, "compute")
     assert lazy.compute() == pytest.approx(fastauc.roc_auc_score(y, s), abs=TOL)

@@ -144,7 +144,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     as in :func:`roc_curve`)."""
     from .._curves import pr_points
 
-    dtype = as_dask_array(y_score, "y_score").dtype
+    dtype = getattr(y_score, "dtype", None)  # a frame's column: no pass to find it
+    dtype = dtype if isinstance(dtype, np.dtype) else as_dask_array(y_score, "y_score").dtype
     graph = curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
     result = load_dask()[0].delayed(pr_points)(graph, drop_intermediate, dtype)
     return result.compute() if compute else result

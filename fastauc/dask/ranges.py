@@ -47,31 +47,82 @@ def as_dask_array(x, name):
     return x
 
 
+def _as_series(x):
+    """A single-column dask frame as its column; anything else unchanged."""
+    import sys
+
+    frames = sys.modules.get("dask.dataframe")  # loaded if x is a dask frame
+    if frames is not None and isinstance(x, frames.DataFrame) and len(x.columns) == 1:
+        return x[x.columns[0]]
+    return x
+
+
+def _partition_columns(names, *parts):
+    """One partition's columns as numpy arrays (a pandas extension dtype as
+    object, as dask converts it); they must have the same length."""
+    cols = tuple(np.asarray(p) if isinstance(p.dtype, np.dtype) else p.to_numpy(object)
+                 for p in parts)
+    lengths = [c.shape[0] for c in cols]
+    if len(set(lengths)) > 1:
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                         f"{lengths} ({', '.join(names)} in one partition)")
+    return cols
+
+
+def _partition_length(*parts):
+    return len(parts[0])
+
+
+def aligned_columns(columns, names):
+    """Each column's delayed blocks, cut alike: ``(blocks per column, the blocks'
+    global row offsets, rows)``; a ``None`` column stays ``None``.
+
+    Columns of dask frames (Series with equal numbers of partitions) are read
+    together, one task per partition (a Parquet file is read once for all of
+    them, and a block's columns are never apart); anything else becomes a dask
+    array cut into the first column's chunks.
+    """
+    present = [j for j, c in enumerate(columns) if c is not None]
+    cols = [_as_series(columns[j]) for j in present]
+    out = [None] * len(columns)
+    if all(hasattr(c, "to_dask_array") and hasattr(c, "npartitions") for c in cols) and \
+            len({c.npartitions for c in cols}) == 1:
+        import dask.dataframe as dd
+
+        # the same columns read the same way (the partitions of a Parquet read
+        # depend on the columns it projects): one pass for the lengths, which the
+        # graph needs (the number of key ranges, global row positions)
+        lengths = [int(x) for x in np.ravel(dd.map_partitions(  # a scalar for one partition
+            _partition_length, *cols, meta=(None, np.int64), align_dataframes=False,
+            enforce_metadata=False).compute())]
+        parts = dd.map_partitions(_partition_columns, [names[j] for j in present], *cols,
+                                  meta=cols[0]._meta, align_dataframes=False,
+                                  enforce_metadata=False).to_delayed(optimize_graph=True)
+        if len(parts) != len(lengths):  # pragma: no cover - dask partitioned them apart
+            raise RuntimeError("dask gave the columns' lengths and blocks in different "
+                               "partitions")
+        for i, j in enumerate(present):
+            out[j] = [p[i] for p in parts]
+    else:
+        arrays = [as_dask_array(columns[j], names[j]) for j in present]
+        first = arrays[0]
+        for i, j in enumerate(present):
+            a = arrays[i]
+            if a.shape[0] != first.shape[0]:
+                raise ValueError(f"Found input variables with inconsistent numbers of samples: "
+                                 f"[{first.shape[0]}, {a.shape[0]}] ({names[j]} has "
+                                 f"{a.shape[0]} rows, {names[present[0]]} {first.shape[0]})")
+            out[j] = list(a.rechunk(first.chunks).to_delayed().ravel())
+        lengths = [int(c) for c in first.chunks[0]]
+    offsets = np.concatenate(([0], np.cumsum(lengths)))[:-1]
+    return out, [int(o) for o in offsets], int(sum(lengths))
+
+
 def blocks_of(y_true, y_score, sample_weight):
     """Aligned delayed blocks ``(y, s, w)``, their global row offsets, and the rows."""
-    s = as_dask_array(y_score, "y_score")
-    y = as_dask_array(y_true, "y_true")
-    if any(math.isnan(c) for c in s.chunks[0]) or any(math.isnan(c) for c in y.chunks[0]):
-        s, y = s.compute_chunk_sizes(), y.compute_chunk_sizes()
-    if y.shape[0] != s.shape[0]:
-        raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                         f"[{y.shape[0]}, {s.shape[0]}] (y_true has {y.shape[0]} rows, "
-                         f"y_score {s.shape[0]})")
-    y = y.rechunk(s.chunks)
-    w = None
-    if sample_weight is not None:
-        w = as_dask_array(sample_weight, "sample_weight")
-        if any(math.isnan(c) for c in w.chunks[0]):
-            w = w.compute_chunk_sizes()
-        if w.shape[0] != s.shape[0]:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{y.shape[0]}, {w.shape[0]}] (sample_weight has {w.shape[0]} "
-                             f"rows for {y.shape[0]})")
-        w = w.rechunk(s.chunks).to_delayed().ravel()
-    offsets = np.concatenate(([0], np.cumsum(s.chunks[0])))[:-1]
-    ys, ss = y.to_delayed().ravel(), s.to_delayed().ravel()
-    ws = w if w is not None else [None] * len(ss)
-    return list(zip(ys, ss, ws)), [int(o) for o in offsets], int(s.shape[0])
+    (s, y, w), offsets, n_rows = aligned_columns([y_score, y_true, sample_weight],
+                                                 ["y_score", "y_true", "sample_weight"])
+    return list(zip(y, s, w if w is not None else [None] * len(s))), offsets, n_rows
 
 
 def read_block(y, s, w, offset):
@@ -268,24 +319,24 @@ def columns_of(y_scores):
 
 def column_graphs(y_true, cols, sample_weight, positive):
     """``(blocks of the first column, range graphs, blocks)`` of score columns on
-    the same rows: every column cut into the first one's chunks and oriented to
-    its classes (pure tasks: built twice, computed once)."""
-    first_blocks, offsets, n_rows = blocks_of(y_true, cols[0], sample_weight)
-    chunks = as_dask_array(cols[0], "y_scores").chunks
+    the same rows: every column cut alike and oriented to the first one's
+    classes (pure tasks: built twice, computed once)."""
+    names = [f"score column {j}" for j in range(len(cols))]
+    # the first score column's chunks cut the others (as for one column)
+    (first, y, w, *scores), offsets, n_rows = aligned_columns(
+        [cols[0], y_true, sample_weight, *cols[1:]],
+        [names[0], "y_true", "sample_weight", *names[1:]])
+    scores = [first, *scores]
+    w = w if w is not None else [None] * len(y)
     graphs, col_blocks = [], []
     classes = None
-    for j, col in enumerate(cols):
-        c = as_dask_array(col, "y_scores")
-        if c.shape[0] != n_rows:
-            raise ValueError(f"Found input variables with inconsistent numbers of samples: "
-                             f"[{n_rows}, {c.shape[0]}] (score column {j})")
-        blocks = [(y, s, w) for (y, _, w), s in zip(first_blocks,
-                                                   c.rechunk(chunks).to_delayed().ravel())]
+    for s in scores:
+        blocks = list(zip(y, s, w))
         g = range_graph(blocks, offsets, n_rows, positive=positive, classes=classes)
         classes = g["classes"]  # every column oriented to the first one's classes
         graphs.append(g)
         col_blocks.append(blocks)
-    return first_blocks, graphs, col_blocks
+    return col_blocks[0], graphs, col_blocks
 
 
 def range_points(table, totals, k, max_points):

@@ -12,7 +12,7 @@ from .._stats import delong_variance, wald_interval
 from ..accumulator import Accumulator
 from .inference import delong_graph
 from . import ranges
-from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, column_graphs,
+from .ranges import (aligned_columns, auc_of, classes_of, column_graphs,
                      columns_of, load_dask, oriented, range_points, read_block,
                      totals_with_keys)
 
@@ -290,12 +290,11 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     level = v.check_confidence_level(confidence_level)
     dask, _ = load_dask()
     delayed = dask.delayed
-    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
-    chunks = as_dask_array(y_score, "y_score").chunks
     cols = groups if isinstance(groups, tuple) else (groups,)
-    group_blocks = [as_dask_array(c, "groups").rechunk(chunks).to_delayed().ravel()
-                    for c in cols]
     names = ["group"] if len(cols) == 1 else [f"group_{i}" for i in range(len(cols))]
+    (s, y, w, *group_blocks), offsets, n_rows = aligned_columns(
+        [y_score, y_true, sample_weight, *cols], ["y_score", "y_true", "sample_weight", *names])
+    blocks = list(zip(y, s, w if w is not None else [None] * len(s)))
     metas = [delayed(read_block, nout=2)(y, s, w, o)[1] for (y, s, w), o in
              zip(blocks, offsets)]
     positive = delayed(lambda c: c[-1])(delayed(oriented)(delayed(classes_of)(metas),
