@@ -36,6 +36,7 @@ from ._kernels.table import (
     compact_segments,
     count_groups,
     merge_tables,
+    walk_runs,
     scatter_groups,
     sweep_groups,
     sweep_segments,
@@ -116,6 +117,40 @@ def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS, scratch
     if with_extra:
         return pk1, pw1, px1, pk2, pw2, px2, nk1, nw1, nx1, nk2, nw2, nx2
     return pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2
+
+
+def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.ndarray]:
+    """A batch's table and each row's position in it (0 for a row of weight
+    zero, which is not in it): one radix sort carrying the row positions, one
+    walk (``walk_runs``).  ``score`` is float64; NaN or infinity raises."""
+    n = score.shape[0]
+    extra = np.arange(n, dtype=np.int64)
+    runs = _sort_chunk(score.view(np.uint64), is_pos, weight, extra,
+                       _sort_buffers(n, weight.shape[0] > 0, extra))
+    if runs is None:
+        v.raise_non_finite(name, score)
+    pk, pw, px, nk, nw, nx = runs
+    m = pk.shape[0] + nk.shape[0]
+    keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
+    at = np.zeros(n, np.int64)
+    g = walk_runs(pk, pw, nk, nw, keys, pos, neg, px, nx, at)
+    return Table(keys[:g], pos[:g], neg[:g]), at
+
+
+def merge_tracked(tables) -> tuple[Table, list]:
+    """The table of several tables' rows and, for each of them, where its keys
+    went (positions in the result): a balanced tree of linear merges, the
+    positions composed level by level."""
+    items = [(t, [None]) for t in tables]  # None: the identity
+    while len(items) > 1:
+        merged = []
+        for (a, maps_a), (b, maps_b) in zip(items[0::2], items[1::2]):
+            out, at_a, at_b = a.merge_tracked(b)
+            merged.append((out, [at_a if m is None else at_a[m] for m in maps_a]
+                           + [at_b if m is None else at_b[m] for m in maps_b]))
+        items = merged + items[len(merged) * 2:]
+    table, maps = items[0]
+    return table, [np.arange(len(table)) if m is None else m for m in maps]
 
 
 def float_keys(x: np.ndarray) -> np.ndarray:
@@ -208,7 +243,7 @@ class Table:
         keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
         if m < CHUNK_MIN:
             g = merge_tables(self.keys, self.pos, self.neg, other.keys, other.pos, other.neg,
-                             keys, pos, neg)
+                             keys, pos, neg, EMPTY_INTS, EMPTY_INTS)
             return Table(keys[:g], pos[:g], neg[:g])
         big = self if len(self) >= len(other) else other
         pivot = big.keys[len(big) // 2]
@@ -216,10 +251,20 @@ class Table:
         u = c1 + c2
         g_u, g_l = map_chunks(merge_tables, [
             (self.keys[:c1], self.pos[:c1], self.neg[:c1], other.keys[:c2], other.pos[:c2],
-             other.neg[:c2], keys[:u], pos[:u], neg[:u]),
+             other.neg[:c2], keys[:u], pos[:u], neg[:u], EMPTY_INTS, EMPTY_INTS),
             (self.keys[c1:], self.pos[c1:], self.neg[c1:], other.keys[c2:], other.pos[c2:],
-             other.neg[c2:], keys[u:], pos[u:], neg[u:])])
+             other.neg[c2:], keys[u:], pos[u:], neg[u:], EMPTY_INTS, EMPTY_INTS)])
         return Table(*_closed((keys, pos, neg), g_u, u, g_l))
+
+    def merge_tracked(self, other: Table) -> tuple[Table, np.ndarray, np.ndarray]:
+        """``merge`` in one pass that also says where each key went: ``(table,
+        positions of self's keys in it, positions of other's keys)``."""
+        m = len(self) + len(other)
+        keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
+        at1, at2 = np.empty(len(self), np.int64), np.empty(len(other), np.int64)
+        g = merge_tables(self.keys, self.pos, self.neg, other.keys, other.pos, other.neg,
+                         keys, pos, neg, at1, at2)
+        return Table(keys[:g], pos[:g], neg[:g]), at1, at2
 
     def _above(self, key) -> int:
         """Number of keys greater than ``key`` (keys are descending)."""

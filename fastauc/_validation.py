@@ -254,6 +254,30 @@ _BYTES_LABELS = ("Support for labels represented as bytes is not supported. Conv
                  "labels to a string or integer format.")
 
 
+def check_batch_weights(sample_weight, n: int) -> np.ndarray:
+    """None -> empty; otherwise finite, non-negative float64 (n,).  Unlike the
+    in-memory check, a batch may weigh zero in all (other batches may not)."""
+    if sample_weight is None:
+        return EMPTY_WEIGHT
+    if np.ndim(sample_weight) != 1:
+        raise ValueError("sample_weight must be a 1-D array-like of one weight per row, got "
+                         f"shape {np.shape(sample_weight)}")
+    if np.shape(sample_weight)[0] == 0:
+        w = np.empty(0)
+    else:
+        w = as_float_array(sample_weight, "sample_weight")
+    if w.shape[0] != n:
+        raise _inconsistent({"y_true": n, "y_score": n, "sample_weight": w.shape[0]})
+    if n and not np.isfinite(w).all():
+        raise_non_finite("sample_weight", w)
+    if n and float(w.min()) < 0:
+        negative = w < 0
+        raise ValueError(
+            f"sample_weight contains {int(np.count_nonzero(negative))} negative value(s) "
+            f"(first at index {int(np.argmax(negative))}); weights must be >= 0")
+    return w
+
+
 def empty_error(name: str, shape) -> ValueError:
     return ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is "
                       f"required. ({name} is empty: at least one sample is required)")

@@ -55,30 +55,6 @@ def _unique_union(a: np.ndarray | None, b: np.ndarray) -> np.ndarray:
     return np.unique(np.concatenate((a, b)))
 
 
-def _check_weights(sample_weight, n: int) -> np.ndarray:
-    """None -> empty; otherwise finite, non-negative float64 (n,).  Unlike the
-    in-memory check, a batch may weigh zero in all (other batches may not)."""
-    if sample_weight is None:
-        return v.EMPTY_WEIGHT
-    if np.ndim(sample_weight) != 1:
-        raise ValueError("sample_weight must be a 1-D array-like of one weight per row, got "
-                         f"shape {np.shape(sample_weight)}")
-    if np.shape(sample_weight)[0] == 0:
-        w = np.empty(0)
-    else:
-        w = v.as_float_array(sample_weight, "sample_weight")
-    if w.shape[0] != n:
-        raise v._inconsistent({"y_true": n, "y_score": n, "sample_weight": w.shape[0]})
-    if n and not np.isfinite(w).all():
-        v.raise_non_finite("sample_weight", w)
-    if n and float(w.min()) < 0:
-        negative = w < 0
-        raise ValueError(
-            f"sample_weight contains {int(np.count_nonzero(negative))} negative value(s) "
-            f"(first at index {int(np.argmax(negative))}); weights must be >= 0")
-    return w
-
-
 class Accumulator:
     """Exact, mergeable state for the binary ranking metrics, fed in batches.
 
@@ -247,11 +223,11 @@ class Accumulator:
             raise ValueError(f"y_true must be 1-D (one label per row), got shape {y.shape}")
         raw = v.as_array(y_score, "y_score")
         if y.shape[0] == 0 and raw.shape[:1] == (0,) and raw.ndim == 1:
-            _check_weights(sample_weight, 0)
+            v.check_batch_weights(sample_weight, 0)
             return self  # an empty batch (the end of a stream): nothing to add
         s = v.as_float_array(raw, "y_score")
         n = v.check_lengths(y_true=y, y_score=s)
-        w = _check_weights(sample_weight, n)
+        w = v.check_batch_weights(sample_weight, n)
         classes = _unique_union(self._classes, v.unique_labels(y))
         positive = self._positive_of(classes)
         is_pos = v.positive_mask(y, positive)

@@ -460,6 +460,32 @@ def test_two_thread_table_builds_and_merges_equal_numpy(decimals, weighted, rng,
     assert acc.roc_auc() == pytest.approx(fastauc.roc_auc_score(y, s, sample_weight=w), abs=TOL)
 
 
+@given(binary_problems(), st.integers(1, 6))
+def test_tables_with_row_positions_and_tracked_merges(problem, parts):
+    """``table_with_rows``: the table ``Table.from_rows`` builds, with each row
+    of positive weight pointing at its score's key; ``merge_tracked``: the
+    merged table, each input key's position in it holding that key."""
+    from fastauc._table import Table, float_keys, merge_tracked, table_with_rows
+
+    y, s, w = problem
+    ww = np.empty(0) if w is None else w
+    table, at = table_with_rows(y == 1, s, ww)
+    held = np.ones(len(s), bool) if w is None else w > 0  # rows of weight zero: no key
+    ref = _reference_table(y[held], s[held], None if w is None else w[held])
+    np.testing.assert_array_equal(table.scores, ref[0])
+    np.testing.assert_allclose(table.pos, ref[1], rtol=1e-12)
+    np.testing.assert_allclose(table.neg, ref[2], rtol=1e-12)
+    np.testing.assert_array_equal(table.keys[at[held]], float_keys(s)[held])
+    cuts = np.linspace(0, len(s), parts + 1).astype(int)
+    pieces = [Table.from_rows(y[a:b] == 1, s[a:b], ww[a:b] if w is not None else ww)
+              for a, b in zip(cuts[:-1], cuts[1:])]
+    merged, maps = merge_tracked(pieces)
+    np.testing.assert_array_equal(merged.keys, table.keys)
+    np.testing.assert_allclose(merged.pos, table.pos, rtol=1e-12)
+    for piece, where in zip(pieces, maps):
+        np.testing.assert_array_equal(merged.keys[where], piece.keys)
+
+
 # ------------------------------------------------------------------ bounded mode
 
 def _curve_points(fpr, tpr):

@@ -230,12 +230,15 @@ def placement_moments(pos, neg, lo, hi, total_p, total_n, auc, stats):
 
 
 @jit
-def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n):
+def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n, at1, at2):
     """The table of the union of two tables' rows, written to ``out_*`` (room
     for both), in one linear pass; returns its number of keys.  The key
-    comparison picks a source without a branch; equal keys (rare) add up."""
+    comparison picks a source without a branch; equal keys (rare) add up.
+    ``at1``/``at2`` (int64, both empty to skip) receive where each input key
+    went: its position in ``out_*``."""
     m1 = k1.shape[0]
     m2 = k2.shape[0]
+    track = at1.shape[0] + at2.shape[0] > 0
     i = 0
     j = 0
     g = 0
@@ -246,6 +249,9 @@ def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n):
             out_k[g] = a
             out_p[g] = p1[i] + p2[j]
             out_n[g] = n1[i] + n2[j]
+            if track:
+                at1[i] = g
+                at2[j] = g
             i += 1
             j += 1
         else:
@@ -253,15 +259,24 @@ def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n):
             out_k[g] = a if first else b
             out_p[g] = p1[i] if first else p2[j]
             out_n[g] = n1[i] if first else n2[j]
+            if track:
+                if first:
+                    at1[i] = g
+                else:
+                    at2[j] = g
             i += first
             j += not first
         g += 1
     while i < m1:
         out_k[g], out_p[g], out_n[g] = k1[i], p1[i], n1[i]
+        if track:
+            at1[i] = g
         i += 1
         g += 1
     while j < m2:
         out_k[g], out_p[g], out_n[g] = k2[j], p2[j], n2[j]
+        if track:
+            at2[j] = g
         j += 1
         g += 1
     return g
@@ -413,12 +428,15 @@ def _run_loss(keys, weights, positive, bits, p, logs):
 
 
 @jit
-def _walk_runs(pk, pw, nk, nw, ck, cp, cn):
+def walk_runs(pk, pw, nk, nw, ck, cp, cn, px, nx, at):
     """Two ascending runs (a group's positives and negatives) walked together
-    from the top into the group's table (keys descending); returns its length."""
+    from the top into the group's table (keys descending); returns its length.
+    With row positions ``px``/``nx`` carried by the runs, ``at[row]``
+    receives the row's position in the table (``at`` empty: skipped)."""
     i = pk.shape[0] - 1
     j = nk.shape[0] - 1
     weighted = pw.shape[0] > 0 or nw.shape[0] > 0
+    track = at.shape[0] > 0
     g = 0
     while i >= 0 or j >= 0:
         if j < 0 or (i >= 0 and pk[i] >= nk[j]):
@@ -429,9 +447,13 @@ def _walk_runs(pk, pw, nk, nw, ck, cp, cn):
         fg = 0.0
         while i >= 0 and pk[i] == k:
             tg += pw[i] if weighted else 1.0
+            if track:
+                at[px[i]] = g
             i -= 1
         while j >= 0 and nk[j] == k:
             fg += nw[j] if weighted else 1.0
+            if track:
+                at[nx[j]] = g
             j -= 1
         ck[g] = k
         cp[g] = tg
@@ -456,6 +478,7 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
     split of ``first:last`` over threads gives the same numbers.
     """
     store = out_k.shape[0] > 0
+    no_rows = np.empty(0, np.int64)
     with_loss = loss.shape[0] > 0
     none = np.empty(0, np.float64)
     biggest = 0
@@ -486,7 +509,7 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
         if with_loss:
             loss[j] = (_run_loss(pk, pw, True, ck, cp, cn)
                        + _run_loss(nk, nw, False, ck, cp, cn))
-        g = _walk_runs(pk, pw, nk, nw, ck, cp, cn)
+        g = walk_runs(pk, pw, nk, nw, ck, cp, cn, no_rows, no_rows, no_rows)
         tp, fp, area2, ap_num = sweep_table(ck, cp, cn, 0, g, 0.0, 0.0, none, none, none)
         if moments:
             placement_moments(cp, cn, 0, g, tp, fp, area2 / (2.0 * tp * fp), stats[j])

@@ -7,80 +7,43 @@ import math
 import numpy as np
 
 from .. import _validation as v
-from .._kernels.table import find_sorted
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .._table import placement_values
 from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
-def _lookup(table, totals, k):
-    """Range k's placement lookup: its keys ascending with each key's DeLong
-    placement for a positive (negative weight below, ties one half, over N)
-    and for a negative (positive weight above, ties one half, over P)."""
+def _range_values(table, maps, totals, k):
+    """Range k's DeLong placements, sent back per block: for each block's piece
+    a (2, keys) array, each key's placement for a positive (negative weight
+    below, ties one half, over N) and for a negative (positive weight above,
+    ties one half, over P), from the weight above the range."""
     tp0 = sum(t[0] for t in totals[:k])
     fp0 = sum(t[1] for t in totals[:k])
     big_p = sum(t[0] for t in totals)
     big_n = sum(t[1] for t in totals)
     v10, v01 = placement_values(table, tp0, fp0, big_p, big_n)
-    return table.keys[::-1].copy(), v10[::-1].copy(), v01[::-1].copy()
+    return tuple(np.stack((v10[m], v01[m])) for m in maps)
 
 
-def _row_split(y, s, classes, splitters, n_ranges):
-    """A block's rows under one model, by key range (0 at the top): per range
-    the keys of its positives and of its negatives in ascending runs (so that
-    the range's lookups walk its table forwards, a galloping search), and
-    last, the rows' positions in the same order, which stay with the block.
-    One radix sort with the positions as payload (``sorted_runs``)."""
-    from .._table import sorted_runs
-
-    is_pos = v.positive_mask(np.asarray(y), classes[-1])
-    s = np.ascontiguousarray(s, np.float64)
-    if not s.shape[0]:  # an empty block: no rows anywhere
-        nothing = (np.empty(0, np.uint64),) * 4
-        return (*[nothing] * n_ranges, np.empty(0, np.int64))
-    runs = sorted_runs(is_pos, s, v.EMPTY_WEIGHT, extra=np.arange(s.shape[0], dtype=np.int64))
-    keys, rows = runs[0::3], runs[2::3]  # two positive runs, then two negative ones
-    # splitters are descending: ascending cut j .. j+1 holds range K - 1 - j
-    asc = splitters[::-1]
-    cuts = [np.concatenate(([0], np.searchsorted(k, asc, side="left"), [k.shape[0]]))
-            for k in keys]
-    pieces, order = [], []
-    for j in range(n_ranges - 1, -1, -1):
-        pieces.append(tuple(k[c[j]:c[j + 1]] for k, c in zip(keys, cuts)))
-        order += [r[c[j]:c[j + 1]] for r, c in zip(rows, cuts)]
-    return (*pieces, np.concatenate(order))
-
-
-def _place(piece, lookup):
-    """The placements of a block's rows in one range (its positives' runs then
-    its negatives', as ``_row_split`` cut them), in that order."""
-    asc, v10, v01 = lookup
-    out = []
-    for r, keys in enumerate(piece):
-        if not asc.shape[0]:  # only rows of weight zero here: they add nothing
-            out.append(np.zeros(keys.shape[0]))
-            continue
-        # a score held only by rows of weight zero is not in the table: any
-        # value will do for them (weight zero), the nearest key's is taken
-        at = np.empty(keys.shape[0], np.int64)
-        find_sorted(asc, keys, at)
-        out.append((v10 if r < 2 else v01)[at])
-    return np.concatenate(out)
-
-
-def _block_covariance(y, w, classes, aucs, orders, *placed):
-    """A block's share of DeLong's sums: ``placed`` holds, model by model, the
-    placements from every range, in the order of the model's ``orders`` entry
-    (row positions); the kernel adds up the products."""
+def _block_covariance(y, w, classes, aucs, rows_at, n_ranges, *values):
+    """A block's share of DeLong's sums: ``values`` holds, model by model, the
+    placements of the block's table keys from every range (top range first:
+    the table's order); each row takes its key's value for its class (through
+    ``rows_at``, its position in the table) and the kernel adds up the
+    products."""
     from .._kernels.placements import placement_covariance
 
     y = np.asarray(y)
     n = y.shape[0]
     k = aucs.shape[0]
     is_pos = v.positive_mask(y, classes[-1])
-    X = np.empty((k, n))
-    n_ranges = len(placed) // k
+    X = np.zeros((k, n))  # a block without weight keeps zeros: they add nothing
+    first = 0
     for m in range(k):
-        X[m, orders[m]] = np.concatenate(placed[m * n_ranges:(m + 1) * n_ranges])
+        vals = np.concatenate(values[first:first + n_ranges[m]], axis=1)
+        first += n_ranges[m]
+        if vals.shape[1]:
+            at = rows_at[m]  # a row of weight zero points anywhere: it adds nothing
+            X[m] = np.where(is_pos, vals[0][at], vals[1][at])
     ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
     return placement_covariance(X, is_pos, ww, aucs, 0, n)
 
@@ -99,22 +62,22 @@ def delong_graph(y_true, y_scores, sample_weight, positive=None):
 
     dask, _ = load_dask()
     delayed = functools.partial(dask.delayed, pure=True)
-    first_blocks, graphs, col_blocks = column_graphs(y_true, columns_of(y_scores),
-                                                      sample_weight, positive)
+    first_blocks, graphs, _ = column_graphs(y_true, columns_of(y_scores), sample_weight,
+                                            positive, track=True)
     classes = graphs[0]["classes"]
     tallies = [g["tallies"] for g in graphs]
     aucs = delayed(aucs_only)(tallies)
-    lookups = [[delayed(_lookup)(r, g["totals"], k) for k, r in enumerate(g["ranges"])]
-               for g in graphs]  # one per model and range
+    n_blocks = len(first_blocks)
+    values = [[delayed(_range_values, nout=n_blocks)(r, maps, g["totals"], k)
+               for k, (r, maps) in enumerate(zip(g["ranges"], g["maps"]))]
+              for g in graphs]  # per model and range: one array per block
+    n_ranges = [g["n_ranges"] for g in graphs]
     sums = []
     for b, (y, _, w) in enumerate(first_blocks):
-        placed, orders = [], []
-        for g, blocks, look in zip(graphs, col_blocks, lookups):
-            k = g["n_ranges"]
-            split = delayed(_row_split, nout=k + 1)(y, blocks[b][1], classes, g["splitters"], k)
-            placed += [delayed(_place)(split[j], look[j]) for j in range(k)]
-            orders.append(split[k])
-        sums.append(delayed(_block_covariance)(y, w, classes, aucs, orders, *placed))
+        mine = [vals[b] for per_model in values for vals in per_model]
+        sums.append(delayed(_block_covariance)(y, w, classes, aucs,
+                                               [g["rows_at"][b] for g in graphs], n_ranges,
+                                               *mine))
     return delayed(_covariance_of)(sums, tallies)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._kernels.table import merge_stats
-from .._table import Table
+from .._table import Table, merge_tracked, table_with_rows
 from ..accumulator import Accumulator
 
 _SAMPLE = 64  # keys each partition offers as a sample for the splitters
@@ -125,26 +125,58 @@ def blocks_of(y_true, y_score, sample_weight):
     return list(zip(y, s, w if w is not None else [None] * len(s))), offsets, n_rows
 
 
-def read_block(y, s, w, offset):
-    """One partition's accumulator and a sample of its keys (errors name the
-    global row position)."""
-    s = np.asarray(s)
+def _check_scores(s, offset):
+    """NaN or infinite scores raise scikit-learn's error, naming the global row."""
     bad = ~np.isfinite(s.astype(np.float64, copy=False)) if s.dtype.kind in "fiub" else None
     if bad is not None and bad.any():
         i = int(np.argmax(bad))
         word = "NaN" if np.isnan(s[i]) else "infinity or a value too large for dtype('float64')"
         raise ValueError(f"Input y_score contains {word}. (y_score has a non-finite value at "
                          f"global row {offset + i})")
+
+
+def _summary(t, classes, rows):
+    """What a partition sends for the splitters and the classes: its labels, rows
+    per class and a sample of its keys (the table stays where it is)."""
+    step = max(1, len(t) // _SAMPLE)
+    return {"classes": classes, "rows": list(rows), "sample": t.keys[::step].copy()}
+
+
+def read_block(y, s, w, offset):
+    """One partition's accumulator and a sample of its keys (errors name the
+    global row position)."""
+    s = np.asarray(s)
+    _check_scores(s, offset)
     acc = Accumulator()
     try:
         acc.update(y, s, w)
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"{exc} (in the partition starting at global row {offset})") from None
     t = acc._table()
-    step = max(1, len(t) // _SAMPLE)
-    # the table stays where it is; only this small summary travels
-    meta = {"classes": acc._classes, "rows": list(acc._rows), "sample": t.keys[::step].copy()}
-    return acc, meta
+    return acc, _summary(t, acc._classes, acc._rows)
+
+
+def read_rows(y, s, w, offset):
+    """One partition's table (positive class: its greater label) with each row's
+    position in it, and the summary ``read_block`` gives: what the paired
+    DeLong test needs to bring the placements back to the rows.  Validated as
+    ``Accumulator.update`` validates a batch (errors name the global row)."""
+    s = np.asarray(s)
+    _check_scores(s, offset)
+    try:
+        y = v.as_label_array(y, allow_empty=True)
+        s = v.as_float_array(s, "y_score") if s.shape[0] else np.empty(0)
+        n = v.check_lengths(y_true=y, y_score=s)
+        w = v.check_batch_weights(w, n)
+        classes = v.unique_labels(y) if n else None
+        if classes is not None and classes.shape[0] > 2:
+            v.require_binary(classes, False)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"{exc} (in the partition starting at global row {offset})") from None
+    is_pos = v.positive_mask(y, classes[-1]) if n else np.zeros(0, bool)
+    table, at = table_with_rows(is_pos, np.ascontiguousarray(s, np.float64), w)
+    n_pos = int(np.count_nonzero(is_pos))
+    return table, _summary(table, classes, (n - n_pos, n_pos)), at
 
 
 def _splitters(samples, n_ranges):
@@ -171,14 +203,34 @@ def classes_of(parts):
     return classes
 
 
+def _cut(t, splitters):
+    """A table cut into the key ranges (range 0 at the top)."""
+    asc = t.keys[::-1]
+    edges = [0, *(len(t) - np.searchsorted(asc, splitters, side="left")), len(t)]
+    return [Table(t.keys[a:b], t.pos[a:b], t.neg[a:b]) for a, b in zip(edges[:-1], edges[1:])]
+
+
 def _pieces(acc, classes, splitters):
     """A partition's table oriented to the global positive class and cut into
     the key ranges (range 0 at the top)."""
     levels, _, _ = acc._aligned(classes)
-    t = levels[0] if levels else Table(np.empty(0, np.uint64), np.empty(0), np.empty(0))
-    asc = t.keys[::-1]
-    edges = [0, *(len(t) - np.searchsorted(asc, splitters, side="left")), len(t)]
-    return [Table(t.keys[a:b], t.pos[a:b], t.neg[a:b]) for a, b in zip(edges[:-1], edges[1:])]
+    return _cut(levels[0] if levels else Table(np.empty(0, np.uint64), np.empty(0),
+                                               np.empty(0)), splitters)
+
+
+def _table_pieces(t, meta, classes, splitters):
+    """``_pieces`` of a ``read_rows`` table: its columns swapped when its
+    positive label is not the global one (as ``Accumulator._aligned`` does)."""
+    if meta["classes"] is not None and meta["classes"][-1] != classes[-1]:
+        t = Table(t.keys, t.neg, t.pos)
+    return _cut(t, splitters)
+
+
+def _merge_tracked(*pieces):
+    """One range's table from every partition's piece, and where each piece's
+    keys went in it."""
+    table, maps = merge_tracked(pieces)
+    return table, maps
 
 
 def _merge(*tables):
@@ -251,33 +303,51 @@ def tallies_graph(y_true, y_score, sample_weight, positive=None):
     return range_graph(blocks, offsets, n_rows, positive)["tallies"]
 
 
-def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="greater"):
+def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="greater",
+                track=False):
     """The delayed pieces of one score column's range-partitioned table:
-    ``parts`` (per block), ``classes``, ``splitters``, ``ranges`` (per key
-    range), ``totals`` and ``tallies`` (what ``_combine`` gives)."""
+    ``metas`` (per block), ``classes``, ``splitters``, ``ranges`` (per key
+    range), ``totals`` and ``tallies`` (what ``_combine`` gives).
+
+    With ``track`` (the paired DeLong test) each block also keeps every row's
+    position in its table (``rows_at``) and each range, merged from all the
+    blocks' pieces in one task, where each piece's keys went (``maps``): the
+    placements then come back to the rows without looking any row up.
+    """
     import functools
 
     dask, _ = load_dask()
     # pure: the same column's graph built twice (a report's pieces) is one graph
     delayed = functools.partial(dask.delayed, pure=True)
-    read = [delayed(read_block, nout=2)(y, s, w, o) for (y, s, w), o in zip(blocks, offsets)]
-    accs, metas = [r[0] for r in read], [r[1] for r in read]
-    n_ranges = max(1, min(len(accs), -(-n_rows // RANGE_ROWS)))  # ceil
+    reader = read_rows if track else read_block
+    read = [delayed(reader, nout=3 if track else 2)(y, s, w, o)
+            for (y, s, w), o in zip(blocks, offsets)]
+    metas = [r[1] for r in read]
+    n_ranges = max(1, min(len(read), -(-n_rows // RANGE_ROWS)))  # ceil
     if classes is None:
         classes = delayed(oriented)(delayed(classes_of)(metas), positive, rule)
     splitters = delayed(_splitters)(metas, n_ranges)
-    pieces = [delayed(_pieces, nout=n_ranges)(a, classes, splitters) for a in accs]
-    ranges = []
-    for k in range(n_ranges):
-        level = [pc[k] for pc in pieces]
-        while len(level) > 1:  # a tree of merges
-            level = [delayed(_merge)(*level[i:i + 8]) for i in range(0, len(level), 8)]
-        ranges.append(level[0])
+    ranges, maps = [], []
+    if track:
+        pieces = [delayed(_table_pieces, nout=n_ranges)(r[0], r[1], classes, splitters)
+                  for r in read]
+        for k in range(n_ranges):
+            merged = delayed(_merge_tracked, nout=2)(*[pc[k] for pc in pieces])
+            ranges.append(merged[0])
+            maps.append(merged[1])
+    else:
+        pieces = [delayed(_pieces, nout=n_ranges)(r[0], classes, splitters) for r in read]
+        for k in range(n_ranges):
+            level = [pc[k] for pc in pieces]
+            while len(level) > 1:  # a tree of merges
+                level = [delayed(_merge)(*level[i:i + 8]) for i in range(0, len(level), 8)]
+            ranges.append(level[0])
     totals = delayed(list)([delayed(_totals)(r) for r in ranges])
     sweeps = [delayed(_sweep)(r, totals, k) for k, r in enumerate(ranges)]
     tallies = delayed(_combine)(sweeps, totals, classes, delayed(_rows)(metas, classes))
     return {"metas": metas, "classes": classes, "splitters": splitters, "ranges": ranges,
-            "totals": totals, "tallies": tallies, "n_ranges": n_ranges}
+            "totals": totals, "tallies": tallies, "n_ranges": n_ranges, "maps": maps,
+            "rows_at": [r[2] for r in read] if track else []}
 
 
 def run(graph, finish, compute):
@@ -317,7 +387,7 @@ def columns_of(y_scores):
     return [arr[:, j] for j in range(arr.shape[1])]
 
 
-def column_graphs(y_true, cols, sample_weight, positive):
+def column_graphs(y_true, cols, sample_weight, positive, track=False):
     """``(blocks of the first column, range graphs, blocks)`` of score columns on
     the same rows: every column cut alike and oriented to the first one's
     classes (pure tasks: built twice, computed once)."""
@@ -332,7 +402,8 @@ def column_graphs(y_true, cols, sample_weight, positive):
     classes = None
     for s in scores:
         blocks = list(zip(y, s, w))
-        g = range_graph(blocks, offsets, n_rows, positive=positive, classes=classes)
+        g = range_graph(blocks, offsets, n_rows, positive=positive, classes=classes,
+                        track=track)
         classes = g["classes"]  # every column oriented to the first one's classes
         graphs.append(g)
         col_blocks.append(blocks)

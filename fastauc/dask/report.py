@@ -134,7 +134,8 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     dask, _ = load_dask()
     delayed = dask.delayed
     codes = [CODES[m] for m in BEST_METRICS]
-    _, graphs, col_blocks = column_graphs(y_true, cols, sample_weight, pos_label)
+    # the graphs the paired tests need (``track``): built here and there, computed once
+    _, graphs, col_blocks = column_graphs(y_true, cols, sample_weight, pos_label, track=k > 1)
     classes = graphs[0]["classes"]
     sections = []
     for j, (g, blocks) in enumerate(zip(graphs, col_blocks)):
