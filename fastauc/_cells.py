@@ -28,6 +28,10 @@ class Cells:
     pos: np.ndarray
     neg: np.ndarray
 
+    def __sizeof__(self) -> int:  # as ``Table.__sizeof__``
+        return object.__sizeof__(self) + sum(a.nbytes for a in (self.keys, self.lo, self.level,
+                                                                self.pos, self.neg))
+
     @classmethod
     def from_table(cls, t) -> Cells:
         if isinstance(t, Cells):

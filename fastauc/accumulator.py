@@ -376,6 +376,14 @@ class Accumulator:
         acc._levels = [table] if m else []
         return acc
 
+    def __sizeof__(self) -> int:
+        """Bytes held (the tables and the waiting rows): what ``sys.getsizeof``
+        and dask's memory accounting see."""
+        import sys
+
+        waiting = sum(a.nbytes for batch in self._pending for a in batch)
+        return object.__sizeof__(self) + waiting + sum(sys.getsizeof(t) for t in self._levels)
+
     def __reduce__(self):
         return (Accumulator.from_bytes, (self.to_bytes(),))
 

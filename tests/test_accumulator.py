@@ -604,3 +604,22 @@ def test_bounded_bytes_round_trip_and_checks(rng):
             Accumulator.from_bytes(sealed(bad))
     with pytest.raises(ValueError, match="corrupted"):
         Accumulator.from_bytes(sealed(arrays, {**header, "max_groups": None}))
+
+
+def test_sizeof_counts_the_arrays(rng):
+    """``sys.getsizeof`` (which dask's memory accounting and scheduler use for
+    objects it does not know) sees the tables and the waiting rows."""
+    import sys
+
+    from fastauc._table import Table
+
+    n = 50_000
+    y, s = rng.integers(0, 2, n), rng.random(n)
+    acc = Accumulator().update(y, s)
+    assert sys.getsizeof(acc) >= 9 * n  # waiting: classes (bool) and scores
+    table = acc._table()
+    assert sys.getsizeof(table) >= 24 * len(table) == 24 * n
+    assert sys.getsizeof(acc) >= 24 * n
+    assert sys.getsizeof(Table(s[:0].view(np.uint64), s[:0], s[:0])) < 200
+    bounded = Accumulator(max_groups=16).update(y, s)
+    assert 0 < sys.getsizeof(bounded) < 24 * n
