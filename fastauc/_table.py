@@ -35,6 +35,7 @@ from ._kernels.table import (
     ST_TOTAL_POS,
     compact_segments,
     count_groups,
+    merge_runs,
     merge_tables,
     walk_runs,
     scatter_groups,
@@ -139,18 +140,17 @@ def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.nd
 
 def merge_tracked(tables) -> tuple[Table, list]:
     """The table of several tables' rows and, for each of them, where its keys
-    went (positions in the result): a balanced tree of linear merges, the
-    positions composed level by level."""
-    items = [(t, [None]) for t in tables]  # None: the identity
-    while len(items) > 1:
-        merged = []
-        for (a, maps_a), (b, maps_b) in zip(items[0::2], items[1::2]):
-            out, at_a, at_b = a.merge_tracked(b)
-            merged.append((out, [at_a if m is None else at_a[m] for m in maps_a]
-                           + [at_b if m is None else at_b[m] for m in maps_b]))
-        items = merged + items[len(merged) * 2:]
-    table, maps = items[0]
-    return table, [np.arange(len(table)) if m is None else m for m in maps]
+    went (positions in the result): a balanced tree of linear merges in one
+    kernel (``merge_runs``), the positions carried up level by level."""
+    starts = np.concatenate(([0], np.cumsum([len(t) for t in tables]))).astype(np.int64)
+    keys = np.concatenate([t.keys for t in tables])
+    m = keys.shape[0]
+    out_k, out_p, out_n = np.empty(m, np.uint64), np.empty(m), np.empty(m)
+    at = np.empty(m, np.int64)
+    g = merge_runs(keys, np.concatenate([t.pos for t in tables]),
+                   np.concatenate([t.neg for t in tables]), starts, out_k, out_p, out_n, at)
+    return Table(out_k[:g], out_p[:g], out_n[:g]), [at[a:b] for a, b in
+                                                     zip(starts[:-1], starts[1:])]
 
 
 def float_keys(x: np.ndarray) -> np.ndarray:
@@ -248,7 +248,7 @@ class Table:
         keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
         if m < CHUNK_MIN:
             g = merge_tables(self.keys, self.pos, self.neg, other.keys, other.pos, other.neg,
-                             keys, pos, neg, EMPTY_INTS, EMPTY_INTS)
+                             keys, pos, neg)
             return Table(keys[:g], pos[:g], neg[:g])
         big = self if len(self) >= len(other) else other
         pivot = big.keys[len(big) // 2]
@@ -256,20 +256,10 @@ class Table:
         u = c1 + c2
         g_u, g_l = map_chunks(merge_tables, [
             (self.keys[:c1], self.pos[:c1], self.neg[:c1], other.keys[:c2], other.pos[:c2],
-             other.neg[:c2], keys[:u], pos[:u], neg[:u], EMPTY_INTS, EMPTY_INTS),
+             other.neg[:c2], keys[:u], pos[:u], neg[:u]),
             (self.keys[c1:], self.pos[c1:], self.neg[c1:], other.keys[c2:], other.pos[c2:],
-             other.neg[c2:], keys[u:], pos[u:], neg[u:], EMPTY_INTS, EMPTY_INTS)])
+             other.neg[c2:], keys[u:], pos[u:], neg[u:])])
         return Table(*_closed((keys, pos, neg), g_u, u, g_l))
-
-    def merge_tracked(self, other: Table) -> tuple[Table, np.ndarray, np.ndarray]:
-        """``merge`` in one pass that also says where each key went: ``(table,
-        positions of self's keys in it, positions of other's keys)``."""
-        m = len(self) + len(other)
-        keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
-        at1, at2 = np.empty(len(self), np.int64), np.empty(len(other), np.int64)
-        g = merge_tables(self.keys, self.pos, self.neg, other.keys, other.pos, other.neg,
-                         keys, pos, neg, at1, at2)
-        return Table(keys[:g], pos[:g], neg[:g]), at1, at2
 
     def _above(self, key) -> int:
         """Number of keys greater than ``key`` (keys are descending)."""

@@ -122,3 +122,34 @@ def group_weights(bp, bn, wl, n_pos):
         ip = p_end
         ineg = n_end
     return pos, neg
+
+
+@jit
+def key_placements(pos, neg, tp0, fp0, total_p, total_n, at, out):
+    """DeLong's placements of the keys ``at`` points to, in a key range's table
+    (``pos``/``neg`` per key, descending; ``tp0``/``fp0`` the weight above the
+    range): ``out[0, i]`` for a positive with key ``at[i]`` (the negative
+    weight below it, ties one half, over ``total_n``), ``out[1, i]`` for a
+    negative (the positive weight above, ties one half, over ``total_p``).
+    One pass, no temporaries but the two per-key columns."""
+    n_keys = pos.shape[0]
+    v10 = np.empty(n_keys)
+    v01 = np.empty(n_keys)
+    tp = tp0
+    fp = fp0
+    for g in range(n_keys):
+        v10[g] = (total_n - fp - 0.5 * neg[g]) / total_n
+        v01[g] = (tp + 0.5 * pos[g]) / total_p
+        tp += pos[g]
+        fp += neg[g]
+    for i in range(at.shape[0]):
+        out[0, i] = v10[at[i]]
+        out[1, i] = v01[at[i]]
+
+
+@jit
+def row_placements(vals, at, is_pos, out):
+    """Each row's placement from its key's pair: ``vals[0, at[i]]`` for a
+    positive, ``vals[1, at[i]]`` for a negative (``at[i]``: row i's key)."""
+    for i in range(at.shape[0]):
+        out[i] = vals[0, at[i]] if is_pos[i] else vals[1, at[i]]

@@ -230,15 +230,12 @@ def placement_moments(pos, neg, lo, hi, total_p, total_n, auc, stats):
 
 
 @jit
-def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n, at1, at2):
+def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n):
     """The table of the union of two tables' rows, written to ``out_*`` (room
     for both), in one linear pass; returns its number of keys.  The key
-    comparison picks a source without a branch; equal keys (rare) add up.
-    ``at1``/``at2`` (int64, both empty to skip) receive where each input key
-    went: its position in ``out_*``."""
+    comparison picks a source without a branch; equal keys (rare) add up."""
     m1 = k1.shape[0]
     m2 = k2.shape[0]
-    track = at1.shape[0] + at2.shape[0] > 0
     i = 0
     j = 0
     g = 0
@@ -249,9 +246,6 @@ def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n, at1, at2):
             out_k[g] = a
             out_p[g] = p1[i] + p2[j]
             out_n[g] = n1[i] + n2[j]
-            if track:
-                at1[i] = g
-                at2[j] = g
             i += 1
             j += 1
         else:
@@ -259,26 +253,101 @@ def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n, at1, at2):
             out_k[g] = a if first else b
             out_p[g] = p1[i] if first else p2[j]
             out_n[g] = n1[i] if first else n2[j]
-            if track:
-                if first:
-                    at1[i] = g
-                else:
-                    at2[j] = g
             i += first
             j += not first
         g += 1
     while i < m1:
         out_k[g], out_p[g], out_n[g] = k1[i], p1[i], n1[i]
-        if track:
-            at1[i] = g
         i += 1
         g += 1
     while j < m2:
         out_k[g], out_p[g], out_n[g] = k2[j], p2[j], n2[j]
-        if track:
-            at2[j] = g
         j += 1
         g += 1
+    return g
+
+
+@jit
+def _merge_mapped(sk, sp, sn, a, a_end, b, b_end, dk, dp, dn, o, pmap):
+    """``merge_tables`` of ``s*[a:a_end]`` and ``s*[b:b_end]`` into ``d*[o:]`` (one
+    linear pass, the source picked without a branch);
+    ``pmap[q]`` receives where source key ``q`` went (relative to ``o``)."""
+    g = 0
+    while a < a_end and b < b_end:
+        x = sk[a]
+        y = sk[b]
+        if x == y:
+            dk[o + g] = x
+            dp[o + g] = sp[a] + sp[b]
+            dn[o + g] = sn[a] + sn[b]
+            pmap[a] = g
+            pmap[b] = g
+            a += 1
+            b += 1
+        else:  # no branch on the data: the source is picked by a select
+            first = x > y
+            q = a if first else b
+            dk[o + g], dp[o + g], dn[o + g] = sk[q], sp[q], sn[q]
+            pmap[q] = g
+            a += first
+            b += not first
+        g += 1
+    for q in range(a, a_end):
+        dk[o + g], dp[o + g], dn[o + g] = sk[q], sp[q], sn[q]
+        pmap[q] = g
+        g += 1
+    for q in range(b, b_end):
+        dk[o + g], dp[o + g], dn[o + g] = sk[q], sp[q], sn[q]
+        pmap[q] = g
+        g += 1
+    return g
+
+
+@jit
+def merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, at):
+    """The table of several tables' rows: tables ``starts[r]:starts[r + 1]``
+    of ``keys``/``pos``/``neg`` (each descending; overwritten, as scratch)
+    merged pairwise level by level (a balanced tree of linear merges between
+    the inputs and ``out_*``), the result in ``out_*``; ``at[i]`` receives
+    input key ``i``'s position in it.  Returns its number of keys."""
+    n_runs = starts.shape[0] - 1
+    lo = starts[:-1].copy()  # run r: s*[lo[r]:hi[r]], covering tables leaf[r]:leaf[r + 1]
+    hi = starts[1:].copy()
+    leaf = np.arange(n_runs + 1)
+    for r in range(n_runs):
+        for i in range(starts[r], starts[r + 1]):
+            at[i] = i - starts[r]  # position within its run
+    pmap = np.empty(keys.shape[0], np.int64)
+    sk, sp, sn = keys, pos, neg
+    dk, dp, dn = out_k, out_p, out_n
+    in_out = False  # whether the current runs are in out_*
+    while n_runs > 1:
+        nr = 0
+        for r in range(0, n_runs - 1, 2):
+            g = _merge_mapped(sk, sp, sn, lo[r], hi[r], lo[r + 1], hi[r + 1], dk, dp, dn,
+                              lo[r], pmap)
+            for rr in (r, r + 1):
+                for t in range(leaf[rr], leaf[rr + 1]):
+                    for i in range(starts[t], starts[t + 1]):
+                        at[i] = pmap[lo[rr] + at[i]]
+            lo[nr], hi[nr], leaf[nr] = lo[r], lo[r] + g, leaf[r]
+            nr += 1
+        if n_runs % 2:  # the odd run moves over as it is
+            r = n_runs - 1
+            for q in range(lo[r], hi[r]):
+                dk[q], dp[q], dn[q] = sk[q], sp[q], sn[q]
+            lo[nr], hi[nr], leaf[nr] = lo[r], hi[r], leaf[r]
+            nr += 1
+        leaf[nr] = leaf[n_runs]
+        n_runs = nr
+        sk, dk = dk, sk
+        sp, dp = dp, sp
+        sn, dn = dn, sn
+        in_out = not in_out
+    g = hi[0] - lo[0] if n_runs == 1 else 0  # lo[0] is 0: runs merge into the first
+    if not in_out:
+        for q in range(g):
+            out_k[q], out_p[q], out_n[q] = sk[q], sp[q], sn[q]
     return g
 
 

@@ -8,7 +8,6 @@ import numpy as np
 
 from .. import _validation as v
 from .._stats import ALTERNATIVES as _ALTERNATIVES
-from .._table import placement_values
 from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
 def _range_values(table, maps, totals, k):
@@ -16,12 +15,16 @@ def _range_values(table, maps, totals, k):
     a (2, keys) array, each key's placement for a positive (negative weight
     below, ties one half, over N) and for a negative (positive weight above,
     ties one half, over P), from the weight above the range."""
+    from .._kernels.placements import key_placements
+
     tp0 = sum(t[0] for t in totals[:k])
     fp0 = sum(t[1] for t in totals[:k])
-    big_p = sum(t[0] for t in totals)
-    big_n = sum(t[1] for t in totals)
-    v10, v01 = placement_values(table, tp0, fp0, big_p, big_n)
-    return tuple(np.stack((v10[m], v01[m])) for m in maps)
+    at = np.concatenate(maps) if maps else np.empty(0, np.int64)
+    out = np.empty((2, at.shape[0]))
+    key_placements(table.pos, table.neg, tp0, fp0, sum(t[0] for t in totals),
+                   sum(t[1] for t in totals), at, out)
+    cuts = np.cumsum([0] + [m.shape[0] for m in maps])
+    return tuple(out[:, a:b] for a, b in zip(cuts[:-1], cuts[1:]))
 
 
 def _block_covariance(y, w, classes, aucs, rows_at, n_ranges, *values):
@@ -30,7 +33,7 @@ def _block_covariance(y, w, classes, aucs, rows_at, n_ranges, *values):
     the table's order); each row takes its key's value for its class (through
     ``rows_at``, its position in the table) and the kernel adds up the
     products."""
-    from .._kernels.placements import placement_covariance
+    from .._kernels.placements import placement_covariance, row_placements
 
     y = np.asarray(y)
     n = y.shape[0]
@@ -41,9 +44,8 @@ def _block_covariance(y, w, classes, aucs, rows_at, n_ranges, *values):
     for m in range(k):
         vals = np.concatenate(values[first:first + n_ranges[m]], axis=1)
         first += n_ranges[m]
-        if vals.shape[1]:
-            at = rows_at[m]  # a row of weight zero points anywhere: it adds nothing
-            X[m] = np.where(is_pos, vals[0][at], vals[1][at])
+        if vals.shape[1]:  # a row of weight zero points anywhere: it adds nothing
+            row_placements(vals, rows_at[m], is_pos, X[m])
     ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
     return placement_covariance(X, is_pos, ww, aucs, 0, n)
 
