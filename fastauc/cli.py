@@ -460,11 +460,10 @@ def _dask_report(args, cols, by_cols):
     """The report computed on a Dask cluster (``--scheduler ADDRESS``, or a
     local cluster with ``--dask``): the file (or glob) read as a dask
     DataFrame, ``fastauc.dask.report`` on it."""
-    for flag, bad in (("--by", by_cols), ("--plot", args.plot),
-                      ("--ci bootstrap", args.ci == "bootstrap")):
+    for flag, bad in (("--plot", args.plot), ("--ci bootstrap", args.ci == "bootstrap")):
         if bad:
             raise CLIError(f"{flag} is not available with --dask/--scheduler yet; the cluster "
-                           "report gives the DeLong intervals and paired tests")
+                           "report gives the DeLong intervals and paired tests (and --by)")
     try:
         import dask.dataframe as dd
         import distributed
@@ -488,15 +487,34 @@ def _dask_report(args, cols, by_cols):
         client = distributed.Client(args.scheduler)
     else:
         client = distributed.Client(distributed.LocalCluster(dashboard_address=None))
+    weight = frame[args.weight] if args.weight else None
+    groups = None
+    if by_cols:
+        groups = frame[by_cols[0]] if len(by_cols) == 1 else tuple(frame[c] for c in by_cols)
     try:
-        return fdask.report(frame, target=args.target, scores=args.score, weight=args.weight,
-                            pos_label=pos_label)
+        graphs = [fdask.report(frame, target=args.target, scores=args.score, weight=args.weight,
+                               pos_label=pos_label, compute=False)]
+        if groups is not None:  # each model's per-group table, in the same computation
+            graphs += [fdask.by_group(target, frame[s], groups, sample_weight=weight,
+                                      pos_label=pos_label, compute=False) for s in args.score]
+        futures = client.compute(graphs)
+        if not args.json and sys.stderr.isatty():  # dask's own progress bar, on stderr
+            import contextlib
+
+            with contextlib.redirect_stdout(sys.stderr):
+                distributed.progress(futures)
+        rep, *tables = client.gather(futures)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
     finally:
         if not args.scheduler:
             client.cluster.close()
         client.close()
+    if tables:
+        from dataclasses import replace
+
+        rep = replace(rep, by_group=dict(zip(args.score, tables)))
+    return rep
 
 
 def _progress_bar(show, total):

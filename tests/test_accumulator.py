@@ -623,3 +623,27 @@ def test_sizeof_counts_the_arrays(rng):
     assert sys.getsizeof(Table(s[:0].view(np.uint64), s[:0], s[:0])) < 200
     bounded = Accumulator(max_groups=16).update(y, s)
     assert 0 < sys.getsizeof(bounded) < 24 * n
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_table_with_rows_in_two_halves(weighted, rng):
+    """From 2**16 rows the two halves are sorted on two threads and their tables
+    merged with the row positions carried along; ties across the halves add up
+    and rows of weight zero (a whole half of them, too) stay harmless."""
+    from fastauc._table import Table, float_keys, table_with_rows
+
+    n = 150_000
+    y = rng.integers(0, 2, n) == 1
+    s = np.round(rng.random(n), 3)
+    w = np.empty(0)
+    if weighted:
+        w = rng.choice([0.0, 0.5, 2.0], n)
+        w[: n // 2] = 0.0  # the first half weighs nothing
+    table, at = table_with_rows(y, s, w)
+    ref = Table.from_rows(y, s, w)
+    np.testing.assert_array_equal(table.keys, ref.keys)
+    np.testing.assert_allclose(table.pos, ref.pos, rtol=1e-12)
+    np.testing.assert_allclose(table.neg, ref.neg, rtol=1e-12)
+    held = w > 0 if weighted else np.ones(n, bool)
+    np.testing.assert_array_equal(table.keys[at[held]], float_keys(s)[held])
+    assert at.min() >= 0 and at.max() < len(table)

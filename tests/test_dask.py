@@ -266,6 +266,7 @@ def test_report_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
 def test_cli_report_on_the_cluster(client, rng, tmp_path):
     """``fastauc report 'parts/*.parquet' --scheduler ADDRESS``: the in-memory report."""
     import argparse
+    import dataclasses
     import io
     import json
 
@@ -279,20 +280,26 @@ def test_cli_report_on_the_cluster(client, rng, tmp_path):
     p = np.round(p, 3)
     q = np.round(rng.normal(size=len(y)) + 0.5 * y, 2)
     label = np.where(y == 1, "sick", "well")
+    region = rng.choice(["north", "south", "east"], len(y))
     for i, a in enumerate(range(0, len(y), 2000)):
         pq.write_table(pa.table({"label": label[a:a + 2000], "p": p[a:a + 2000],
-                                 "q": q[a:a + 2000], "w": w[a:a + 2000]}),
+                                 "q": q[a:a + 2000], "w": w[a:a + 2000],
+                                 "region": region[a:a + 2000]}),
                        tmp_path / f"part{i}.parquet")
     parser = argparse.ArgumentParser()
     _report_parser(parser.add_subparsers(dest="command"))
-    out = io.StringIO()
     args = ["report", str(tmp_path / "*.parquet"), "--target", "label", "--pos-label", "sick",
             "--score", "p", "--score", "q", "--weight", "w", "--json",
             "--scheduler", client.scheduler.address]
-    assert run_report(parser.parse_args(args), out=out) == 0
-    ref = fastauc.report(label, np.column_stack((p, q)), sample_weight=w, pos_label="sick",
-                         names=["p", "q"])
-    assert_close(json.loads(out.getvalue()), json.loads(json.dumps(ref.to_dict())))
+    for by in ([], ["--by", "region"]):
+        out = io.StringIO()
+        assert run_report(parser.parse_args(args + by), out=out) == 0
+        ref = fastauc.report(label, np.column_stack((p, q)), sample_weight=w, pos_label="sick",
+                             names=["p", "q"], by=region if by else None)
+        ref = dataclasses.replace(ref, by_group={  # the groups take the file's column name
+            name: dataclasses.replace(g, groups={"region": next(iter(g.groups.values()))})
+            for name, g in ref.by_group.items()})
+        assert_close(json.loads(out.getvalue()), json.loads(json.dumps(ref.to_dict())))
 
 
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
@@ -317,3 +324,20 @@ def test_by_group_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
         assert_close(got.to_dict(), ref.to_dict())
         got, ref = fd.by_group(Y, P, (G2, G1)), fastauc.by_group(y, p, (g2, g1))
         assert_close(got.to_dict(), ref.to_dict())
+
+
+def test_warm_workers_loads_the_kernels_on_every_worker(client):
+    """``warm_workers``: one worker first, then the rest; afterwards every
+    worker has the tasks' kernels compiled (or loaded from the cache)."""
+    done = fd.warm_workers(client)
+    assert set(done) == set(client.scheduler_info()["workers"])
+    assert all(seconds >= 0 for seconds in done.values())
+
+    def compiled():
+        from fastauc._kernels import placements, table
+
+        return all(len(k.signatures) > 0 for k in (table.merge_runs, table.walk_runs,
+                                                   placements.key_placements,
+                                                   placements.row_placements))
+
+    assert all(client.run(compiled).values())

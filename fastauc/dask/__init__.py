@@ -25,6 +25,7 @@ value.  The current ``distributed`` client runs the graph, or dask's local
 scheduler when there is none.
 """
 
+from .deploy import warm_workers
 from .inference import bootstrap_ci, delong_covariance, delong_test
 from .metrics import (average_precision_score, best_threshold, log_loss, mann_whitney_u,
                       precision_recall_curve, roc_auc_ci, roc_auc_score, roc_curve,
@@ -34,4 +35,4 @@ from .report import by_group, report
 __all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "by_group",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",
            "precision_recall_curve", "report", "roc_auc_ci", "roc_auc_score", "roc_curve",
-           "threshold_metrics"]
+           "threshold_metrics", "warm_workers"]
