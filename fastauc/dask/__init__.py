@@ -19,6 +19,12 @@ The graph, for a score column in P partitions:
    (``tp0``, ``fp0``), and each range is swept from there; the ranges' twice
    areas, average-precision numerators and DeLong moments add up exactly.
 
+The paired DeLong test keeps each row's position in its partition's table
+(the one sort carries it) and each range records where every piece's keys
+went in its table, so the placements come back to the rows without a row
+being looked up.  ``warm_workers(client)`` gets the kernels onto every
+worker before the first call.
+
 Functions take dask arrays, dask Series, or anything ``dask.array.asarray``
 takes; ``compute=False`` returns a ``dask.delayed`` object instead of the
 value.  The current ``distributed`` client runs the graph, or dask's local
