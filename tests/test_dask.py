@@ -176,6 +176,20 @@ def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_ro
             (ref.estimate, ref.low, ref.high, ref.se, ref.n_dropped), abs=TOL)
     with pytest.raises(ValueError, match="scheme='poisson'"):
         fd.bootstrap_ci(Y, S, scheme="multinomial")
+    # the paired test: both models see the same resample, as in memory
+    b = np.round(s + rng.normal(scale=0.3, size=len(s)), 2)
+    B = da.from_array(b, chunks=S.chunks)
+    for alternative in ("two-sided", "greater"):
+        ref = fastauc.bootstrap_test(y, s, b, sample_weight=w, n_resamples=40, random_state=5,
+                                     scheme="poisson", alternative=alternative)
+        got = fd.bootstrap_test(Y, S, B, sample_weight=W, n_resamples=40, random_state=5,
+                                alternative=alternative)
+        np.testing.assert_array_equal(got.replicates, ref.replicates)
+        assert (got.difference, got.low, got.high, got.se, got.statistic, got.pvalue) == \
+            pytest.approx((ref.difference, ref.low, ref.high, ref.se, ref.statistic,
+                           ref.pvalue), abs=TOL)
+    with pytest.raises(ValueError, match="scheme='poisson'"):
+        fd.bootstrap_test(Y, S, B, scheme="multinomial")
 
 
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])

@@ -163,6 +163,37 @@ def _replicates_of(sums):
     return reps
 
 
+def _check_poisson(scheme, metric, method, n_resamples, confidence_level, stratified):
+    from .._resample import check_bootstrap_args
+
+    if scheme != "poisson":
+        raise ValueError("fastauc.dask bootstraps with scheme='poisson' only: the multinomial "
+                         "scheme draws n rows from every partition at once and cannot be "
+                         "split across them; pass scheme='poisson'")
+    n_resamples, level, _ = check_bootstrap_args(n_resamples, confidence_level, method,
+                                                  stratified, scheme)
+    if metric != "roc_auc":
+        raise ValueError("fastauc.dask bootstraps metric='roc_auc' for now")
+    if method == "bca":
+        raise ValueError("method='bca' needs the jackknife over all rows; use 'percentile' "
+                         "or 'basic' on Dask")
+    return n_resamples, level
+
+
+def _replicates_graph(y_true, y_score, sample_weight, seed, n_resamples):
+    """Delayed ``(tallies, every replicate's AUC)`` of one score column."""
+    dask, _ = load_dask()
+    delayed = dask.delayed
+    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
+    g = range_graph(blocks, offsets, n_rows)
+    k = g["n_ranges"]
+    split = [delayed(_rows_by_range, nout=k)(y, s, w, o, g["classes"], g["splitters"], k)
+             for (y, s, w), o in zip(blocks, offsets)]
+    sums = [delayed(_range_replicates)(seed, n_resamples, *[sp[j] for sp in split])
+            for j in range(k)]
+    return g["tallies"], delayed(_replicates_of)(sums)
+
+
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
                  confidence_level=0.95, method="percentile", stratified=None,
                  sample_weight=None, random_state=None, scheme="poisson", compute=True):
@@ -177,30 +208,13 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     replicate).  The multinomial scheme cannot be split across partitions
     (a replicate draws n rows from all of them) and raises.
     """
-    from .._resample import bootstrap_interval, check_bootstrap_args
+    from .._resample import bootstrap_interval
     from .._results import BootstrapResult
 
-    if scheme != "poisson":
-        raise ValueError("fastauc.dask.bootstrap_ci supports scheme='poisson' only: the "
-                         "multinomial scheme draws n rows from every partition at once and "
-                         "cannot be split across them; pass scheme='poisson'")
-    n_resamples, level, _ = check_bootstrap_args(n_resamples, confidence_level, method,
-                                                  stratified, scheme)
-    if metric != "roc_auc":
-        raise ValueError("fastauc.dask.bootstrap_ci computes metric='roc_auc' for now")
-    if method == "bca":
-        raise ValueError("method='bca' needs the jackknife over all rows; use 'percentile' "
-                         "or 'basic' on Dask")
+    n_resamples, level = _check_poisson(scheme, metric, method, n_resamples,
+                                        confidence_level, stratified)
     seed = int(v.seed_from_random_state(random_state))
-    dask, _ = load_dask()
-    delayed = dask.delayed
-    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
-    g = range_graph(blocks, offsets, n_rows)
-    k = g["n_ranges"]
-    split = [delayed(_rows_by_range, nout=k)(y, s, w, o, g["classes"], g["splitters"], k)
-             for (y, s, w), o in zip(blocks, offsets)]
-    sums = [delayed(_range_replicates)(seed, n_resamples, *[sp[j] for sp in split])
-            for j in range(k)]
+    tallies, reps = _replicates_graph(y_true, y_score, sample_weight, seed, n_resamples)
 
     def finish(tallies, reps):
         estimate = auc_of(tallies)
@@ -212,5 +226,47 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
         return BootstrapResult(estimate, low, high, se, method, level, n_resamples,
                                int(reps.shape[0] - good.shape[0]), metric, reps)
 
-    result = delayed(finish)(g["tallies"], delayed(_replicates_of)(sums))
+    result = load_dask()[0].delayed(finish)(tallies, reps)
+    return result.compute() if compute else result
+
+
+def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
+                   confidence_level=0.95, method="percentile", stratified=None,
+                   alternative="two-sided", sample_weight=None, random_state=None,
+                   scheme="poisson", compute=True):
+    """:func:`fastauc.bootstrap_test` (paired) with ``scheme="poisson"`` on Dask.
+
+    A row's count in a replicate depends on the seed, the replicate and the
+    row's global position only, so both models see the same resample, as in
+    memory; each model's replicates come from its own key ranges and the
+    differences are taken on the client.  Equal, replicate by replicate, to
+    the in-memory ``bootstrap_test(..., scheme="poisson")``.
+    """
+    from .._resample import bootstrap_interval
+    from .._results import BootstrapTestResult
+    from .._stats import pvalue, ratio
+
+    n_resamples, level = _check_poisson(scheme, metric, method, n_resamples,
+                                        confidence_level, stratified)
+    v.check_choice(alternative, "alternative", _ALTERNATIVES)
+    seed = int(v.seed_from_random_state(random_state))
+    ta, ra = _replicates_graph(y_true, y_score_a, sample_weight, seed, n_resamples)
+    tb, rb = _replicates_graph(y_true, y_score_b, sample_weight, seed, n_resamples)
+
+    def finish(ta, tb, ra, rb):
+        est_a, est_b = auc_of(ta), auc_of(tb)
+        d = est_a - est_b
+        diff = ra - rb
+        good = diff[np.isfinite(diff)]
+        if good.shape[0] == 0:
+            raise ValueError("every bootstrap replicate had a single class")
+        low, high = bootstrap_interval(good, d, level, method, None, alternative)
+        se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+        z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
+        return BootstrapTestResult(z, pvalue(z, alternative), d, low, high, se, est_a, est_b,
+                                   method, alternative, level, n_resamples,
+                                   int(diff.shape[0] - good.shape[0]), metric,
+                                   np.column_stack((ra, rb)))
+
+    result = load_dask()[0].delayed(finish)(ta, tb, ra, rb)
     return result.compute() if compute else result
