@@ -16,7 +16,7 @@ fd = pytest.importorskip("fastauc.dask")
 TOL = 1e-12
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def client():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
