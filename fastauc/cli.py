@@ -460,10 +460,13 @@ def _dask_report(args, cols, by_cols):
     """The report computed on a Dask cluster (``--scheduler ADDRESS``, or a
     local cluster with ``--dask``): the file (or glob) read as a dask
     DataFrame, ``fastauc.dask.report`` on it."""
-    for flag, bad in (("--plot", args.plot), ("--ci bootstrap", args.ci == "bootstrap")):
-        if bad:
-            raise CLIError(f"{flag} is not available with --dask/--scheduler yet; the cluster "
-                           "report gives the DeLong intervals and paired tests (and --by)")
+    if args.plot:
+        raise CLIError("--plot is not available with --dask/--scheduler yet; the cluster "
+                       "report gives the intervals, the paired tests and --by")
+    if args.ci == "bootstrap" and args.scheme != "poisson":
+        raise CLIError("--ci bootstrap on a cluster needs --scheme poisson: the multinomial "
+                       "scheme draws n rows from every partition at once and cannot be split "
+                       "across them")
     try:
         import dask.dataframe as dd
         import distributed
@@ -492,8 +495,12 @@ def _dask_report(args, cols, by_cols):
     if by_cols:
         groups = frame[by_cols[0]] if len(by_cols) == 1 else tuple(frame[c] for c in by_cols)
     try:
+        options = {}
+        if args.ci == "bootstrap":
+            options = {"n_resamples": args.n_resamples, "random_state": args.seed,
+                       "scheme": "poisson"}
         graphs = [fdask.report(frame, target=args.target, scores=args.score, weight=args.weight,
-                               pos_label=pos_label, compute=False)]
+                               pos_label=pos_label, ci=args.ci, compute=False, **options)]
         if groups is not None:  # each model's per-group table, in the same computation
             graphs += [fdask.by_group(target, frame[s], groups, sample_weight=weight,
                                       pos_label=pos_label, compute=False) for s in args.score]

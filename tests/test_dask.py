@@ -192,6 +192,30 @@ def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_ro
         fd.bootstrap_test(Y, S, B, scheme="multinomial")
 
 
+def test_report_with_poisson_bootstrap_intervals(client, rng, monkeypatch):
+    """``report(..., ci="bootstrap", scheme="poisson")``: the in-memory report's
+    intervals (the same replicates), the DeLong comparisons as there."""
+    from .compare import assert_close
+
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", 1500)
+    y, s, w = _data(rng)
+    b = np.round(s + rng.normal(scale=0.2, size=len(s)), 2)
+    labels = np.where(y == 1, "yes", "no")
+    chunks = _chunks(len(y), 7, rng)
+    Y, S, W = _dask_arrays(labels, s, w, chunks)
+    B = da.from_array(b, chunks=chunks)
+    options = {"n_resamples": 30, "random_state": 4, "scheme": "poisson"}
+    got = fd.report(Y, [S, B], sample_weight=W, pos_label="no", ci="bootstrap", **options)
+    ref = fastauc.report(labels, np.column_stack((s, b)), sample_weight=w, pos_label="no",
+                         ci="bootstrap", **options)
+    assert got.ci_method == "bootstrap"
+    assert_close(got.to_dict(), ref.to_dict())
+    with pytest.raises(ValueError, match="scheme='poisson'"):
+        fd.report(Y, [S, B], ci="bootstrap", scheme="multinomial")
+    with pytest.raises(TypeError, match="ci='delong'"):
+        fd.report(Y, [S, B], n_resamples=10)
+
+
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
 def test_curves_equal_in_memory(client, parts, range_rows, rng, monkeypatch):
     monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
@@ -305,15 +329,25 @@ def test_cli_report_on_the_cluster(client, rng, tmp_path):
     args = ["report", str(tmp_path / "*.parquet"), "--target", "label", "--pos-label", "sick",
             "--score", "p", "--score", "q", "--weight", "w", "--json",
             "--scheduler", client.scheduler.address]
-    for by in ([], ["--by", "region"]):
+    boot = ["--ci", "bootstrap", "--scheme", "poisson", "--n-resamples", "20", "--seed", "3"]
+    for extra in ([], ["--by", "region"], boot):
         out = io.StringIO()
-        assert run_report(parser.parse_args(args + by), out=out) == 0
+        assert run_report(parser.parse_args(args + extra), out=out) == 0
+        options = {"ci": "bootstrap", "n_resamples": 20, "random_state": 3,
+                   "scheme": "poisson"} if extra == boot else {}
         ref = fastauc.report(label, np.column_stack((p, q)), sample_weight=w, pos_label="sick",
-                             names=["p", "q"], by=region if by else None)
+                             names=["p", "q"], by=region if "--by" in extra else None,
+                             **options)
         ref = dataclasses.replace(ref, by_group={  # the groups take the file's column name
             name: dataclasses.replace(g, groups={"region": next(iter(g.groups.values()))})
             for name, g in ref.by_group.items()})
         assert_close(json.loads(out.getvalue()), json.loads(json.dumps(ref.to_dict())))
+    from fastauc.cli import CLIError
+
+    for extra, message in ((["--ci", "bootstrap"], "needs --scheme poisson"),
+                           (["--plot", str(tmp_path / "x.png")], "--plot is not available")):
+        with pytest.raises(CLIError, match=message):
+            run_report(parser.parse_args(args + extra), out=io.StringIO())
 
 
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])

@@ -163,7 +163,27 @@ def _replicates_of(sums):
     return reps
 
 
-def _check_poisson(scheme, metric, method, n_resamples, confidence_level, stratified):
+def _interval(estimate, reps, level, method, alternative):
+    """``(estimate, low, high, se, dropped)`` from the replicates (NaN: dropped)."""
+    from .._resample import bootstrap_interval
+
+    good = reps[np.isfinite(reps)]
+    if good.shape[0] == 0:
+        raise ValueError("every bootstrap replicate had a single class")
+    low, high = bootstrap_interval(good, estimate, level, method, None, alternative)
+    se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+    return estimate, low, high, se, int(reps.shape[0] - good.shape[0])
+
+
+def boot_interval(tallies, reps, level, method):
+    """A model's bootstrap :class:`~fastauc.ConfidenceInterval` (the report's)."""
+    from .._results import ConfidenceInterval
+
+    estimate, low, high, se, _ = _interval(auc_of(tallies), reps, level, method, "two-sided")
+    return ConfidenceInterval(estimate, low, high, se, f"bootstrap ({method})", level)
+
+
+def check_poisson(scheme, metric, method, n_resamples, confidence_level, stratified):
     from .._resample import check_bootstrap_args
 
     if scheme != "poisson":
@@ -180,12 +200,12 @@ def _check_poisson(scheme, metric, method, n_resamples, confidence_level, strati
     return n_resamples, level
 
 
-def _replicates_graph(y_true, y_score, sample_weight, seed, n_resamples):
+def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive=None):
     """Delayed ``(tallies, every replicate's AUC)`` of one score column."""
     dask, _ = load_dask()
     delayed = dask.delayed
     blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
-    g = range_graph(blocks, offsets, n_rows)
+    g = range_graph(blocks, offsets, n_rows, positive)
     k = g["n_ranges"]
     split = [delayed(_rows_by_range, nout=k)(y, s, w, o, g["classes"], g["splitters"], k)
              for (y, s, w), o in zip(blocks, offsets)]
@@ -208,23 +228,18 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     replicate).  The multinomial scheme cannot be split across partitions
     (a replicate draws n rows from all of them) and raises.
     """
-    from .._resample import bootstrap_interval
     from .._results import BootstrapResult
 
-    n_resamples, level = _check_poisson(scheme, metric, method, n_resamples,
+    n_resamples, level = check_poisson(scheme, metric, method, n_resamples,
                                         confidence_level, stratified)
     seed = int(v.seed_from_random_state(random_state))
-    tallies, reps = _replicates_graph(y_true, y_score, sample_weight, seed, n_resamples)
+    tallies, reps = replicates_graph(y_true, y_score, sample_weight, seed, n_resamples)
 
     def finish(tallies, reps):
-        estimate = auc_of(tallies)
-        good = reps[np.isfinite(reps)]
-        if good.shape[0] == 0:
-            raise ValueError("every bootstrap replicate had a single class")
-        low, high = bootstrap_interval(good, estimate, level, method, None)
-        se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+        estimate, low, high, se, n_dropped = _interval(auc_of(tallies), reps, level, method,
+                                                       "two-sided")
         return BootstrapResult(estimate, low, high, se, method, level, n_resamples,
-                               int(reps.shape[0] - good.shape[0]), metric, reps)
+                               n_dropped, metric, reps)
 
     result = load_dask()[0].delayed(finish)(tallies, reps)
     return result.compute() if compute else result
@@ -242,30 +257,23 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     differences are taken on the client.  Equal, replicate by replicate, to
     the in-memory ``bootstrap_test(..., scheme="poisson")``.
     """
-    from .._resample import bootstrap_interval
     from .._results import BootstrapTestResult
     from .._stats import pvalue, ratio
 
-    n_resamples, level = _check_poisson(scheme, metric, method, n_resamples,
+    n_resamples, level = check_poisson(scheme, metric, method, n_resamples,
                                         confidence_level, stratified)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     seed = int(v.seed_from_random_state(random_state))
-    ta, ra = _replicates_graph(y_true, y_score_a, sample_weight, seed, n_resamples)
-    tb, rb = _replicates_graph(y_true, y_score_b, sample_weight, seed, n_resamples)
+    ta, ra = replicates_graph(y_true, y_score_a, sample_weight, seed, n_resamples)
+    tb, rb = replicates_graph(y_true, y_score_b, sample_weight, seed, n_resamples)
 
     def finish(ta, tb, ra, rb):
         est_a, est_b = auc_of(ta), auc_of(tb)
-        d = est_a - est_b
-        diff = ra - rb
-        good = diff[np.isfinite(diff)]
-        if good.shape[0] == 0:
-            raise ValueError("every bootstrap replicate had a single class")
-        low, high = bootstrap_interval(good, d, level, method, None, alternative)
-        se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+        d, low, high, se, n_dropped = _interval(est_a - est_b, ra - rb, level, method,
+                                                alternative)
         z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
         return BootstrapTestResult(z, pvalue(z, alternative), d, low, high, se, est_a, est_b,
-                                   method, alternative, level, n_resamples,
-                                   int(diff.shape[0] - good.shape[0]), metric,
+                                   method, alternative, level, n_resamples, n_dropped, metric,
                                    np.column_stack((ra, rb)))
 
     result = load_dask()[0].delayed(finish)(ta, tb, ra, rb)

@@ -60,14 +60,18 @@ def _prob_loss_block(y, p, w, classes):
     return float(loss), float(weight)
 
 
-def _model_section(name, tallies, parts, level, codes_names, fractions, losses):
-    """One model's :class:`~fastauc.ModelReport` from its ranges' shares."""
+def _model_section(name, tallies, parts, level, codes_names, fractions, losses, boot=None):
+    """One model's :class:`~fastauc.ModelReport` from its ranges' shares; the
+    interval DeLong's, or the bootstrap's ``boot`` when given."""
     from .._results import ThresholdMetrics
     from ..report import ModelReport
 
     auc = auc_of(tallies)
-    var = delong_variance(tallies["stats"]) if not math.isnan(auc) else math.nan
-    interval = wald_interval(auc, var, level)
+    if boot is not None:
+        interval = boot
+    else:
+        var = delong_variance(tallies["stats"]) if not math.isnan(auc) else math.nan
+        interval = wald_interval(auc, var, level)
     big_p, big_n = tallies["P"], tallies["N"]
     ap = float(max(0.0, tallies["ap_num"] / big_p)) if big_p > 0 else 0.0
     best = {}
@@ -99,9 +103,34 @@ _AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "
                  "youden", "accuracy", "predicted_positive_rate")
 
 
+def _bootstrap_intervals(y_true, cols, sample_weight, pos_label, level, ci, options):
+    """Each model's delayed bootstrap interval (``ci="bootstrap"``), else Nones."""
+    from .inference import boot_interval, check_poisson, replicates_graph
+
+    v.check_choice(ci, "ci", ("delong", "bootstrap"))
+    if ci == "delong":
+        if options:
+            raise TypeError(f"unexpected arguments for ci='delong': {sorted(options)}")
+        return [None] * len(cols)
+    options = dict(options)
+    options.pop("progress", None)  # the in-memory option; dask has its own progress
+    n_resamples = options.pop("n_resamples", 1000)
+    seed = int(v.seed_from_random_state(options.pop("random_state", None)))
+    method = options.pop("method", "percentile")
+    n_resamples, _ = check_poisson(options.pop("scheme", "poisson"), "roc_auc", method,
+                                   n_resamples, level, options.pop("stratified", None))
+    if options:
+        raise TypeError(f"unexpected bootstrap arguments: {sorted(options)}")
+    dask, _ = load_dask()
+    return [dask.delayed(boot_interval)(*replicates_graph(y_true, c, sample_weight, seed,
+                                                          n_resamples, pos_label),
+                                        level, method) for c in cols]
+
+
 def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, sample_weight=None,
-           names=None, pos_label=None, confidence_level=0.95, compute=True):
-    """:func:`fastauc.report` (DeLong) of data held by Dask.
+           names=None, pos_label=None, confidence_level=0.95, ci="delong", compute=True,
+           **bootstrap_options):
+    """:func:`fastauc.report` of data held by Dask.
 
     ``report(y, [s1, s2], ...)`` with dask arrays or Series, or
     ``report(ddf, target="y", scores=["p", "q"], weight="w")`` with a dask
@@ -110,7 +139,10 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     and Youden and lifts at 1/5/10% come from its key ranges (each range's
     best points and lift edges, from the weight above it); the paired tests
     from :func:`delong_covariance`.  One graph: each column is read and
-    sorted once.
+    sorted once.  ``ci="bootstrap"`` gives each model the interval of
+    :func:`bootstrap_ci` (``scheme="poisson"``: ``n_resamples``,
+    ``random_state``, ``method`` in ``bootstrap_options``), the same as the
+    in-memory report with ``scheme="poisson"``.
     """
     from .._delong import paired_test
     from .._kernels.thresholds import CODES
@@ -127,6 +159,8 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     else:
         cols = columns_of(y_scores)
     level = v.check_confidence_level(confidence_level)
+    boots = _bootstrap_intervals(y_true, cols, sample_weight, pos_label, level, ci,
+                                 bootstrap_options)
     k = len(cols)
     names = [f"model_{j + 1}" for j in range(k)] if names is None else list(names)
     if len(names) != k:
@@ -144,7 +178,8 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
                  for kk, r in enumerate(g["ranges"])]
         losses = [delayed(_prob_loss_block)(y, s, w, classes) for y, s, w in blocks]
         sections.append(delayed(_model_section)(names[j], g["tallies"], parts, level,
-                                                BEST_METRICS, LIFT_FRACTIONS, losses))
+                                                BEST_METRICS, LIFT_FRACTIONS, losses,
+                                                boots[j]))
     tallies0 = graphs[0]["tallies"]
     cov = delong_graph(y_true, cols, sample_weight, pos_label) if k > 1 else None
 
@@ -158,7 +193,7 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
                     comparisons.append(Comparison(names[a], names[b], t.difference, t.low,
                                                   t.high, t.se, t.statistic, t.pvalue))
         n = int(sum(t0["rows"]))
-        return Report(models, comparisons, n, float(t0["P"]), float(t0["N"]), "delong", level,
+        return Report(models, comparisons, n, float(t0["P"]), float(t0["N"]), ci, level,
                       weighted=sample_weight is not None)
 
     result = delayed(finish)(sections, tallies0, cov)
