@@ -269,10 +269,14 @@ def _bucket_metrics(positive, level, n_cols, *dicts):
         for c in range(n_cols):
             labels[c] += [key[c]] * y.shape[0]
     arrays = [np.array(lab) for lab in labels]
-    result = _by_group(np.concatenate(ys), np.concatenate(ss),
-                       arrays[0] if n_cols == 1 else tuple(arrays),
-                       sample_weight=np.concatenate(ws), pos_label=positive,
-                       confidence_level=level)
+    import warnings
+
+    with warnings.catch_warnings():  # the client warns once, for all the buckets
+        warnings.simplefilter("ignore", v.undefined_metric_warning())
+        result = _by_group(np.concatenate(ys), np.concatenate(ss),
+                           arrays[0] if n_cols == 1 else tuple(arrays),
+                           sample_weight=np.concatenate(ws), pos_label=positive,
+                           confidence_level=level)
     ordered = list(zip(*(lab.tolist() for lab in result.groups.values())))
     rows = []
     for key in ordered:
@@ -312,6 +316,16 @@ def _concat_metrics(parts, names):
     return dataclasses.replace(first, **fields)
 
 
+def _warn_single_class(table):
+    """As in memory: one warning on the client, counting every group."""
+    one_class = (table.pos_weight == 0) | (table.neg_weight == 0)
+    if one_class.any():
+        v.warn_undefined(
+            f"Only one class is present in y_true. ROC AUC score is not defined in that case. "
+            f"({int(one_class.sum())} of {one_class.shape[0]} groups have a single class; "
+            f"their AUC is NaN)", stacklevel=3)
+
+
 def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
              confidence_level=0.95, dropna=False, compute=True):
     """:func:`fastauc.by_group` of dask collections: every group's AUC with its
@@ -342,4 +356,8 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     buckets = [delayed(_bucket_metrics)(positive, level, len(cols), *[sp[j] for sp in split])
                for j in range(n_buckets)]
     result = delayed(_concat_metrics)(buckets, names)
-    return result.compute() if compute else result
+    if not compute:
+        return result
+    table = result.compute()
+    _warn_single_class(table)
+    return table
