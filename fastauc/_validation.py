@@ -193,6 +193,12 @@ def check_lengths(**arrays) -> int:
 _SAFE_TOTAL = (2.0**-400, 2.0**400)
 
 
+def zero_weights_error() -> ValueError:
+    """scikit-learn's error for weights that are all zero, with our detail."""
+    return ValueError("Sample weights must contain at least one non-zero number. "
+                      "(sample_weight sums to zero: at least one weight must be positive)")
+
+
 def check_sample_weight(sample_weight, n: int, *, names=("y_true", "y_score"),
                         frequency: bool = False) -> np.ndarray:
     """None -> empty array; otherwise a finite, non-negative float64 (n,) array.
@@ -225,8 +231,7 @@ def check_sample_weight(sample_weight, n: int, *, names=("y_true", "y_score"),
             f"(first at index {int(np.argmax(negative))}); weights must be >= 0"
         )
     if top == 0:
-        raise ValueError("Sample weights must contain at least one non-zero number. "
-                         "(sample_weight sums to zero: at least one weight must be positive)")
+        raise zero_weights_error()
     if top > _SAFE_TOTAL[0] and top * n < _SAFE_TOTAL[1]:  # top <= total <= top * n
         return w
     with np.errstate(over="ignore"):

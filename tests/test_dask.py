@@ -117,6 +117,14 @@ def test_errors_name_the_global_row(client, rng):
     y3[17] = 2
     with pytest.raises(ValueError, match="multiclass"):
         fd.roc_auc_score(da.from_array(y3, chunks=1000), da.from_array(np.nan_to_num(s), 1000))
+    # weights that are all zero: scikit-learn's error, as in memory
+    fine = da.from_array(np.nan_to_num(s), chunks=1000)
+    zeros = da.zeros(len(y), chunks=1000)
+    for fn in (fd.roc_auc_score, fd.average_precision_score, fd.log_loss):
+        with pytest.raises(ValueError, match="at least one non-zero number"):
+            fn(Y, fine, sample_weight=zeros)
+        with pytest.raises(ValueError, match="at least one non-zero number"):
+            getattr(fastauc, fn.__name__)(y, np.nan_to_num(s), sample_weight=np.zeros(len(y)))
 
 
 def test_worker_processes(rng):

@@ -116,6 +116,8 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, compute=Tru
     def finish(parts_sums):
         loss = sum(a for a, _ in parts_sums)
         weight = sum(b for _, b in parts_sums)
+        if weight == 0:
+            raise v.zero_weights_error()
         return float(loss / weight) if normalize else float(loss)
 
     result = delayed(finish)(sums)

@@ -255,6 +255,8 @@ def _sweep(table, totals, k):
 
 
 def _combine(sweeps, totals, classes, rows):
+    if sum(rows) and not any(t[0] or t[1] for t in totals):  # rows, yet no weight at all
+        raise v.zero_weights_error()
     stats = None
     area2 = ap = 0.0
     for a2, apn, st in sweeps:
