@@ -120,41 +120,25 @@ def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS, scratch
     return pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2
 
 
-def _table_with_rows(bits, is_pos, weight, extra):
-    """One chunk's table and its rows' positions in it (``None`` on NaN/inf)."""
-    n = bits.shape[0]
-    runs = _sort_chunk(bits, is_pos, weight, extra, _sort_buffers(n, weight.shape[0] > 0, extra))
+def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.ndarray]:
+    """A batch's table and each row's position in it (0 for a row of weight
+    zero, which is not in it): one radix sort carrying the row positions, one
+    walk (``walk_runs``).  One thread: sorting two halves on two threads and
+    merging their tables costs more CPU than it saves in time, and a Dask
+    worker's cores are busy with other blocks.  ``score`` is float64; NaN or
+    infinity raises."""
+    n = score.shape[0]
+    extra = np.arange(n, dtype=np.int64)
+    runs = _sort_chunk(score.view(np.uint64), is_pos, weight, extra,
+                       _sort_buffers(n, weight.shape[0] > 0, extra))
     if runs is None:
-        return None
+        v.raise_non_finite(name, score)
     pk, pw, px, nk, nw, nx = runs
     m = pk.shape[0] + nk.shape[0]
     keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     at = np.zeros(n, np.int64)
     g = walk_runs(pk, pw, nk, nw, keys, pos, neg, px, nx, at)
     return Table(keys[:g], pos[:g], neg[:g]), at
-
-
-def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.ndarray]:
-    """A batch's table and each row's position in it (0 for a row of weight
-    zero, which is not in it): a radix sort carrying the row positions and a
-    walk (``walk_runs``), in two fixed halves on two threads from ``CHUNK_MIN``
-    rows on, their tables merged with the positions carried along
-    (``merge_tracked``).  ``score`` is float64; NaN or infinity raises."""
-    n = score.shape[0]
-    bits = score.view(np.uint64)
-    cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
-    weighted = weight.shape[0] > 0
-    halves = map_chunks(_table_with_rows, [
-        (bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight,
-         np.arange(b - a, dtype=np.int64)) for a, b in zip(cuts[:-1], cuts[1:])])
-    if any(h is None for h in halves):
-        v.raise_non_finite(name, score)
-    if len(halves) == 1:
-        return halves[0]
-    table, maps = merge_tracked([t for t, _ in halves])
-    at = np.concatenate([m[a] if m.shape[0] else np.zeros_like(a)  # a half of weight zero
-                         for m, (_, a) in zip(maps, halves)])
-    return table, at
 
 
 def merge_tracked(tables) -> tuple[Table, list]:

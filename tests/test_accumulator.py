@@ -626,10 +626,10 @@ def test_sizeof_counts_the_arrays(rng):
 
 
 @pytest.mark.parametrize("weighted", [False, True])
-def test_table_with_rows_in_two_halves(weighted, rng):
-    """From 2**16 rows the two halves are sorted on two threads and their tables
-    merged with the row positions carried along; ties across the halves add up
-    and rows of weight zero (a whole half of them, too) stay harmless."""
+def test_table_with_rows_on_many_rows(weighted, rng):
+    """A large batch: the table ``Table.from_rows`` builds (ties add up), every
+    row of positive weight pointing at its key, rows of weight zero (half of
+    them) harmless."""
     from fastauc._table import Table, float_keys, table_with_rows
 
     n = 150_000
