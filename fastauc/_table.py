@@ -138,7 +138,15 @@ def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.nd
     keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     at = np.zeros(n, np.int64)
     g = walk_runs(pk, pw, nk, nw, keys, pos, neg, px, nx, at)
-    return Table(keys[:g], pos[:g], neg[:g]), at
+    return _trimmed(keys, pos, neg, g), at
+
+
+def _trimmed(keys, pos, neg, g) -> Table:
+    """The table of the first ``g`` keys; copied when ties left most of the
+    buffers unused, so that they are freed (and sizes tell the truth)."""
+    if 2 * g < keys.shape[0]:
+        return Table(keys[:g].copy(), pos[:g].copy(), neg[:g].copy())
+    return Table(keys[:g], pos[:g], neg[:g])
 
 
 def merge_tracked(tables) -> tuple[Table, list]:
@@ -152,8 +160,7 @@ def merge_tracked(tables) -> tuple[Table, list]:
     at = np.empty(m, np.int64)
     g = merge_runs(keys, np.concatenate([t.pos for t in tables]),
                    np.concatenate([t.neg for t in tables]), starts, out_k, out_p, out_n, at)
-    return Table(out_k[:g], out_p[:g], out_n[:g]), [at[a:b] for a, b in
-                                                     zip(starts[:-1], starts[1:])]
+    return _trimmed(out_k, out_p, out_n, g), [at[a:b] for a, b in zip(starts[:-1], starts[1:])]
 
 
 def float_keys(x: np.ndarray) -> np.ndarray:

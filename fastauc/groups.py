@@ -190,7 +190,8 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     return group_metrics(is_pos, s, w, group_codes(groups, s.shape[0]), level, dropna)
 
 
-def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score") -> GroupMetrics:
+def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score",
+                  warn=True) -> GroupMetrics:
     """``by_group`` on validated rows and their group codes ``gc`` (``report``
     codes its ``by`` once for all its models)."""
     codes = gc.codes
@@ -226,7 +227,7 @@ def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score") -> Grou
     else:
         labels = gc.labels
     n_bad = int(np.count_nonzero(one_class))
-    if n_bad:
+    if n_bad and warn:
         v.warn_undefined(
             f"Only one class is present in y_true. ROC AUC score is not defined in that case. "
             f"({n_bad} of {n_groups} groups have a single class; their AUC is NaN)")

@@ -402,3 +402,26 @@ def test_warm_workers_loads_the_kernels_on_every_worker(client):
                                                    placements.row_placements))
 
     assert all(client.run(compiled).values())
+
+
+def test_series_cut_apart_and_fewer_distinct_scores_than_ranges(client, rng, monkeypatch):
+    """Series with as many partitions but of other lengths are lined up by row
+    position (as dask arrays); binary scores with many key ranges leave some
+    ranges empty (fewer splitters than ranges) and still give the in-memory
+    values."""
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    y, s, _ = _data(rng, weighted=False)
+    dy = dd.from_pandas(pd.Series(y), npartitions=3)
+    ds = dd.from_dask_array(da.from_array(s, chunks=((1000, 3000, 2000),)))
+    assert dy.npartitions == ds.npartitions == 3
+    assert fd.roc_auc_score(dy, ds) == pytest.approx(fastauc.roc_auc_score(y, s), abs=TOL)
+    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", 40)
+    yb, sb, qb = y[:400], (rng.random(400) < 0.5).astype(float), np.round(s[:400], 1)
+    Y, S, Q = (da.from_array(a, chunks=37) for a in (yb, sb, qb))
+    assert fd.roc_auc_score(Y, S) == pytest.approx(fastauc.roc_auc_score(yb, sb), abs=TOL)
+    got, ref = fd.delong_test(Y, S, Q), fastauc.delong_test(yb, sb, qb)
+    assert (got.difference, got.se) == pytest.approx((ref.difference, ref.se), abs=TOL)
+    boot = fd.bootstrap_ci(Y, S, n_resamples=10, random_state=1)
+    ref_boot = fastauc.bootstrap_ci(yb, sb, n_resamples=10, random_state=1, scheme="poisson")
+    np.testing.assert_array_equal(boot.replicates, ref_boot.replicates)

@@ -70,7 +70,9 @@ def _partition_columns(names, *parts):
 
 
 def _partition_length(*parts):
-    return len(parts[0])
+    """The partition's length, or -1 when its columns' lengths differ."""
+    lengths = {len(p) for p in parts}
+    return lengths.pop() if len(lengths) == 1 else -1
 
 
 def aligned_columns(columns, names):
@@ -85,6 +87,7 @@ def aligned_columns(columns, names):
     present = [j for j, c in enumerate(columns) if c is not None]
     cols = [_as_series(columns[j]) for j in present]
     out = [None] * len(columns)
+    lengths = None
     if all(hasattr(c, "to_dask_array") and hasattr(c, "npartitions") for c in cols) and \
             len({c.npartitions for c in cols}) == 1:
         import dask.dataframe as dd
@@ -95,6 +98,11 @@ def aligned_columns(columns, names):
         lengths = [int(x) for x in np.ravel(dd.map_partitions(  # a scalar for one partition
             _partition_length, *cols, meta=(None, np.int64), align_dataframes=False,
             enforce_metadata=False).compute())]
+        if min(lengths, default=0) < 0:  # partitioned apart: lined up by row position below
+            lengths = None
+    if lengths is not None:
+        import dask.dataframe as dd
+
         parts = dd.map_partitions(_partition_columns, [names[j] for j in present], *cols,
                                   meta=cols[0]._meta, align_dataframes=False,
                                   enforce_metadata=False).to_delayed(optimize_graph=True)
@@ -203,27 +211,29 @@ def classes_of(parts):
     return classes
 
 
-def _cut(t, splitters):
-    """A table cut into the key ranges (range 0 at the top)."""
+def _cut(t, splitters, n_ranges):
+    """A table cut into the key ranges (range 0 at the top); ranges the
+    splitters do not reach (fewer distinct keys than ranges) stay empty."""
     asc = t.keys[::-1]
     edges = [0, *(len(t) - np.searchsorted(asc, splitters, side="left")), len(t)]
+    edges += [len(t)] * (n_ranges + 1 - len(edges))
     return [Table(t.keys[a:b], t.pos[a:b], t.neg[a:b]) for a, b in zip(edges[:-1], edges[1:])]
 
 
-def _pieces(acc, classes, splitters):
+def _pieces(acc, classes, splitters, n_ranges):
     """A partition's table oriented to the global positive class and cut into
     the key ranges (range 0 at the top)."""
     levels, _, _ = acc._aligned(classes)
     return _cut(levels[0] if levels else Table(np.empty(0, np.uint64), np.empty(0),
-                                               np.empty(0)), splitters)
+                                               np.empty(0)), splitters, n_ranges)
 
 
-def _table_pieces(t, meta, classes, splitters):
+def _table_pieces(t, meta, classes, splitters, n_ranges):
     """``_pieces`` of a ``read_rows`` table: its columns swapped when its
     positive label is not the global one (as ``Accumulator._aligned`` does)."""
     if meta["classes"] is not None and meta["classes"][-1] != classes[-1]:
         t = Table(t.keys, t.neg, t.pos)
-    return _cut(t, splitters)
+    return _cut(t, splitters, n_ranges)
 
 
 def _merge_tracked(*pieces):
@@ -331,14 +341,15 @@ def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="grea
     splitters = delayed(_splitters)(metas, n_ranges)
     ranges, maps = [], []
     if track:
-        pieces = [delayed(_table_pieces, nout=n_ranges)(r[0], r[1], classes, splitters)
-                  for r in read]
+        pieces = [delayed(_table_pieces, nout=n_ranges)(r[0], r[1], classes, splitters,
+                                                         n_ranges) for r in read]
         for k in range(n_ranges):
             merged = delayed(_merge_tracked, nout=2)(*[pc[k] for pc in pieces])
             ranges.append(merged[0])
             maps.append(merged[1])
     else:
-        pieces = [delayed(_pieces, nout=n_ranges)(r[0], classes, splitters) for r in read]
+        pieces = [delayed(_pieces, nout=n_ranges)(r[0], classes, splitters, n_ranges)
+                  for r in read]
         for k in range(n_ranges):
             level = [pc[k] for pc in pieces]
             while len(level) > 1:  # a tree of merges

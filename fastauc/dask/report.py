@@ -248,7 +248,8 @@ def _bucket_metrics(positive, level, n_cols, *dicts):
     hold one class only), with the true row counts."""
     import dataclasses
 
-    from ..groups import by_group as _by_group
+    from .._groups import group_codes
+    from ..groups import group_metrics
 
     merged = {}
     for d in dicts:
@@ -269,14 +270,14 @@ def _bucket_metrics(positive, level, n_cols, *dicts):
         for c in range(n_cols):
             labels[c] += [key[c]] * y.shape[0]
     arrays = [np.array(lab) for lab in labels]
-    import warnings
-
-    with warnings.catch_warnings():  # the client warns once, for all the buckets
-        warnings.simplefilter("ignore", v.undefined_metric_warning())
-        result = _by_group(np.concatenate(ys), np.concatenate(ss),
-                           arrays[0] if n_cols == 1 else tuple(arrays),
-                           sample_weight=np.concatenate(ws), pos_label=positive,
-                           confidence_level=level)
+    y_all = np.concatenate(ys)
+    # no warning here (the client warns once, counting every group), and no
+    # warnings.catch_warnings either: it swaps process-wide state, which
+    # races with the other threads of a threaded worker
+    result = group_metrics(v.positive_mask(y_all, positive), np.concatenate(ss),
+                           np.concatenate(ws), group_codes(arrays[0] if n_cols == 1
+                                                           else tuple(arrays), y_all.shape[0]),
+                           level, warn=False)
     ordered = list(zip(*(lab.tolist() for lab in result.groups.values())))
     rows = []
     for key in ordered:
@@ -316,7 +317,7 @@ def _concat_metrics(parts, names):
     return dataclasses.replace(first, **fields)
 
 
-def _warn_single_class(table):
+def warn_single_class(table):
     """As in memory: one warning on the client, counting every group."""
     one_class = (table.pos_weight == 0) | (table.neg_weight == 0)
     if one_class.any():
@@ -359,5 +360,5 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     if not compute:
         return result
     table = result.compute()
-    _warn_single_class(table)
+    warn_single_class(table)
     return table
