@@ -138,11 +138,12 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     log loss (when its scores are probabilities), best thresholds by F1, MCC
     and Youden and lifts at 1/5/10% come from its key ranges (each range's
     best points and lift edges, from the weight above it); the paired tests
-    from :func:`delong_covariance`.  One graph: each column is read and
-    sorted once.  ``ci="bootstrap"`` gives each model the interval of
-    :func:`bootstrap_ci` (``scheme="poisson"``: ``n_resamples``,
+    from :func:`delong_covariance`.  One graph: with DeLong intervals each
+    column is read and sorted once.  ``ci="bootstrap"`` gives each model the
+    interval of :func:`bootstrap_ci` (``scheme="poisson"``: ``n_resamples``,
     ``random_state``, ``method`` in ``bootstrap_options``), the same as the
-    in-memory report with ``scheme="poisson"``.
+    in-memory report with ``scheme="poisson"``; its replicates sort each
+    column once more, in its key ranges.
     """
     from .._delong import paired_test
     from .._kernels.thresholds import CODES
