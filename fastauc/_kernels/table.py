@@ -646,23 +646,3 @@ def find_keys(keys_asc, starts, kmin, shift, needles, out):
         x = needles[i]
         b = min(np.int64((x - kmin) >> shift), last)
         out[i] = _lower_bound(keys_asc, x, starts[b], starts[b + 1])
-
-
-@jit
-def find_sorted(keys_asc, needles_asc, out):
-    """Position of each needle in ``keys_asc``, both ascending: a galloping
-    search forward from the previous needle's position (a few steps when the
-    needles are denser than the keys, cache-friendly), the insertion point
-    (clipped to the last key) for a needle that is not a key."""
-    n = keys_asc.shape[0]
-    lo = 0
-    for i in range(needles_asc.shape[0]):
-        x = needles_asc[i]
-        step = 1
-        hi = lo
-        while hi < n and keys_asc[hi] < x:  # gallop: lo .. hi brackets x
-            lo = hi + 1
-            hi = lo + step
-            step *= 2
-        lo = _lower_bound(keys_asc, x, lo, min(hi, n))
-        out[i] = min(lo, n - 1)
