@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
+from ._kernels.placements import key_placements
 from ._kernels.sorting import N_DIGITS, keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
@@ -149,18 +150,28 @@ def _trimmed(keys, pos, neg, g) -> Table:
     return Table(keys[:g], pos[:g], neg[:g])
 
 
-def merge_tracked(tables) -> tuple[Table, list]:
+def merge_tracked(tables, placements=False) -> tuple[Table, list]:
     """The table of several tables' rows and, for each of them, where its keys
     went (positions in the result): a balanced tree of linear merges in one
-    kernel (``merge_runs``), the positions carried up level by level."""
+    kernel (``merge_runs``), the positions carried up level by level.
+
+    With ``placements`` each table gets instead its keys' DeLong placement
+    numerators within the result (``key_placements``: a (2, keys) array per
+    table), computed in the merge's spent input buffers.
+    """
     starts = np.concatenate(([0], np.cumsum([len(t) for t in tables]))).astype(np.int64)
     keys = np.concatenate([t.keys for t in tables])
+    pos = np.concatenate([t.pos for t in tables])  # copies: merge_runs overwrites them
+    neg = np.concatenate([t.neg for t in tables])
     m = keys.shape[0]
     out_k, out_p, out_n = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     at = np.empty(m, np.int64)
-    g = merge_runs(keys, np.concatenate([t.pos for t in tables]),
-                   np.concatenate([t.neg for t in tables]), starts, out_k, out_p, out_n, at)
-    return _trimmed(out_k, out_p, out_n, g), [at[a:b] for a, b in zip(starts[:-1], starts[1:])]
+    g = merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, at)
+    table = _trimmed(out_k, out_p, out_n, g)
+    if placements:
+        at, spent = np.empty((2, m)), at
+        key_placements(table.pos, table.neg, spent, at, pos, neg)
+    return table, [at[..., a:b] for a, b in zip(starts[:-1], starts[1:])]
 
 
 def float_keys(x: np.ndarray) -> np.ndarray:

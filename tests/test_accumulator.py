@@ -464,7 +464,8 @@ def test_two_thread_table_builds_and_merges_equal_numpy(decimals, weighted, rng,
 def test_tables_with_row_positions_and_tracked_merges(problem, parts):
     """``table_with_rows``: the table ``Table.from_rows`` builds, with each row
     of positive weight pointing at its score's key; ``merge_tracked``: the
-    merged table, each input key's position in it holding that key."""
+    merged table, each input key's position in it holding that key, or its
+    DeLong placement numerators in it."""
     from fastauc._table import Table, float_keys, merge_tracked, table_with_rows
 
     y, s, w = problem
@@ -484,6 +485,17 @@ def test_tables_with_row_positions_and_tracked_merges(problem, parts):
     np.testing.assert_allclose(merged.pos, table.pos, rtol=1e-12)
     for piece, where in zip(pieces, maps):
         np.testing.assert_array_equal(merged.keys[where], piece.keys)
+    # with placements: each key's negative weight below (ties one half) and
+    # positive weight above (ties one half) in the merged table, by definition
+    _, values = merge_tracked(pieces, placements=True)
+    for piece, vals in zip(pieces, values):
+        for key, v10, v01 in zip(piece.keys, vals[0], vals[1]):
+            below, tie = merged.keys < key, merged.keys == key
+            above = merged.keys > key
+            assert v10 == pytest.approx(merged.neg[below].sum() + 0.5 * merged.neg[tie].sum(),
+                                        rel=1e-12, abs=1e-12)
+            assert v01 == pytest.approx(merged.pos[above].sum() + 0.5 * merged.pos[tie].sum(),
+                                        rel=1e-12, abs=1e-12)
 
 
 # ------------------------------------------------------------------ bounded mode

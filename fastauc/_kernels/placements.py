@@ -125,26 +125,41 @@ def group_weights(bp, bn, wl, n_pos):
 
 
 @jit
-def key_placements(pos, neg, tp0, fp0, total_p, total_n, at, out):
-    """DeLong's placements of the keys ``at`` points to, in a key range's table
-    (``pos``/``neg`` per key, descending; ``tp0``/``fp0`` the weight above the
-    range): ``out[0, i]`` for a positive with key ``at[i]`` (the negative
-    weight below it, ties one half, over ``total_n``), ``out[1, i]`` for a
-    negative (the positive weight above, ties one half, over ``total_p``).
-    One pass, no temporaries but the two per-key columns."""
+def key_placements(pos, neg, at, out, v10, v01):
+    """DeLong's placement numerators, within one key range's table, of the keys
+    ``at`` points to (``pos``/``neg`` per key, descending): ``out[0, i]`` the
+    negative weight of the range below key ``at[i]``, its ties one half (a
+    positive's), ``out[1, i]`` the positive weight above it, ties one half (a
+    negative's).  ``v10``/``v01`` are scratch of at least the table's length.
+    The weight outside the range and the division come later
+    (``finish_placements``)."""
     n_keys = pos.shape[0]
-    v10 = np.empty(n_keys)
-    v01 = np.empty(n_keys)
-    tp = tp0
-    fp = fp0
+    below = 0.0
     for g in range(n_keys):
-        v10[g] = (total_n - fp - 0.5 * neg[g]) / total_n
-        v01[g] = (tp + 0.5 * pos[g]) / total_p
+        below += neg[g]
+    tp = 0.0
+    fp = 0.0
+    for g in range(n_keys):
+        v10[g] = (below - fp) - 0.5 * neg[g]
+        v01[g] = tp + 0.5 * pos[g]
         tp += pos[g]
         fp += neg[g]
     for i in range(at.shape[0]):
-        out[0, i] = v10[at[i]]
-        out[1, i] = v01[at[i]]
+        g = at[i]
+        out[0, i] = v10[g]
+        out[1, i] = v01[g]
+
+
+@jit
+def finish_placements(vals, starts, below, above, total_n, total_p):
+    """In place: key ``i`` of segment ``r`` (``starts[r]:starts[r + 1]``, one
+    key range each) gets ``(vals[0, i] + below[r]) / total_n`` and
+    ``(vals[1, i] + above[r]) / total_p`` (``below[r]``: the negative weight of
+    the ranges below, ``above[r]``: the positive weight of those above)."""
+    for r in range(starts.shape[0] - 1):
+        for i in range(starts[r], starts[r + 1]):
+            vals[0, i] = (vals[0, i] + below[r]) / total_n
+            vals[1, i] = (vals[1, i] + above[r]) / total_p
 
 
 @jit

@@ -10,30 +10,26 @@ from .. import _validation as v
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
-def _range_values(table, maps, totals, k):
-    """Range k's DeLong placements, sent back per block: for each block's piece
-    a (2, keys) array, each key's placement for a positive (negative weight
-    below, ties one half, over N) and for a negative (positive weight above,
-    ties one half, over P), from the weight above the range."""
-    from .._kernels.placements import key_placements
-
-    tp0 = sum(t[0] for t in totals[:k])
-    fp0 = sum(t[1] for t in totals[:k])
-    at = np.concatenate(maps) if maps else np.empty(0, np.int64)
-    out = np.empty((2, at.shape[0]))
-    key_placements(table.pos, table.neg, tp0, fp0, sum(t[0] for t in totals),
-                   sum(t[1] for t in totals), at, out)
-    cuts = np.cumsum([0] + [m.shape[0] for m in maps])
-    return tuple(out[:, a:b] for a, b in zip(cuts[:-1], cuts[1:]))
+def _outside(totals):
+    """Per key range, the negative weight of the ranges below it and the
+    positive weight of those above (suffix and prefix sums of the totals)."""
+    below = np.zeros(len(totals))
+    above = np.zeros(len(totals))
+    for k in range(len(totals) - 1, 0, -1):
+        below[k - 1] = below[k] + totals[k][1]
+    for k in range(1, len(totals)):
+        above[k] = above[k - 1] + totals[k - 1][0]
+    return below, above
 
 
-def _block_covariance(y, w, classes, aucs, rows_at, n_ranges, *values):
+def _block_covariance(y, w, classes, aucs, rows_at, totals, *values):
     """A block's share of DeLong's sums: ``values`` holds, model by model, the
-    placements of the block's table keys from every range (top range first:
-    the table's order); each row takes its key's value for its class (through
-    ``rows_at``, its position in the table) and the kernel adds up the
-    products."""
-    from .._kernels.placements import placement_covariance, row_placements
+    placement numerators of the block's table keys within every range (top
+    range first: the table's order); the weight outside each range (from the
+    ranges' ``totals``) completes them, each row takes its key's value for its
+    class (through ``rows_at``, its position in the table) and the kernel adds
+    up the products."""
+    from .._kernels.placements import finish_placements, placement_covariance, row_placements
 
     y = np.asarray(y)
     n = y.shape[0]
@@ -42,9 +38,14 @@ def _block_covariance(y, w, classes, aucs, rows_at, n_ranges, *values):
     X = np.zeros((k, n))  # a block without weight keeps zeros: they add nothing
     first = 0
     for m in range(k):
-        vals = np.concatenate(values[first:first + n_ranges[m]], axis=1)
-        first += n_ranges[m]
+        mine = values[first:first + len(totals[m])]
+        first += len(totals[m])
+        vals = np.concatenate(mine, axis=1)
         if vals.shape[1]:  # a row of weight zero points anywhere: it adds nothing
+            below, above = _outside(totals[m])
+            starts = np.cumsum([0] + [p.shape[1] for p in mine])
+            finish_placements(vals, starts, below, above, sum(t[1] for t in totals[m]),
+                              sum(t[0] for t in totals[m]))
             row_placements(vals, rows_at[m], is_pos, X[m])
     ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
     return placement_covariance(X, is_pos, ww, aucs, 0, n)
@@ -69,16 +70,12 @@ def delong_graph(y_true, y_scores, sample_weight, positive=None):
     classes = graphs[0]["classes"]
     tallies = [g["tallies"] for g in graphs]
     aucs = delayed(aucs_only)(tallies)
-    n_blocks = len(first_blocks)
-    values = [[delayed(_range_values, nout=n_blocks)(r, maps, g["totals"], k)
-               for k, (r, maps) in enumerate(zip(g["ranges"], g["maps"]))]
-              for g in graphs]  # per model and range: one array per block
-    n_ranges = [g["n_ranges"] for g in graphs]
+    totals = [g["totals"] for g in graphs]
     sums = []
     for b, (y, _, w) in enumerate(first_blocks):
-        mine = [vals[b] for per_model in values for vals in per_model]
+        mine = [vals[b] for g in graphs for vals in g["values"]]
         sums.append(delayed(_block_covariance)(y, w, classes, aucs,
-                                               [g["rows_at"][b] for g in graphs], n_ranges,
+                                               [g["rows_at"][b] for g in graphs], totals,
                                                *mine))
     return delayed(_covariance_of)(sums, tallies)
 

@@ -236,11 +236,11 @@ def _table_pieces(t, meta, classes, splitters, n_ranges):
     return _cut(t, splitters, n_ranges)
 
 
-def _merge_tracked(*pieces):
-    """One range's table from every partition's piece, and where each piece's
-    keys went in it."""
-    table, maps = merge_tracked(pieces)
-    return table, maps
+def _merge_placed(*pieces):
+    """One range's table from every partition's piece, and each piece's keys'
+    DeLong placement numerators within the range (``merge_tracked``)."""
+    table, values = merge_tracked(pieces, placements=True)
+    return (table, *values)
 
 
 def _merge(*tables):
@@ -323,8 +323,9 @@ def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="grea
 
     With ``track`` (the paired DeLong test) each block also keeps every row's
     position in its table (``rows_at``) and each range, merged from all the
-    blocks' pieces in one task, where each piece's keys went (``maps``): the
-    placements then come back to the rows without looking any row up.
+    blocks' pieces in one task, gives each piece its keys' placement
+    numerators within the range (``values[k][b]``, range k, block b): they go
+    back to the block, whose rows find theirs by position, without any lookup.
     """
     import functools
 
@@ -339,14 +340,14 @@ def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="grea
     if classes is None:
         classes = delayed(oriented)(delayed(classes_of)(metas), positive, rule)
     splitters = delayed(_splitters)(metas, n_ranges)
-    ranges, maps = [], []
+    ranges, values = [], []
     if track:
         pieces = [delayed(_table_pieces, nout=n_ranges)(r[0], r[1], classes, splitters,
                                                          n_ranges) for r in read]
         for k in range(n_ranges):
-            merged = delayed(_merge_tracked, nout=2)(*[pc[k] for pc in pieces])
+            merged = delayed(_merge_placed, nout=1 + len(read))(*[pc[k] for pc in pieces])
             ranges.append(merged[0])
-            maps.append(merged[1])
+            values.append([merged[1 + b] for b in range(len(read))])
     else:
         pieces = [delayed(_pieces, nout=n_ranges)(r[0], classes, splitters, n_ranges)
                   for r in read]
@@ -359,7 +360,7 @@ def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="grea
     sweeps = [delayed(_sweep)(r, totals, k) for k, r in enumerate(ranges)]
     tallies = delayed(_combine)(sweeps, totals, classes, delayed(_rows)(metas, classes))
     return {"metas": metas, "classes": classes, "splitters": splitters, "ranges": ranges,
-            "totals": totals, "tallies": tallies, "n_ranges": n_ranges, "maps": maps,
+            "totals": totals, "tallies": tallies, "n_ranges": n_ranges, "values": values,
             "rows_at": [r[2] for r in read] if track else []}
 
 
