@@ -13,13 +13,13 @@ to back, built from one counting sort by group and one sort per group
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _validation as v
-from ._kernels.placements import key_placements
 from ._kernels.sorting import N_DIGITS, keys_to_floats, radix_sort, split_by_class
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
@@ -121,6 +121,39 @@ def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS, scratch
     return pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2
 
 
+_SPARE = threading.local()
+SPARE_MAX = 1 << 22  # elements: a thread keeps buffers up to 32 MiB each
+
+
+def _spare(slot, n, dtype):
+    """``n`` elements of this thread's reusable scratch buffer ``slot``
+    (contents undefined; nothing returned to a caller may point into it).
+
+    Freed arrays of this size go back to the system under a Dask nanny (it
+    sets ``MALLOC_TRIM_THRESHOLD_``), and fresh memory costs a page fault per
+    4 KiB, as much as the sort itself: the per-block and per-range scratch is
+    kept per thread instead, up to ``SPARE_MAX`` elements per slot.
+    """
+    if n > SPARE_MAX:
+        return np.empty(n, dtype)
+    pool = _SPARE.__dict__
+    buf = pool.get(slot)
+    if buf is None or buf.shape[0] < n or buf.dtype != dtype:
+        buf = pool[slot] = np.empty(n, dtype)
+    return buf[:n]
+
+
+def _iota(n):
+    """``np.arange(n)`` (int64) from this thread's spare, never written to."""
+    pool = _SPARE.__dict__
+    buf = pool.get("iota")
+    if n > SPARE_MAX:
+        return np.arange(n, dtype=np.int64)
+    if buf is None or buf.shape[0] < n:
+        buf = pool["iota"] = np.arange(n, dtype=np.int64)
+    return buf[:n]
+
+
 def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.ndarray]:
     """A batch's table and each row's position in it (0 for a row of weight
     zero, which is not in it): one radix sort carrying the row positions, one
@@ -129,9 +162,13 @@ def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.nd
     worker's cores are busy with other blocks.  ``score`` is float64; NaN or
     infinity raises."""
     n = score.shape[0]
-    extra = np.arange(n, dtype=np.int64)
-    runs = _sort_chunk(score.view(np.uint64), is_pos, weight, extra,
-                       _sort_buffers(n, weight.shape[0] > 0, extra))
+    extra = _iota(n)
+    weighted = weight.shape[0] > 0
+    buffers = (_spare("keys", n, np.uint64), _spare("keys2", n, np.uint64),
+               *((_spare("f", n, np.float64), _spare("f2", n, np.float64)) if weighted
+                 else (v.EMPTY_WEIGHT, v.EMPTY_WEIGHT)),
+               _spare("i", n, np.int64), _spare("i2", n, np.int64))
+    runs = _sort_chunk(score.view(np.uint64), is_pos, weight, extra, buffers)
     if runs is None:
         v.raise_non_finite(name, score)
     pk, pw, px, nk, nw, nx = runs
@@ -150,28 +187,24 @@ def _trimmed(keys, pos, neg, g) -> Table:
     return Table(keys[:g], pos[:g], neg[:g])
 
 
-def merge_tracked(tables, placements=False) -> tuple[Table, list]:
-    """The table of several tables' rows and, for each of them, where its keys
-    went (positions in the result): a balanced tree of linear merges in one
-    kernel (``merge_runs``), the positions carried up level by level.
-
-    With ``placements`` each table gets instead its keys' DeLong placement
-    numerators within the result (``key_placements``: a (2, keys) array per
-    table), computed in the merge's spent input buffers.
-    """
+def merge_placed(tables) -> tuple[Table, list]:
+    """The table of several tables' rows and, for each of them, its keys'
+    DeLong placement numerators in it (a (2, keys) array: the negative weight
+    below each key and the positive weight above it, ties one half), from one
+    kernel (``merge_runs``: the keys merged by a balanced tree of linear
+    merges, the weights added up once)."""
     starts = np.concatenate(([0], np.cumsum([len(t) for t in tables]))).astype(np.int64)
-    keys = np.concatenate([t.keys for t in tables])
-    pos = np.concatenate([t.pos for t in tables])  # copies: merge_runs overwrites them
-    neg = np.concatenate([t.neg for t in tables])
-    m = keys.shape[0]
+    m = int(starts[-1])
+    keys = np.concatenate([t.keys for t in tables], out=_spare("keys", m, np.uint64))
+    pos = np.concatenate([t.pos for t in tables], out=_spare("f", m, np.float64))
+    neg = np.concatenate([t.neg for t in tables], out=_spare("f2", m, np.float64))
     out_k, out_p, out_n = np.empty(m, np.uint64), np.empty(m), np.empty(m)
-    at = np.empty(m, np.int64)
-    g = merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, at)
-    table = _trimmed(out_k, out_p, out_n, g)
-    if placements:
-        at, spent = np.empty((2, m)), at
-        key_placements(table.pos, table.neg, spent, at, pos, neg)
-    return table, [at[..., a:b] for a, b in zip(starts[:-1], starts[1:])]
+    vals = np.empty((2, m))
+    g = merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals,
+                   _spare("keys2", m, np.uint64), _spare("i", m, np.int64),
+                   _spare("i2", m, np.int64))
+    return (_trimmed(out_k, out_p, out_n, g),
+            [vals[:, a:b] for a, b in zip(starts[:-1], starts[1:])])
 
 
 def float_keys(x: np.ndarray) -> np.ndarray:

@@ -463,10 +463,9 @@ def test_two_thread_table_builds_and_merges_equal_numpy(decimals, weighted, rng,
 @given(binary_problems(), st.integers(1, 6))
 def test_tables_with_row_positions_and_tracked_merges(problem, parts):
     """``table_with_rows``: the table ``Table.from_rows`` builds, with each row
-    of positive weight pointing at its score's key; ``merge_tracked``: the
-    merged table, each input key's position in it holding that key, or its
-    DeLong placement numerators in it."""
-    from fastauc._table import Table, float_keys, merge_tracked, table_with_rows
+    of positive weight pointing at its score's key; ``merge_placed``: the
+    merged table, and each input key's DeLong placement numerators in it."""
+    from fastauc._table import Table, float_keys, merge_placed, table_with_rows
 
     y, s, w = problem
     ww = np.empty(0) if w is None else w
@@ -480,15 +479,14 @@ def test_tables_with_row_positions_and_tracked_merges(problem, parts):
     cuts = np.linspace(0, len(s), parts + 1).astype(int)
     pieces = [Table.from_rows(y[a:b] == 1, s[a:b], ww[a:b] if w is not None else ww)
               for a, b in zip(cuts[:-1], cuts[1:])]
-    merged, maps = merge_tracked(pieces)
+    merged, values = merge_placed(pieces)
     np.testing.assert_array_equal(merged.keys, table.keys)
     np.testing.assert_allclose(merged.pos, table.pos, rtol=1e-12)
-    for piece, where in zip(pieces, maps):
-        np.testing.assert_array_equal(merged.keys[where], piece.keys)
-    # with placements: each key's negative weight below (ties one half) and
-    # positive weight above (ties one half) in the merged table, by definition
-    _, values = merge_tracked(pieces, placements=True)
+    np.testing.assert_allclose(merged.neg, table.neg, rtol=1e-12)
+    # each key's negative weight below (ties one half) and positive weight
+    # above (ties one half) in the merged table, by definition
     for piece, vals in zip(pieces, values):
+        assert vals.shape == (2, len(piece))
         for key, v10, v01 in zip(piece.keys, vals[0], vals[1]):
             below, tie = merged.keys < key, merged.keys == key
             above = merged.keys > key
@@ -666,13 +664,38 @@ def test_tables_with_many_ties_keep_no_buffer_of_every_row(rng):
     sort buffers: the buffers are freed and ``sys.getsizeof`` tells the truth."""
     import sys
 
-    from fastauc._table import Table, merge_tracked, table_with_rows
+    from fastauc._table import Table, merge_placed, table_with_rows
 
     n = 100_000
     y, s = rng.integers(0, 2, n) == 1, np.round(rng.random(n), 1)
     table, _ = table_with_rows(y, s, np.empty(0))
-    merged, _ = merge_tracked([table, Table.from_rows(y, s, np.empty(0))])
+    merged, _ = merge_placed([table, Table.from_rows(y, s, np.empty(0))])
     assert table.keys.base is None and table.pos.base is None and table.neg.base is None
     for t in (table, merged):  # the merge's buffers hold 22 keys: kept, a small waste
         assert len(t) == 11
         assert sys.getsizeof(t) < 1000
+
+
+def test_scratch_kept_per_thread_is_never_in_a_result(rng):
+    """``table_with_rows`` and ``merge_placed`` sort and merge in buffers each
+    thread keeps for the next call: a later call (same sizes, other data)
+    leaves every earlier result as it was, and buffers past ``SPARE_MAX``
+    are not kept."""
+    from fastauc import _table
+    from fastauc._table import merge_placed, table_with_rows
+
+    def results(seed):
+        r = np.random.default_rng(seed)
+        y, s = r.integers(0, 2, 5000) == 1, r.random(5000)
+        table, at = table_with_rows(y, s, r.random(5000))
+        merged, values = merge_placed([table, table_with_rows(y, s[::-1].copy(),
+                                                              np.empty(0))[0]])
+        return [table.keys, table.pos, table.neg, at, merged.keys, merged.pos, *values]
+
+    first = results(1)
+    kept = [a.copy() for a in first]
+    results(2)
+    for a, b in zip(first, kept):
+        np.testing.assert_array_equal(a, b)
+    big = _table._spare("test", _table.SPARE_MAX + 1, np.float64)
+    assert "test" not in _table._SPARE.__dict__ and big.shape[0] == _table.SPARE_MAX + 1

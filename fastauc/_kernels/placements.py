@@ -125,32 +125,6 @@ def group_weights(bp, bn, wl, n_pos):
 
 
 @jit
-def key_placements(pos, neg, at, out, v10, v01):
-    """DeLong's placement numerators, within one key range's table, of the keys
-    ``at`` points to (``pos``/``neg`` per key, descending): ``out[0, i]`` the
-    negative weight of the range below key ``at[i]``, its ties one half (a
-    positive's), ``out[1, i]`` the positive weight above it, ties one half (a
-    negative's).  ``v10``/``v01`` are scratch of at least the table's length.
-    The weight outside the range and the division come later
-    (``finish_placements``)."""
-    n_keys = pos.shape[0]
-    below = 0.0
-    for g in range(n_keys):
-        below += neg[g]
-    tp = 0.0
-    fp = 0.0
-    for g in range(n_keys):
-        v10[g] = (below - fp) - 0.5 * neg[g]
-        v01[g] = tp + 0.5 * pos[g]
-        tp += pos[g]
-        fp += neg[g]
-    for i in range(at.shape[0]):
-        g = at[i]
-        out[0, i] = v10[g]
-        out[1, i] = v01[g]
-
-
-@jit
 def finish_placements(vals, starts, below, above, total_n, total_p):
     """In place: key ``i`` of segment ``r`` (``starts[r]:starts[r + 1]``, one
     key range each) gets ``(vals[0, i] + below[r]) / total_n`` and

@@ -268,86 +268,97 @@ def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n):
 
 
 @jit
-def _merge_mapped(sk, sp, sn, a, a_end, b, b_end, dk, dp, dn, o, pmap):
-    """``merge_tables`` of ``s*[a:a_end]`` and ``s*[b:b_end]`` into ``d*[o:]`` (one
-    linear pass, the source picked without a branch);
-    ``pmap[q]`` receives where source key ``q`` went (relative to ``o``)."""
-    g = 0
+def _merge_keys(sk, so, a, a_end, b, b_end, dk, do, o):
+    """Descending runs ``sk[a:a_end]`` and ``sk[b:b_end]`` (each key with its
+    origin ``so``) merged into ``dk``/``do`` from ``o`` on: one linear pass,
+    the source picked without a branch, equal keys both kept (run ``a``'s
+    first)."""
     while a < a_end and b < b_end:
-        x = sk[a]
-        y = sk[b]
-        if x == y:
-            dk[o + g] = x
-            dp[o + g] = sp[a] + sp[b]
-            dn[o + g] = sn[a] + sn[b]
-            pmap[a] = g
-            pmap[b] = g
-            a += 1
-            b += 1
-        else:  # no branch on the data: the source is picked by a select
-            first = x > y
-            q = a if first else b
-            dk[o + g], dp[o + g], dn[o + g] = sk[q], sp[q], sn[q]
-            pmap[q] = g
-            a += first
-            b += not first
-        g += 1
+        first = sk[a] >= sk[b]
+        q = a if first else b
+        dk[o] = sk[q]
+        do[o] = so[q]
+        a += first
+        b += not first
+        o += 1
     for q in range(a, a_end):
-        dk[o + g], dp[o + g], dn[o + g] = sk[q], sp[q], sn[q]
-        pmap[q] = g
-        g += 1
+        dk[o] = sk[q]
+        do[o] = so[q]
+        o += 1
     for q in range(b, b_end):
-        dk[o + g], dp[o + g], dn[o + g] = sk[q], sp[q], sn[q]
-        pmap[q] = g
-        g += 1
-    return g
+        dk[o] = sk[q]
+        do[o] = so[q]
+        o += 1
 
 
 @jit
-def merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, at):
-    """The table of several tables' rows: tables ``starts[r]:starts[r + 1]``
-    of ``keys``/``pos``/``neg`` (each descending; overwritten, as scratch)
-    merged pairwise level by level (a balanced tree of linear merges between
-    the inputs and ``out_*``), the result in ``out_*``; ``at[i]`` receives
-    input key ``i``'s position in it.  Returns its number of keys."""
+def merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals, tmp_k, org, tmp_org):
+    """The table of several tables' rows, and each input key's DeLong
+    placement numerators in it: tables ``starts[r]:starts[r + 1]`` of
+    ``keys``/``pos``/``neg`` (each descending) merged into ``out_*``;
+    ``vals[0, i]`` receives the negative weight below input key ``i`` in the
+    result, its ties one half (a positive's placement), ``vals[1, i]`` the
+    positive weight above it, ties one half (a negative's).  Returns the
+    result's number of keys.
+
+    Only the keys and their origins move through the merge levels (a
+    balanced tree of linear merges between ``keys``/``org`` and
+    ``tmp_k``/``tmp_org``, scratch of the inputs' length; ``keys`` is
+    overwritten); one last walk adds up the weights of equal keys, read from
+    ``pos``/``neg`` at their origins (a few sequential streams), and gives
+    each origin its key's placements.
+    """
     n_runs = starts.shape[0] - 1
-    lo = starts[:-1].copy()  # run r: s*[lo[r]:hi[r]], covering tables leaf[r]:leaf[r + 1]
-    hi = starts[1:].copy()
-    leaf = np.arange(n_runs + 1)
-    for r in range(n_runs):
-        for i in range(starts[r], starts[r + 1]):
-            at[i] = i - starts[r]  # position within its run
-    pmap = np.empty(keys.shape[0], np.int64)
-    sk, sp, sn = keys, pos, neg
-    dk, dp, dn = out_k, out_p, out_n
-    in_out = False  # whether the current runs are in out_*
+    m = starts[n_runs]
+    bounds = starts.copy()  # run r: bounds[r]:bounds[r + 1]
+    for i in range(m):
+        org[i] = i
+    sk, so, dk, do = keys, org, tmp_k, tmp_org
     while n_runs > 1:
         nr = 0
         for r in range(0, n_runs - 1, 2):
-            g = _merge_mapped(sk, sp, sn, lo[r], hi[r], lo[r + 1], hi[r + 1], dk, dp, dn,
-                              lo[r], pmap)
-            for rr in (r, r + 1):
-                for t in range(leaf[rr], leaf[rr + 1]):
-                    for i in range(starts[t], starts[t + 1]):
-                        at[i] = pmap[lo[rr] + at[i]]
-            lo[nr], hi[nr], leaf[nr] = lo[r], lo[r] + g, leaf[r]
+            _merge_keys(sk, so, bounds[r], bounds[r + 1], bounds[r + 1], bounds[r + 2], dk, do,
+                        bounds[r])
+            bounds[nr] = bounds[r]
             nr += 1
         if n_runs % 2:  # the odd run moves over as it is
-            r = n_runs - 1
-            for q in range(lo[r], hi[r]):
-                dk[q], dp[q], dn[q] = sk[q], sp[q], sn[q]
-            lo[nr], hi[nr], leaf[nr] = lo[r], hi[r], leaf[r]
+            for q in range(bounds[n_runs - 1], m):
+                dk[q] = sk[q]
+                do[q] = so[q]
+            bounds[nr] = bounds[n_runs - 1]
             nr += 1
-        leaf[nr] = leaf[n_runs]
+        bounds[nr] = m
         n_runs = nr
         sk, dk = dk, sk
-        sp, dp = dp, sp
-        sn, dn = dn, sn
-        in_out = not in_out
-    g = hi[0] - lo[0] if n_runs == 1 else 0  # lo[0] is 0: runs merge into the first
-    if not in_out:
-        for q in range(g):
-            out_k[q], out_p[q], out_n[q] = sk[q], sp[q], sn[q]
+        so, do = do, so
+    below = 0.0  # the negative weight of the whole result
+    for i in range(m):
+        below += neg[i]
+    tp = 0.0
+    fp = 0.0
+    g = 0
+    i = 0
+    while i < m:
+        x = sk[i]
+        tg = 0.0
+        fg = 0.0
+        j = i
+        while j < m and sk[j] == x:
+            tg += pos[so[j]]
+            fg += neg[so[j]]
+            j += 1
+        out_k[g] = x
+        out_p[g] = tg
+        out_n[g] = fg
+        v10 = (below - fp) - 0.5 * fg
+        v01 = tp + 0.5 * tg
+        for r in range(i, j):
+            vals[0, so[r]] = v10
+            vals[1, so[r]] = v01
+        tp += tg
+        fp += fg
+        g += 1
+        i = j
     return g
 
 

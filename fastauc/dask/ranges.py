@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _validation as v
 from .._kernels.table import merge_stats
-from .._table import Table, merge_tracked, table_with_rows
+from .._table import Table, merge_placed, table_with_rows
 from ..accumulator import Accumulator
 
 _SAMPLE = 64  # keys each partition offers as a sample for the splitters
@@ -238,8 +238,8 @@ def _table_pieces(t, meta, classes, splitters, n_ranges):
 
 def _merge_placed(*pieces):
     """One range's table from every partition's piece, and each piece's keys'
-    DeLong placement numerators within the range (``merge_tracked``)."""
-    table, values = merge_tracked(pieces, placements=True)
+    DeLong placement numerators within the range (``merge_placed``)."""
+    table, values = merge_placed(pieces)
     return (table, *values)
 
 
