@@ -270,16 +270,18 @@ def merge_tables(k1, p1, n1, k2, p2, n2, out_k, out_p, out_n):
 @jit
 def _merge_keys(sk, so, a, a_end, b, b_end, dk, do, o):
     """Descending runs ``sk[a:a_end]`` and ``sk[b:b_end]`` (each key with its
-    origin ``so``) merged into ``dk``/``do`` from ``o`` on: one linear pass,
-    the source picked without a branch, equal keys both kept (run ``a``'s
-    first)."""
+    origin ``so``) merged into ``dk``/``do`` from ``o`` on: one linear pass
+    without a branch on the data, equal keys both kept (run ``a``'s first)."""
     while a < a_end and b < b_end:
-        first = sk[a] >= sk[b]
-        q = a if first else b
-        dk[o] = sk[q]
-        do[o] = so[q]
+        x = sk[a]
+        y = sk[b]
+        first = np.int64(x >= y)
+        # arithmetic, not a load through the chosen index: LLVM turns that
+        # into a branch, mispredicted on every other key of interleaved runs
+        dk[o] = max(x, y)
+        do[o] = so[b] + (so[a] - so[b]) * first
         a += first
-        b += not first
+        b += 1 - first
         o += 1
     for q in range(a, a_end):
         dk[o] = sk[q]
