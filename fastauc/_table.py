@@ -125,7 +125,7 @@ _SPARE = threading.local()
 SPARE_MAX = 1 << 22  # elements: a thread keeps buffers up to 32 MiB each
 
 
-def _spare(slot, n, dtype):
+def spare(slot, n, dtype):
     """``n`` elements of this thread's reusable scratch buffer ``slot``
     (contents undefined; nothing returned to a caller may point into it).
 
@@ -164,10 +164,10 @@ def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.nd
     n = score.shape[0]
     extra = _iota(n)
     weighted = weight.shape[0] > 0
-    buffers = (_spare("keys", n, np.uint64), _spare("keys2", n, np.uint64),
-               *((_spare("f", n, np.float64), _spare("f2", n, np.float64)) if weighted
+    buffers = (spare("keys", n, np.uint64), spare("keys2", n, np.uint64),
+               *((spare("f", n, np.float64), spare("f2", n, np.float64)) if weighted
                  else (v.EMPTY_WEIGHT, v.EMPTY_WEIGHT)),
-               _spare("i", n, np.int64), _spare("i2", n, np.int64))
+               spare("i", n, np.int64), spare("i2", n, np.int64))
     runs = _sort_chunk(score.view(np.uint64), is_pos, weight, extra, buffers)
     if runs is None:
         v.raise_non_finite(name, score)
@@ -195,14 +195,14 @@ def merge_placed(tables) -> tuple[Table, list]:
     merges, the weights added up once)."""
     starts = np.concatenate(([0], np.cumsum([len(t) for t in tables]))).astype(np.int64)
     m = int(starts[-1])
-    keys = np.concatenate([t.keys for t in tables], out=_spare("keys", m, np.uint64))
-    pos = np.concatenate([t.pos for t in tables], out=_spare("f", m, np.float64))
-    neg = np.concatenate([t.neg for t in tables], out=_spare("f2", m, np.float64))
+    keys = np.concatenate([t.keys for t in tables], out=spare("keys", m, np.uint64))
+    pos = np.concatenate([t.pos for t in tables], out=spare("f", m, np.float64))
+    neg = np.concatenate([t.neg for t in tables], out=spare("f2", m, np.float64))
     out_k, out_p, out_n = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     vals = np.empty((2, m))
     g = merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals,
-                   _spare("keys2", m, np.uint64), _spare("i", m, np.int64),
-                   _spare("i2", m, np.int64))
+                   spare("keys2", m, np.uint64), spare("i", m, np.int64),
+                   spare("i2", m, np.int64))
     return (_trimmed(out_k, out_p, out_n, g),
             [vals[:, a:b] for a, b in zip(starts[:-1], starts[1:])])
 

@@ -697,5 +697,5 @@ def test_scratch_kept_per_thread_is_never_in_a_result(rng):
     results(2)
     for a, b in zip(first, kept):
         np.testing.assert_array_equal(a, b)
-    big = _table._spare("test", _table.SPARE_MAX + 1, np.float64)
+    big = _table.spare("test", _table.SPARE_MAX + 1, np.float64)
     assert "test" not in _table._SPARE.__dict__ and big.shape[0] == _table.SPARE_MAX + 1

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .. import _validation as v
+from .._table import spare
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
@@ -35,18 +36,22 @@ def _block_covariance(y, w, classes, aucs, rows_at, totals, *values):
     n = y.shape[0]
     k = aucs.shape[0]
     is_pos = v.positive_mask(y, classes[-1])
-    X = np.zeros((k, n))  # a block without weight keeps zeros: they add nothing
+    X = spare("placements", k * n, np.float64).reshape(k, n)  # the thread's scratch
     first = 0
     for m in range(k):
         mine = values[first:first + len(totals[m])]
         first += len(totals[m])
-        vals = np.concatenate(mine, axis=1)
-        if vals.shape[1]:  # a row of weight zero points anywhere: it adds nothing
-            below, above = _outside(totals[m])
-            starts = np.cumsum([0] + [p.shape[1] for p in mine])
-            finish_placements(vals, starts, below, above, sum(t[1] for t in totals[m]),
-                              sum(t[0] for t in totals[m]))
-            row_placements(vals, rows_at[m], is_pos, X[m])
+        starts = np.cumsum([0] + [p.shape[1] for p in mine])
+        if not starts[-1]:  # a block without weight: zeros add nothing
+            X[m] = 0.0
+            continue
+        vals = np.concatenate(mine, axis=1,
+                              out=spare("values", 2 * starts[-1], np.float64).reshape(2, -1))
+        below, above = _outside(totals[m])
+        finish_placements(vals, starts, below, above, sum(t[1] for t in totals[m]),
+                          sum(t[0] for t in totals[m]))
+        # a row of weight zero points anywhere (a finite value): it adds nothing
+        row_placements(vals, rows_at[m], is_pos, X[m])
     ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
     return placement_covariance(X, is_pos, ww, aucs, 0, n)
 
