@@ -122,7 +122,7 @@ def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS, scratch
 
 
 _SPARE = threading.local()
-SPARE_MAX = 1 << 22  # elements: a thread keeps buffers up to 32 MiB each
+SPARE_MAX = 1 << 21  # elements: a thread keeps buffers up to 16 MiB each
 
 
 def spare(slot, n, dtype):
@@ -189,22 +189,26 @@ def _trimmed(keys, pos, neg, g) -> Table:
 
 def merge_placed(tables) -> tuple[Table, list]:
     """The table of several tables' rows and, for each of them, its keys'
-    DeLong placement numerators in it (a (2, keys) array: the negative weight
-    below each key and the positive weight above it, ties one half), from one
-    kernel (``merge_runs``: the keys merged by a balanced tree of linear
-    merges, the weights added up once)."""
+    DeLong placement numerators in it, from one kernel (``merge_runs``: the
+    keys merged by a balanced tree of linear merges, the weights added up
+    once).  Each table gets a 1-D array: key by key, where the key has
+    positive weight the negative weight below it (ties one half), then where
+    it has negative weight the positive weight above it (ties one half)."""
+    counts = [np.count_nonzero(t.pos) + np.count_nonzero(t.neg) for t in tables]
     starts = np.concatenate(([0], np.cumsum([len(t) for t in tables]))).astype(np.int64)
     m = int(starts[-1])
+    # the merge levels' keys and origins in the thread's scratch
     keys = np.concatenate([t.keys for t in tables], out=spare("keys", m, np.uint64))
-    pos = np.concatenate([t.pos for t in tables], out=spare("f", m, np.float64))
-    neg = np.concatenate([t.neg for t in tables], out=spare("f2", m, np.float64))
+    pos = np.concatenate([t.pos for t in tables])
+    neg = np.concatenate([t.neg for t in tables])
     out_k, out_p, out_n = np.empty(m, np.uint64), np.empty(m), np.empty(m)
-    vals = np.empty((2, m))
+    vals = np.empty(sum(counts))
     g = merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals,
                    spare("keys2", m, np.uint64), spare("i", m, np.int64),
                    spare("i2", m, np.int64))
+    cuts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     return (_trimmed(out_k, out_p, out_n, g),
-            [vals[:, a:b] for a, b in zip(starts[:-1], starts[1:])])
+            [vals[a:b] for a, b in zip(cuts[:-1], cuts[1:])])
 
 
 def float_keys(x: np.ndarray) -> np.ndarray:

@@ -398,7 +398,6 @@ def test_warm_workers_loads_the_kernels_on_every_worker(client):
         from fastauc._kernels import placements, table
 
         return all(len(k.signatures) > 0 for k in (table.merge_runs, table.walk_runs,
-                                                   placements.finish_placements,
                                                    placements.row_placements))
 
     assert all(client.run(compiled).values())

@@ -125,20 +125,54 @@ def group_weights(bp, bn, wl, n_pos):
 
 
 @jit
-def finish_placements(vals, starts, below, above, total_n, total_p):
-    """In place: key ``i`` of segment ``r`` (``starts[r]:starts[r + 1]``, one
-    key range each) gets ``(vals[0, i] + below[r]) / total_n`` and
-    ``(vals[1, i] + above[r]) / total_p`` (``below[r]``: the negative weight of
-    the ranges below, ``above[r]``: the positive weight of those above)."""
-    for r in range(starts.shape[0] - 1):
-        for i in range(starts[r], starts[r + 1]):
-            vals[0, i] = (vals[0, i] + below[r]) / total_n
-            vals[1, i] = (vals[1, i] + above[r]) / total_p
+def row_placements(vals, ends, below, above, total_n, total_p, at, is_pos, w, flags, keyvals,
+                   out):
+    """Each row's DeLong placement in a block, from its table keys' values.
 
-
-@jit
-def row_placements(vals, at, is_pos, out):
-    """Each row's placement from its key's pair: ``vals[0, at[i]]`` for a
-    positive, ``vals[1, at[i]]`` for a negative (``at[i]``: row i's key)."""
-    for i in range(at.shape[0]):
-        out[i] = vals[0, at[i]] if is_pos[i] else vals[1, at[i]]
+    ``vals`` holds, key by key of the block's table (descending) and range
+    by range (range ``r``: ``ends[r]:ends[r + 1]``), what ``merge_runs``
+    wrote: where the key has positive weight its negative weight below
+    within the range (ties one half), then where it has negative weight the
+    positive weight above within the range (ties one half).  Which keys hold
+    which class comes from the rows (row ``i`` is key ``at[i]``; rows of
+    weight zero are in no key), into ``flags`` (scratch of the rows'
+    length); ``below[r]``/``above[r]`` (the negative weight of the ranges
+    below, the positive weight of those above) complete the values, divided
+    by ``total_n``/``total_p``, into ``keyvals`` (scratch, (2, rows)).
+    ``out[i]`` receives row ``i``'s placement for its class (a row of weight
+    zero: a finite value; it adds nothing).  Returns how many values were
+    read (``ends[-1]`` unless the rows and ``vals`` disagree).
+    """
+    n = at.shape[0]
+    weighted = w.shape[0] > 0
+    for i in range(n):
+        flags[i] = 0
+    n_keys = 0
+    for i in range(n):
+        if weighted and w[i] == 0.0:
+            continue
+        j = at[i]
+        flags[j] |= 1 if is_pos[i] else 2
+        n_keys = max(n_keys, j + 1)
+    r = 0
+    f = 0
+    total = ends[ends.shape[0] - 1]
+    for j in range(n_keys):
+        while r < ends.shape[0] - 2 and f >= ends[r + 1]:
+            r += 1
+        v10 = 0.0
+        v01 = 0.0
+        if flags[j] & 1 and f < total:
+            v10 = (vals[f] + below[r]) / total_n
+            f += 1
+        if flags[j] & 2 and f < total:
+            v01 = (vals[f] + above[r]) / total_p
+            f += 1
+        keyvals[0, j] = v10
+        keyvals[1, j] = v01
+    if n_keys == 0 and n > 0:  # rows of weight zero only: they point at key 0
+        keyvals[0, 0] = 0.0
+        keyvals[1, 0] = 0.0
+    for i in range(n):
+        out[i] = keyvals[0, at[i]] if is_pos[i] else keyvals[1, at[i]]
+    return f

@@ -297,18 +297,23 @@ def _merge_keys(sk, so, a, a_end, b, b_end, dk, do, o):
 def merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals, tmp_k, org, tmp_org):
     """The table of several tables' rows, and each input key's DeLong
     placement numerators in it: tables ``starts[r]:starts[r + 1]`` of
-    ``keys``/``pos``/``neg`` (each descending) merged into ``out_*``;
-    ``vals[0, i]`` receives the negative weight below input key ``i`` in the
-    result, its ties one half (a positive's placement), ``vals[1, i]`` the
-    positive weight above it, ties one half (a negative's).  Returns the
-    result's number of keys.
+    ``keys``/``pos``/``neg`` (each descending) merged into ``out_*``; returns
+    the result's number of keys.
+
+    ``vals`` receives, input key by input key, the values its classes need
+    (nothing else: most keys hold one class): where the key has positive
+    weight, the negative weight below it in the result, its ties one half (a
+    positive's placement), then where it has negative weight, the positive
+    weight above it, ties one half (a negative's).  ``vals`` holds exactly
+    as many values (``count_nonzero(pos) + count_nonzero(neg)``), so input
+    table ``r``'s values are contiguous.
 
     Only the keys and their origins move through the merge levels (a
     balanced tree of linear merges between ``keys``/``org`` and
     ``tmp_k``/``tmp_org``, scratch of the inputs' length; ``keys`` is
     overwritten); one last walk adds up the weights of equal keys, read from
-    ``pos``/``neg`` at their origins (a few sequential streams), and gives
-    each origin its key's placements.
+    ``pos``/``neg`` at their origins (a few sequential streams), and writes
+    each origin's values.
     """
     n_runs = starts.shape[0] - 1
     m = starts[n_runs]
@@ -334,8 +339,12 @@ def merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals, tmp_k, org, tm
         sk, dk = dk, sk
         so, do = do, so
     below = 0.0  # the negative weight of the whole result
-    for i in range(m):
-        below += neg[i]
+    first = do  # spent: where each origin's values start
+    f = 0
+    for q in range(m):
+        below += neg[q]
+        first[q] = f
+        f += (pos[q] > 0.0) + (neg[q] > 0.0)
     tp = 0.0
     fp = 0.0
     g = 0
@@ -355,8 +364,13 @@ def merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals, tmp_k, org, tm
         v10 = (below - fp) - 0.5 * fg
         v01 = tp + 0.5 * tg
         for r in range(i, j):
-            vals[0, so[r]] = v10
-            vals[1, so[r]] = v01
+            q = so[r]
+            f = first[q]
+            if pos[q] > 0.0:
+                vals[f] = v10
+                f += 1
+            if neg[q] > 0.0:
+                vals[f] = v01
         tp += tg
         fp += fg
         g += 1

@@ -26,33 +26,34 @@ def _outside(totals):
 def _block_covariance(y, w, classes, aucs, rows_at, totals, *values):
     """A block's share of DeLong's sums: ``values`` holds, model by model, the
     placement numerators of the block's table keys within every range (top
-    range first: the table's order); the weight outside each range (from the
-    ranges' ``totals``) completes them, each row takes its key's value for its
-    class (through ``rows_at``, its position in the table) and the kernel adds
-    up the products."""
-    from .._kernels.placements import finish_placements, placement_covariance, row_placements
+    range first: the table's order; per key, only those its classes need);
+    the weight outside each range (from the ranges' ``totals``) completes
+    them, each row takes its key's value for its class (through ``rows_at``,
+    its position in the table) and the kernel adds up the products."""
+    from .._kernels.placements import placement_covariance, row_placements
 
     y = np.asarray(y)
     n = y.shape[0]
     k = aucs.shape[0]
     is_pos = v.positive_mask(y, classes[-1])
+    ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
     X = spare("placements", k * n, np.float64).reshape(k, n)  # the thread's scratch
     first = 0
     for m in range(k):
         mine = values[first:first + len(totals[m])]
         first += len(totals[m])
-        starts = np.cumsum([0] + [p.shape[1] for p in mine])
-        if not starts[-1]:  # a block without weight: zeros add nothing
+        ends = np.cumsum([0] + [p.shape[0] for p in mine]).astype(np.int64)
+        if not ends[-1]:  # a block without weight: zeros add nothing
             X[m] = 0.0
             continue
-        vals = np.concatenate(mine, axis=1,
-                              out=spare("values", 2 * starts[-1], np.float64).reshape(2, -1))
         below, above = _outside(totals[m])
-        finish_placements(vals, starts, below, above, sum(t[1] for t in totals[m]),
-                          sum(t[0] for t in totals[m]))
-        # a row of weight zero points anywhere (a finite value): it adds nothing
-        row_placements(vals, rows_at[m], is_pos, X[m])
-    ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
+        read = row_placements(np.concatenate(mine), ends, below, above,
+                              sum(t[1] for t in totals[m]), sum(t[0] for t in totals[m]),
+                              rows_at[m], is_pos, ww, spare("flags", n, np.uint8),
+                              spare("keyvals", 2 * n, np.float64).reshape(2, n), X[m])
+        if read != ends[-1]:  # pragma: no cover - a bug, not bad input
+            raise RuntimeError(f"the block's keys took {read} placement values of "
+                               f"{ends[-1]}")
     return placement_covariance(X, is_pos, ww, aucs, 0, n)
 
 
