@@ -122,7 +122,7 @@ def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS, scratch
 
 
 _SPARE = threading.local()
-SPARE_MAX = 1 << 21  # elements: a thread keeps buffers up to 16 MiB each
+SPARE_MAX = 1 << 21  # elements: a thread keeps sort buffers up to 16 MiB each
 
 
 def spare(slot, n, dtype):
@@ -131,8 +131,11 @@ def spare(slot, n, dtype):
 
     Freed arrays of this size go back to the system under a Dask nanny (it
     sets ``MALLOC_TRIM_THRESHOLD_``), and fresh memory costs a page fault per
-    4 KiB, as much as the sort itself: the per-block and per-range scratch is
-    kept per thread instead, up to ``SPARE_MAX`` elements per slot.
+    4 KiB, as much as the sort itself: a block's sort buffers are kept per
+    thread instead, up to ``SPARE_MAX`` elements per slot (about 40 bytes per
+    row of the largest block, unseen by Dask's memory accounting: under
+    memory pressure, memory Dask cannot spill costs more than the page
+    faults, so nothing bigger or longer-lived is kept).
     """
     if n > SPARE_MAX:
         return np.empty(n, dtype)
@@ -197,15 +200,13 @@ def merge_placed(tables) -> tuple[Table, list]:
     counts = [np.count_nonzero(t.pos) + np.count_nonzero(t.neg) for t in tables]
     starts = np.concatenate(([0], np.cumsum([len(t) for t in tables]))).astype(np.int64)
     m = int(starts[-1])
-    # the merge levels' keys and origins in the thread's scratch
-    keys = np.concatenate([t.keys for t in tables], out=spare("keys", m, np.uint64))
+    keys = np.concatenate([t.keys for t in tables])  # overwritten by the merge
     pos = np.concatenate([t.pos for t in tables])
     neg = np.concatenate([t.neg for t in tables])
     out_k, out_p, out_n = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     vals = np.empty(sum(counts))
     g = merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals,
-                   spare("keys2", m, np.uint64), spare("i", m, np.int64),
-                   spare("i2", m, np.int64))
+                   np.empty(m, np.uint64), np.empty(m, np.int64), np.empty(m, np.int64))
     cuts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     return (_trimmed(out_k, out_p, out_n, g),
             [vals[a:b] for a, b in zip(cuts[:-1], cuts[1:])])

@@ -678,10 +678,10 @@ def test_tables_with_many_ties_keep_no_buffer_of_every_row(rng):
 
 
 def test_scratch_kept_per_thread_is_never_in_a_result(rng):
-    """``table_with_rows`` and ``merge_placed`` sort and merge in buffers each
-    thread keeps for the next call: a later call (same sizes, other data)
-    leaves every earlier result as it was, and buffers past ``SPARE_MAX``
-    are not kept."""
+    """``table_with_rows`` sorts in buffers each thread keeps for the next
+    call: a later call (same sizes, other data) leaves every earlier result
+    (and the merge's built on them) as it was, and buffers past
+    ``SPARE_MAX`` are not kept."""
     from fastauc import _table
     from fastauc._table import merge_placed, table_with_rows
 

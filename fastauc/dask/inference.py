@@ -7,7 +7,6 @@ import math
 import numpy as np
 
 from .. import _validation as v
-from .._table import spare
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
@@ -37,7 +36,7 @@ def _block_covariance(y, w, classes, aucs, rows_at, totals, *values):
     k = aucs.shape[0]
     is_pos = v.positive_mask(y, classes[-1])
     ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
-    X = spare("placements", k * n, np.float64).reshape(k, n)  # the thread's scratch
+    X = np.empty((k, n))
     first = 0
     for m in range(k):
         mine = values[first:first + len(totals[m])]
@@ -49,8 +48,8 @@ def _block_covariance(y, w, classes, aucs, rows_at, totals, *values):
         below, above = _outside(totals[m])
         read = row_placements(np.concatenate(mine), ends, below, above,
                               sum(t[1] for t in totals[m]), sum(t[0] for t in totals[m]),
-                              rows_at[m], is_pos, ww, spare("flags", n, np.uint8),
-                              spare("keyvals", 2 * n, np.float64).reshape(2, n), X[m])
+                              rows_at[m], is_pos, ww, np.empty(n, np.uint8),
+                              np.empty((2, n)), X[m])
         if read != ends[-1]:  # pragma: no cover - a bug, not bad input
             raise RuntimeError(f"the block's keys took {read} placement values of "
                                f"{ends[-1]}")
