@@ -29,11 +29,12 @@ from ._kernels.resampling import (
 )
 from ._kernels.placements import group_weights
 from ._kernels.resampling import layout_ranks
-from ._kernels.sorting import group_bounds, merge_desc
+from ._kernels.sorting import group_bounds
 from ._parallel import map_chunks, num_threads
 from ._stats import norm_ppf as _norm_ppf
 from ._stats import norm_sf as _norm_sf
-from ._table import CHUNK_MIN, Table, sorted_runs
+from ._sort import CHUNK_MIN, sort_by_class
+from ._table import Table
 
 
 class _Layout(NamedTuple):
@@ -54,30 +55,21 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
 def layouts(is_pos, scores, names) -> list[_Layout]:
     """The layouts of several models on the same rows, one sort per column.
 
-    Each column gets the one sort of ``_table.sorted_runs`` (two halves on
-    two threads) with each row's index carried along; the two runs of each
-    class are merged from the top (the two classes on two threads), and one
-    walk of the merged runs gives the group boundaries and the distinct keys;
-    the walks (one thread each) run for all the columns at once.
+    Each column gets the one sort (``_sort.sort_by_class``) with each row's
+    index carried along; each class's run, read from its top, is the
+    layout's part for that class, and one walk of the two gives the group
+    boundaries and the distinct keys (the walks, one thread each, run for
+    all the columns at once).
     """
     n = is_pos.shape[0]
-    e = v.EMPTY_WEIGHT
     # row indices as int32 when they fit: half the payload the sort moves
     rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
     merged = []
-    scratch = []  # the sort buffers, reused column after column
     for score, name in zip(scores, names):
-        pk1, _, px1, pk2, _, px2, nk1, _, nx1, nk2, _, nx2 = sorted_runs(
-            is_pos, score, e, name, extra=rows, scratch=scratch)
-        # merged before the next column is sorted (one column's sort buffers at a
-        # time), the row indices straight into the layout's one array
-        n_pos = pk1.shape[0] + pk2.shape[0]
-        order = np.empty(n, rows.dtype)
-        pk, nk = np.empty(n_pos, np.uint64), np.empty(n - n_pos, np.uint64)
-        map_chunks(merge_desc, [(pk1, px1, pk2, px2, pk, order[:n_pos]),
-                                (nk1, nx1, nk2, nx2, nk, order[n_pos:])])
-        merged.append((pk, nk, order))
-        del pk1, px1, pk2, px2, nk1, nx1, nk2, nx2
+        r = sort_by_class(is_pos, score, extra=rows, name=name)
+        order = np.concatenate((r.px[::-1], r.nx[::-1]))
+        merged.append((r.pk, r.nk, order))
+        del r
     return map_chunks(_walk, merged)
 
 

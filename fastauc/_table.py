@@ -2,13 +2,12 @@
 
 A :class:`Table` holds the sorted distinct scores of a set of rows (as the
 order-preserving keys of ``_kernels.sorting``, descending) with the positive
-and negative weight at each.  It is built from rows with one radix sort per
-class (``from_rows``), merged with another table in one linear pass
-(``merge``), cut into key ranges (``cut``) and swept (``sweep``) from the
-weight above a range.  A :class:`GroupedTable` is one table per group, back
-to back, built from one counting sort by group and one sort per group
-(``grouped_table``), and swept segment by segment.  See
-``docs/algorithms.md``.
+and negative weight at each.  It is built from rows with the one sort
+(``_sort.sort_by_class``) and one sweep (``from_rows``), merged with another
+table in one linear pass (``merge``), cut into key ranges (``cut``) and
+swept (``sweep``) from the weight above a range.  Per group, rows are placed
+group by group and each group sorted and swept in cache (``grouped_sums``).
+See ``docs/algorithms.md``.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
-from ._kernels.sorting import N_DIGITS, keys_to_floats, radix_sort, split_by_class
+from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import sweep
 from ._kernels.table import (
     merge_stats,
@@ -34,91 +33,27 @@ from ._kernels.table import (
     N_STATS,
     ST_TOTAL_NEG,
     ST_TOTAL_POS,
-    compact_segments,
     count_groups,
     merge_runs,
     merge_tables,
     walk_runs,
     scatter_groups,
     sweep_groups,
-    sweep_segments,
     sweep_table,
 )
 from ._parallel import map_chunks
+from ._sort import CHUNK_MIN, EMPTY_INTS, sort_by_class
 
-__all__ = ["GroupSums", "GroupedTable", "Sweep", "Table", "grouped_sums", "grouped_table",
-           "placement_values", "sorted_runs"]
+__all__ = ["GroupSums", "Sweep", "Table", "grouped_sums", "placement_values", "sorted_runs"]
 
-CHUNK_MIN = 1 << 16  # rows below which one chunk (one thread) is used
 EMPTY_KEYS = np.empty(0, np.uint64)
-EMPTY_INTS = np.empty(0, np.int64)
 
 
-def _sort_buffers(n, weighted, extra):
-    """Buffers for sorting ``n`` rows: keys, weights and payload, twice (the
-    radix passes go back and forth)."""
-    keys, tmp_k = np.empty(n, np.uint64), np.empty(n, np.uint64)
-    w, tmp_w = (np.empty(n), np.empty(n)) if weighted else (v.EMPTY_WEIGHT,) * 2
-    x, tmp_x = (np.empty(n, extra.dtype), np.empty(n, extra.dtype)) if extra.shape[0] else (
-        extra, extra)
-    return keys, tmp_k, w, tmp_w, x, tmp_x
-
-
-def _sort_chunk(bits, is_pos, weight, extra, buffers):
-    # the buffers come from numpy, which asks the kernel for huge pages: memory
-    # allocated inside compiled code gets 4 KiB pages, and their page faults
-    # cost more than the sort on a large input
-    keys, tmp_k, w, tmp_w, x, tmp_x = buffers
-    hist = np.zeros((2, N_DIGITS, 256), np.int64)
-    offset = np.empty(256, np.int64)
-    n_pos, n_neg, n_bad, _ = split_by_class(bits, is_pos, weight, extra, keys, w, x, hist)
-    if n_bad:
-        return None
-    runs = []
-    for a, b, h in ((0, n_pos, hist[0]), (n_pos, n_pos + n_neg, hist[1])):
-        wa, tw = (w[a:b], tmp_w[a:b]) if w.shape[0] else (w, w)
-        xa, tx = (x[a:b], tmp_x[a:b]) if x.shape[0] else (x, x)
-        runs += radix_sort(keys[a:b], wa, xa, h, tmp_k[a:b], tw, tx, offset)
-    return tuple(runs)
-
-
-def sorted_runs(is_pos, score, weight, name="y_score", extra=EMPTY_INTS, scratch=None):
-    """The one sort: each class's keys (and weights) ascending, in up to two runs.
-
-    Returns ``(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2)``, or with an int64
-    payload ``extra`` per row (group codes) ``(pk1, pw1, px1, pk2, ...)``, the
-    payload after each run's weights.  Rows are cut into two fixed halves
-    (for n >= 2**16) sorted on two threads; a sweep merges the runs, so
-    nothing depends on the number of threads.  NaN or infinite scores raise
-    scikit-learn's error.
-
-    ``scratch`` (a list) lends the sort buffers to the next call on rows of
-    the same size: empty, it receives them; filled, they are sorted into
-    (the runs of the call before are overwritten).
-    """
-    bits = score.view(np.uint64)
-    n = bits.shape[0]
-    cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
-    weighted = weight.shape[0] > 0
-    with_extra = extra.shape[0] > 0
-    if scratch:
-        buffers = scratch
-    else:
-        buffers = [_sort_buffers(b - a, weighted, extra) for a, b in zip(cuts[:-1], cuts[1:])]
-        if scratch is not None:
-            scratch += buffers
-    chunks = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight,
-               extra[a:b] if with_extra else extra, buf)
-              for (a, b), buf in zip(zip(cuts[:-1], cuts[1:]), buffers)]
-    runs = map_chunks(_sort_chunk, chunks)
-    if any(r is None for r in runs):
-        v.raise_non_finite(name, score)
-    if len(runs) == 1:
-        runs.append((EMPTY_KEYS, v.EMPTY_WEIGHT, extra[:0]) * 2)
-    (pk1, pw1, px1, nk1, nw1, nx1), (pk2, pw2, px2, nk2, nw2, nx2) = runs
-    if with_extra:
-        return pk1, pw1, px1, pk2, pw2, px2, nk1, nw1, nx1, nk2, nw2, nx2
-    return pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2
+def sorted_runs(is_pos, score, weight, name="y_score"):
+    """The one sort (``_sort.sort_by_class``) without a payload, as the
+    sweeps take it: ``(pk, pw, nk, nw)``, each class's keys ascending."""
+    r = sort_by_class(is_pos, score, weight, name=name)
+    return r.pk, r.pw, r.nk, r.nw
 
 
 _SPARE = threading.local()
@@ -159,26 +94,16 @@ def _iota(n):
 
 def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.ndarray]:
     """A batch's table and each row's position in it (0 for a row of weight
-    zero, which is not in it): one radix sort carrying the row positions, one
-    walk (``walk_runs``).  One thread: sorting two halves on two threads and
-    merging their tables costs more CPU than it saves in time, and a Dask
-    worker's cores are busy with other blocks.  ``score`` is float64; NaN or
+    zero, which is not in it): the one sort carrying the row positions, in
+    this thread only (a Dask worker's cores are busy with other blocks) and
+    in this thread's spare buffers, then one walk (``walk_runs``).  NaN or
     infinity raises."""
     n = score.shape[0]
-    extra = _iota(n)
-    weighted = weight.shape[0] > 0
-    buffers = (spare("keys", n, np.uint64), spare("keys2", n, np.uint64),
-               *((spare("f", n, np.float64), spare("f2", n, np.float64)) if weighted
-                 else (v.EMPTY_WEIGHT, v.EMPTY_WEIGHT)),
-               spare("i", n, np.int64), spare("i2", n, np.int64))
-    runs = _sort_chunk(score.view(np.uint64), is_pos, weight, extra, buffers)
-    if runs is None:
-        v.raise_non_finite(name, score)
-    pk, pw, px, nk, nw, nx = runs
-    m = pk.shape[0] + nk.shape[0]
+    r = sort_by_class(is_pos, score, weight, _iota(n), name, serial=True, alloc=spare)
+    m = r.pk.shape[0] + r.nk.shape[0]
     keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     at = np.zeros(n, np.int64)
-    g = walk_runs(pk, pw, nk, nw, keys, pos, neg, px, nx, at)
+    g = walk_runs(r.pk, r.pw, r.nk, r.nw, keys, pos, neg, r.px, r.nx, at)
     return _trimmed(keys, pos, neg, g), at
 
 
@@ -257,7 +182,7 @@ class Table:
     @classmethod
     def from_rows(cls, is_pos, score, weight, name="y_score") -> Table:
         runs = sorted_runs(is_pos, score, weight, name)
-        m = sum(r.shape[0] for r in runs[0::2])
+        m = runs[0].shape[0] + runs[2].shape[0]
         keys = np.empty(m, np.uint64)
         pos = np.empty(m, np.float64)
         neg = np.empty(m, np.float64)
@@ -267,7 +192,7 @@ class Table:
         # two key ranges on two threads, the lower one written after room for
         # the upper one; the gap that ties leave is closed
         upper, lower = _split_runs(runs)
-        u = sum(k.shape[0] for k in upper[0::2])
+        u = upper[0].shape[0] + upper[2].shape[0]
         (g_u, *_), (g_l, *_) = map_chunks(sweep, [
             (*upper, keys[:u], pos[:u], neg[:u], False, 0.0, 0.0, None),
             (*lower, keys[u:], pos[u:], neg[u:], False, 0.0, 0.0, None)])
@@ -362,35 +287,6 @@ class Table:
         return Sweep(tp, fp, area2, ap_num, stats)
 
 
-@dataclass(frozen=True)
-class GroupedTable:
-    """One table per group, back to back: group ``j`` is ``starts[j]:starts[j + 1]``."""
-
-    keys: np.ndarray
-    pos: np.ndarray
-    neg: np.ndarray
-    starts: np.ndarray  # int64 (n_groups + 1,)
-
-    @property
-    def n_groups(self) -> int:
-        return self.starts.shape[0] - 1
-
-    def group(self, j: int) -> Table:
-        a, b = self.starts[j], self.starts[j + 1]
-        return Table(self.keys[a:b], self.pos[a:b], self.neg[a:b])
-
-    def sweep(self, *, moments=False):
-        """Every group's ``(tp, fp, area2, ap_num)`` (rows of an (G, 4) array)
-        and, with ``moments``, its ``N_STATS`` moments (G, N_STATS)."""
-        g = self.n_groups
-        sums = np.zeros((g, N_SEG))
-        stats = np.zeros((g, N_STATS) if moments else (0, N_STATS))
-        map_chunks(sweep_segments, [
-            (self.keys, self.pos, self.neg, self.starts, a, b, moments, sums, stats)
-            for a, b in _balanced(self.starts)])
-        return sums, stats
-
-
 def _balanced(starts, parts=2):
     """Cut groups ``0..G`` into ``parts`` ranges of about equal rows (data-dependent)."""
     total = int(starts[-1])
@@ -457,39 +353,20 @@ def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False,
     """Every group's sweep sums, moments, row counts and, when every score is
     in [0, 1], log loss (each group's records once sorted, in cache).
 
-    The same sums and moments as ``grouped_table(...).sweep(moments=moments)``,
-    without writing the tables out.
+    Each group's sums and moments equal those of the table of its rows alone.
     """
     rk, rw, row_starts, n_pos, rows, probabilities = _place_groups(is_pos, score, weight,
                                                                    codes, n_groups, name)
     sums = np.zeros((n_groups, N_SEG))
     stats = np.zeros((n_groups, N_STATS) if moments else (0, N_STATS))
     loss = np.zeros(n_groups if probabilities else 0)
-    e = v.EMPTY_WEIGHT
-    map_chunks(sweep_groups, [(rk, rw, row_starts, n_pos, a, b, moments, sums, stats, EMPTY_KEYS,
-                               e, e, EMPTY_INTS, loss) for a, b in _balanced(row_starts)])
+    map_chunks(sweep_groups, [(rk, rw, row_starts, n_pos, a, b, moments, sums, stats, loss)
+                              for a, b in _balanced(row_starts)])
     if not probabilities:
         return GroupSums(sums, stats, rows, None)
     with np.errstate(divide="ignore", invalid="ignore"):
         mean_loss = loss / (sums[:, SEG_TP] + sums[:, SEG_FP])
     return GroupSums(sums, stats, rows, mean_loss)
-
-
-def grouped_table(is_pos, score, weight, codes, n_groups, name="y_score") -> GroupedTable:
-    """The per-group tables of rows with group ``codes`` (int64, 0..n_groups-1)."""
-    rk, rw, row_starts, n_pos, _, _ = _place_groups(is_pos, score, weight, codes, n_groups, name)
-    m = rk.shape[0]
-    out_k = np.empty(m, np.uint64)
-    out_p = np.empty(m, np.float64)
-    out_n = np.empty(m, np.float64)
-    n_keys = np.empty(n_groups, np.int64)
-    sums = np.zeros((n_groups, N_SEG))
-    stats = np.zeros((0, N_STATS))
-    map_chunks(sweep_groups, [(rk, rw, row_starts, n_pos, a, b, False, sums, stats, out_k, out_p,
-                               out_n, n_keys, v.EMPTY_WEIGHT) for a, b in _balanced(row_starts)])
-    starts = compact_segments(out_k, out_p, out_n, row_starts, n_keys)
-    g = int(starts[-1])
-    return GroupedTable(out_k[:g], out_p[:g], out_n[:g], starts)
 
 
 # ------------------------------------------------------------ one model, from rows
@@ -527,36 +404,33 @@ def weight_of(keys, w) -> float:
     return float(w.sum()) if w.shape[0] else float(keys.shape[0])
 
 
-def _moment_stats(runs4, moments: bool) -> np.ndarray:
+def _moment_stats(runs, moments: bool) -> np.ndarray:
     if not moments:
         return v.EMPTY_WEIGHT
-    return new_stats(weight_of(*runs4[0:2]) + weight_of(*runs4[2:4]),
-                     weight_of(*runs4[4:6]) + weight_of(*runs4[6:8]))
+    return new_stats(weight_of(*runs[0:2]), weight_of(*runs[2:4]))
 
 
 def sorted_tallies(
     is_pos, score, weight, *, curve: bool, moments: bool = False, name: str = "y_score"
 ) -> Tallies:
-    """Split by class and radix-sort each class once, then sweep once.
+    """Split by class and sort each class once (``_sort``), then sweep once.
 
-    Rows are cut into two fixed halves (for n >= 2**16) sorted on two threads;
-    the sweep merges the runs, so the result does not depend on the threads.
+    From 2**16 rows on the sweep runs in two key ranges on two threads
+    (``split_sweep``: a cut that depends on the data only).
     ``moments=True`` also accumulates the tie term and the placement moments
     (``_kernels.sweeps.N_STATS``) for the rank test and DeLong's variance.
     """
-    runs4 = sorted_runs(is_pos, score, weight, name)
-    n = score.shape[0]
-    pk1, _, pk2, _, nk1, _, nk2, _ = runs4
-    if n >= CHUNK_MIN:
-        return split_sweep(runs4, moments, curve)
+    runs = sorted_runs(is_pos, score, weight, name)
+    if score.shape[0] >= CHUNK_MIN:
+        return split_sweep(runs, moments, curve)
     # curves: one spare slot in front for the point that every curve adds
-    m = pk1.shape[0] + pk2.shape[0] + nk1.shape[0] + nk2.shape[0] + 1 if curve else 0
+    m = runs[0].shape[0] + runs[2].shape[0] + 1 if curve else 0
     thr = np.empty(m, np.uint64)
     tps = np.empty(m, np.float64)
     fps = np.empty(m, np.float64)
-    stats = _moment_stats(runs4, moments)
+    stats = _moment_stats(runs, moments)
     g, total_pos, total_neg, area2, ap_num = sweep(
-        *runs4, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats if moments else None
+        *runs, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats if moments else None
     )
     return Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
                     ap_num, stats)
@@ -573,11 +447,11 @@ def _closed(arrays, g_u, u, g_l):
     return tuple(a[:g_u + g_l] for a in arrays)
 
 
-def _split_runs(runs4):
-    """The four sorted runs cut at the median key of the longest one: the upper
+def _split_runs(runs):
+    """The two sorted runs cut at the median key of the longer one: the upper
     parts (keys at or above it: a group is never split) and the lower ones."""
-    keys = runs4[0::2]
-    weights = runs4[1::2]
+    keys = runs[0::2]
+    weights = runs[1::2]
     longest = max(keys, key=len)
     pivot = longest[len(longest) // 2]
     upper, lower = [], []
@@ -588,7 +462,7 @@ def _split_runs(runs4):
     return upper, lower
 
 
-def split_sweep(runs4, moments: bool, curve: bool = False) -> Tallies:
+def split_sweep(runs, moments: bool, curve: bool = False) -> Tallies:
     """One sweep in two key ranges on two threads: the upper and lower keys.
 
     The cut is the median key of the longest run (data-dependent only, so the
@@ -599,14 +473,14 @@ def split_sweep(runs4, moments: bool, curve: bool = False) -> Tallies:
     lower part after room for every row of the upper part, closed up when the
     upper part had ties.
     """
-    upper, lower = _split_runs(runs4)
-    tp0 = weight_of(*upper[0:2]) + weight_of(*upper[2:4])
-    fp0 = weight_of(*upper[4:6]) + weight_of(*upper[6:8])
-    stats_u = _moment_stats(runs4, moments)
+    upper, lower = _split_runs(runs)
+    tp0 = weight_of(*upper[0:2])
+    fp0 = weight_of(*upper[2:4])
+    stats_u = _moment_stats(runs, moments)
     stats_l = stats_u.copy()
     e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
-    n_u = sum(k.shape[0] for k in upper[0::2])
-    m = n_u + sum(k.shape[0] for k in lower[0::2]) + 1 if curve else 0
+    n_u = upper[0].shape[0] + upper[2].shape[0]
+    m = n_u + lower[0].shape[0] + lower[2].shape[0] + 1 if curve else 0
     # curves: one spare slot in front for the point that every curve adds
     thr, tps, fps = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     out_u = (thr[1:n_u + 1], tps[1:n_u + 1], fps[1:n_u + 1]) if curve else (e_k, e_w, e_w)

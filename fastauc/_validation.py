@@ -79,18 +79,27 @@ def as_array(x, name: str) -> np.ndarray:
         raise TypeError(f"{name} could not be converted to an array: {exc}") from exc
 
 
-def _kernel_ready(arr: np.ndarray) -> np.ndarray:
-    """C-contiguous, native float64, writable (one Numba signature)."""
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
+def _kernel_ready(arr: np.ndarray, keep_float32: bool = False) -> np.ndarray:
+    """C-contiguous, native float64 (or float32 when it is and ``keep_float32``),
+    writable: one or two Numba signatures."""
+    dtype = np.float32 if keep_float32 and arr.dtype == np.float32 else np.float64
+    arr = np.ascontiguousarray(arr, dtype=dtype)
     if not arr.flags.writeable:
         arr = arr.copy()
     return arr
 
 
-def as_float_array(x, name: str, *, ndim=(1,)) -> np.ndarray:
+def wide(arr: np.ndarray) -> np.ndarray:
+    """``arr`` as float64 (a float32 array kept by ``keep_float32``, widened)."""
+    return arr if arr.dtype == np.float64 else arr.astype(np.float64)
+
+
+def as_float_array(x, name: str, *, ndim=(1,), keep_float32: bool = False) -> np.ndarray:
     """Numeric array-like -> float64 array (1-D; (n, 1) columns are raveled).
 
     ``ndim`` lists the accepted dimensionalities (``(1,)`` or ``(1, 2)``).
+    ``keep_float32``: float32 scores stay float32 (the sort reads them as
+    32-bit keys: no widened copy, half the bytes sorted).
     """
     arr = as_array(x, name)
     if arr.dtype.kind not in "biuf":
@@ -116,7 +125,7 @@ def as_float_array(x, name: str, *, ndim=(1,)) -> np.ndarray:
         raise ValueError(f"{name} must have shape {shapes}, got an array of shape {arr.shape}")
     if arr.shape[0] == 0:
         raise empty_error(name, arr.shape)
-    return _kernel_ready(arr)
+    return _kernel_ready(arr, keep_float32)
 
 
 def n_rows(x) -> int:
@@ -519,16 +528,17 @@ def seed_from_random_state(random_state) -> np.uint64:
 
 
 def binary_target(y_true, y_score, sample_weight, pos_label, *, default_rule: str,
-                  frequency: bool = False):
+                  frequency: bool = False, keep_float32: bool = False):
     """Validate a binary problem with one score column.
 
     Returns ``(is_pos, score, weight, classes, dtype)``: :func:`binary_rows`'
-    answer with the scores as float64 and their original dtype.
-    ``default_rule`` is ``binary_rows``' ``rule``.
+    answer with the scores as float64 (float32 ones kept with
+    ``keep_float32``, for callers that only sort them) and their original
+    dtype.  ``default_rule`` is ``binary_rows``' ``rule``.
     """
     y = _binary_y(y_true)
     raw = as_array(y_score, "y_score")
-    s = as_float_array(raw, "y_score")
+    s = as_float_array(raw, "y_score", keep_float32=keep_float32)
     is_pos, classes, w = _binary_rows_of(y, sample_weight, pos_label, default_rule, frequency,
                                          {"y_score": s})
     return is_pos, s, w, classes, raw.dtype

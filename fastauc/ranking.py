@@ -16,13 +16,14 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.matrix import columns_and_checks
-from ._kernels.sorting import keys_to_floats, merge_desc
+from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import class_pair_areas
 from ._kernels.table import band_area
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._curves import NO_POSITIVE_PR as _NO_POSITIVE_PR
 from ._curves import pr_points, roc_points
-from ._table import sorted_runs, sorted_tallies
+from ._sort import sort_by_class
+from ._table import sorted_tallies
 
 __all__ = [
     "auc",
@@ -92,8 +93,8 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
     """
     is_pos, s, w, _, _ = v.binary_target(
-        y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
-    )
+        y_true, y_score, sample_weight, pos_label, default_rule="sklearn",
+        keep_float32=True)
     return roc_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate)
 
 
@@ -145,8 +146,8 @@ def precision_recall_curve(
     array([0.1 , 0.35, 0.4 , 0.8 ])
     """
     is_pos, s, w, _, raw_dtype = v.binary_target(
-        y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
-    )
+        y_true, y_score, sample_weight, pos_label, default_rule="sklearn",
+        keep_float32=True)
     return pr_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate, raw_dtype)
 
 
@@ -194,8 +195,8 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
     array([0.35, 0.4 , 0.8 ])
     """
     is_pos, s, w, classes, _ = v.binary_target(
-        y_true, y_score, sample_weight, pos_label, default_rule="sklearn"
-    )
+        y_true, y_score, sample_weight, pos_label, default_rule="sklearn",
+        keep_float32=True)
     t = sorted_tallies(is_pos, s, w, curve=True)
     tps, fps, thr = t.tps, t.fps, t.thr_keys
     tps[0] = fps[0] = 0.0
@@ -426,10 +427,12 @@ def roc_auc_score(
         return _average_binary(
             lambda p, s, ww: _binary_auc(p, s, ww, max_fpr), Y, S, average, w
         )
-    S = v.as_float_array(y_score, "y_score", ndim=(1, 2))
+    S = v.as_float_array(y_score, "y_score", ndim=(1, 2), keep_float32=True)
     n = v.check_lengths(y_true=y, y_score=S)
     classes = v.unique_labels(y)
     multiclass = len(classes) > 2 or (S.ndim == 2 and S.shape[1] > 2)
+    if S.ndim == 2:
+        S = v.wide(S)
     if multiclass and multi_class == "ovo":
         w = None if sample_weight is None else v.EMPTY_WEIGHT[:0]  # refused below
     else:
@@ -544,11 +547,8 @@ def _ovo_roc_auc(encoded, columns, average):
     everyone = np.ones(n, bool)
     areas = {}
     for a in present:
-        pk1, _, px1, pk2, _, px2, *_ = sorted_runs(everyone, columns[a], v.EMPTY_WEIGHT,
-                                                   "y_score", extra=codes)
-        keys, order = np.empty(n, np.uint64), np.empty(n, np.int32)
-        merge_desc(pk1, px1, pk2, px2, keys, order)
-        areas[a] = class_pair_areas(keys, order, int(a), k)
+        r = sort_by_class(everyone, columns[a], extra=codes)
+        areas[a] = class_pair_areas(r.pk[::-1].copy(), r.px[::-1].copy(), int(a), k)
     pair_scores, prevalence = [], []
     for a, b in combinations(present, 2):
         both = counts[a] * counts[b]
@@ -604,10 +604,12 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
             )
         Y, S, w = _multilabel_input(Y, y_score, sample_weight)
         return _average_binary(_binary_ap, Y, S, average, w)
-    S = v.as_float_array(y_score, "y_score", ndim=(1, 2))
+    S = v.as_float_array(y_score, "y_score", ndim=(1, 2), keep_float32=True)
     n = v.check_lengths(y_true=y, y_score=S)
     w = v.check_sample_weight(sample_weight, n)
     classes = v.unique_labels(y)
+    if S.ndim == 2:
+        S = v.wide(S)
     if len(classes) > 2:
         if pos_label != 1:
             raise ValueError(

@@ -39,3 +39,17 @@ def block_import(monkeypatch):
         monkeypatch.setattr(builtins, "__import__", fake_import)
 
     return block
+
+
+@pytest.fixture(scope="module", params=["radix", "numpy"])
+def each_sort_path(request):
+    """Run a module's tests once per sort path (``fastauc._sort``): both are
+    exact and give the same runs, so every reference comparison must hold on
+    both, whichever one this host's calibration picks."""
+    old = os.environ.get("FASTAUC_SORT")
+    os.environ["FASTAUC_SORT"] = request.param
+    yield request.param
+    if old is None:
+        del os.environ["FASTAUC_SORT"]
+    else:
+        os.environ["FASTAUC_SORT"] = old

@@ -212,13 +212,13 @@ BOOT = {"n_resamples": 30, "random_state": 2024}
 def _resampled_rows(d, w, score_keys, seed, n_resamples):
     """The rows of each bootstrap replicate, reconstructed from fastauc's own draws
     (the stream of ``random_state``: private, as in tests/test_inference.py)."""
-    from fastauc._kernels.resampling import draw_positions
+    from .resamples import drawn_positions
     from fastauc._resample import _prepare
     from fastauc._validation import seed_from_random_state
 
     prep = _prepare(d["y"], [d[k] for k in score_keys], list(score_keys), w, "roc_auc", True)
     s = np.uint64(seed_from_random_state(seed))
-    return [prep.models[0].lay.rows[draw_positions(s, r, prep.strata)]
+    return [prep.models[0].lay.rows[drawn_positions(s, r, prep.strata)]
             for r in range(n_resamples)]
 
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fastauc
-from fastauc._table import Table, grouped_table
+from fastauc._kernels.table import SEG_AP, SEG_AREA2, SEG_FP, SEG_TP
+from fastauc._table import Table, grouped_sums
 
 from .conftest import sklearn_call
 from .strategies import SCORE_VALUES, binary_problems
@@ -260,14 +261,15 @@ def test_merged_tables_of_any_partition_equal_the_whole(problem, data):
 
 
 @given(binary_problems(min_size=2, max_size=80), st.integers(1, 5), st.data())
-def test_grouped_table_segments_are_the_groups_tables(problem, n_groups, data):
+def test_grouped_sums_are_the_groups_tables_sweeps(problem, n_groups, data):
     y, s, w = problem
     codes = data.draw(hnp.arrays(np.int64, y.shape[0], elements=st.integers(0, n_groups - 1)))
-    gt = grouped_table(y.astype(bool), s, np.empty(0) if w is None else w, codes, n_groups)
+    got = grouped_sums(y.astype(bool), s, np.empty(0) if w is None else w, codes, n_groups,
+                       moments=True)
     for j in range(n_groups):
         m = codes == j
-        ref = _table(y[m], s[m], None if w is None else w[m])
-        got = gt.group(j)
-        np.testing.assert_array_equal(got.keys, ref.keys)
-        np.testing.assert_array_equal(got.pos, ref.pos)
-        np.testing.assert_array_equal(got.neg, ref.neg)
+        ref = _table(y[m], s[m], None if w is None else w[m]).sweep(moments=True)
+        assert got.sums[j, SEG_TP] == ref.tp
+        assert got.sums[j, SEG_FP] == ref.fp
+        assert got.sums[j, SEG_AREA2] == pytest.approx(ref.area2, rel=1e-12, abs=1e-12)
+        assert got.sums[j, SEG_AP] == pytest.approx(ref.ap_num, rel=1e-12, abs=1e-12)

@@ -17,6 +17,7 @@ from fastauc._kernels import resampling as R
 from fastauc._resample import _jackknife, _prepare
 
 from .conftest import sklearn_call
+from .resamples import drawn_positions
 from .strategies import binary_problems
 
 ALTERNATIVES = ["two-sided", "less", "greater"]
@@ -228,7 +229,7 @@ def _reference_metric(metric, y, s, w, max_fpr):
 def _resampled_rows(y, s, w, stratified, seed, r):
     """Reconstruct replicate r's rows: the drawn class-layout positions mapped to rows."""
     prep = _prepare(y, [s], ["y_score"], w, "roc_auc", stratified)
-    pos = R.draw_positions(np.uint64(seed), r, prep.strata)
+    pos = drawn_positions(seed, r, prep.strata)
     return prep.models[0].lay.rows[pos]
 
 
@@ -268,7 +269,7 @@ def test_bootstrap_stratified_keeps_class_sizes(rng):
     s = rng.random(50)
     prep = _prepare(y, [s], ["y_score"], None, "roc_auc", True)
     for r in range(20):
-        pos = R.draw_positions(np.uint64(5), r, prep.strata)
+        pos = drawn_positions(5, r, prep.strata)
         rows = prep.models[0].lay.rows[pos]
         assert y[rows].sum() == y.sum()
 

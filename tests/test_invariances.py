@@ -26,6 +26,9 @@ from .registry import (
 )
 from .strategies import binary_problems
 
+# every reference comparison here holds on both sort paths (fastauc._sort)
+pytestmark = pytest.mark.usefixtures("each_sort_path")
+
 TOL = 1e-12
 SCALES = [0.5, 2.0, 4.0, 1024.0]
 

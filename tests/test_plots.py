@@ -6,8 +6,9 @@ import pytest
 import sklearn.metrics as skm
 
 import fastauc
-from fastauc._kernels.resampling import draw_positions
 from fastauc._resample import _prepare
+
+from .resamples import drawn_positions
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -45,7 +46,7 @@ def test_roc_band_replicates_equal_sklearn_on_resamples(data):
                                                random_state=5, confidence_level=0.9)
     curves = []
     for r in range(40):
-        rows = prep.models[0].lay.rows[draw_positions(seed, r, prep.strata)]
+        rows = prep.models[0].lay.rows[drawn_positions(seed, r, prep.strata)]
         fpr, tpr, _ = skm.roc_curve(y[rows], s[rows], drop_intermediate=False)
         # the polyline at each grid value, taking the top of a vertical step
         curves.append([tpr[fpr <= g].max() if np.any(fpr == g) else np.interp(g, fpr, tpr)
@@ -98,13 +99,13 @@ def _count_sorts(monkeypatch):
     import fastauc._resample as resample
 
     calls = []
-    real = resample.sorted_runs
+    real = resample.sort_by_class
 
     def counting(*args, **kwargs):
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(resample, "sorted_runs", counting)
+    monkeypatch.setattr(resample, "sort_by_class", counting)
     return calls
 
 

@@ -22,6 +22,9 @@ import fastauc
 
 from .conftest import sklearn_call
 
+# every reference comparison here holds on both sort paths (fastauc._sort)
+pytestmark = pytest.mark.usefixtures("each_sort_path")
+
 Y = np.array([0, 1, 0, 1, 1])
 S = np.array([0.1, 0.8, 0.3, 0.6, 0.9])
 P3 = np.full((4, 3), 1 / 3)

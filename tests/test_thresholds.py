@@ -14,6 +14,9 @@ from fastauc import naive
 from .conftest import sklearn_call
 from .strategies import binary_problems
 
+# every reference comparison here holds on both sort paths (fastauc._sort)
+pytestmark = pytest.mark.usefixtures("each_sort_path")
+
 BETAS = [0.5, 2.0, 3.0, 4.0]
 
 

@@ -150,34 +150,9 @@ def _stratum(strata, s):
 
 
 @jit
-def draw_positions(seed, r, strata):
-    """The class-layout positions drawn by replicate ``r``, in draw order.
-
-    ``strata`` are the boundaries ``[0, ..., n]`` of the strata; each stratum
-    gets as many draws as it has positions, in pairs from one 64-bit output
-    (``_count_draws`` makes exactly the same draws).  Used to reconstruct a
-    resample.
-    """
-    out = np.empty(strata[-1], np.int64)
-    state = replicate_state(seed, r)
-    for s in range(strata.shape[0] - 1):
-        lo, size, m, threshold = _stratum(strata, s)
-        if m > TWO32:  # pragma: no cover - more than 4e9 rows in one stratum
-            for i in range(size):
-                state, u = draw_large(state, m)
-                out[lo + i] = lo + u
-            continue
-        for i in range(0, size, 2):
-            state, u1, u2 = _draw_pair(state, m, threshold)
-            out[lo + i] = lo + u1
-            if i + 1 < size:
-                out[lo + i + 1] = lo + u2
-    return out
-
-
-@jit
 def _count_draws(seed, r, strata, cnt):
-    """Add replicate ``r``'s draws (those of ``draw_positions``) to ``cnt``.
+    """Add replicate ``r``'s draws to ``cnt``: each stratum gets as many draws
+    as it has positions, in pairs from one 64-bit output.
 
     Returns False if a uint8 count wrapped around (then the caller redoes the
     replicate with int64 counts).  The hot loop has no branch per draw.

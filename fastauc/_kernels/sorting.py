@@ -1,33 +1,58 @@
-"""Order-preserving integer keys and an LSD radix sort.
+"""Order-preserving integer keys and the one sort: rows bucketed by key range,
+each bucket radix-sorted in cache.
 
 A float64 ``x`` maps to a uint64 key whose unsigned order is the numeric order
 of ``x``: flip every bit of a negative number, set the sign bit of a
 non-negative one.  ``-0.0`` is mapped to the key of ``+0.0`` so that the two
-zeros stay one tie.  Radix sort on these keys (8 passes of 8 bits, skipping a
-pass when every key shares that byte) is several times faster than
-``np.sort`` here and carries an optional float64 payload (sample weights).
+zeros stay one tie.  A float32 maps the same way to a uint32 key, sorted as
+such (half the bytes, half the radix passes) and widened to the float64 key
+of the same number only when written out.
+
+The sort of a column (``_sort.sort_by_class``) takes three passes over the
+rows and one in cache:
+
+1. ``bin_counts``: each class's rows counted per *bin*, an equal-width slice
+   of the key range ``[lo, lo + (nbins << shift))`` taken from a sample of the
+   rows (keys outside fall into the end bins); NaN/inf found here.
+2. ``plan_buckets`` joins consecutive bins into buckets of about ``target``
+   rows (a bin is never split), and ``scatter_rows`` writes each row's key,
+   weight and payload into its class's region, bucket after bucket.
+3. ``sort_segments`` sorts every (class, bucket) segment with a stable LSD
+   radix sort whose passes skip the bytes the segment's keys share: the
+   buckets are cache-sized, so every pass but the scatter runs in cache.
+
+Buckets follow key order, so each class comes out as one ascending run.  The
+buckets, and so every result, depend on the data alone, never on threads.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import overload
 
 from .._jit import jit
 
 SIGN = np.uint64(0x8000000000000000)
 EXP_MASK = np.uint64(0x7FF0000000000000)
+SIGN32 = np.uint64(0x80000000)
+EXP_MASK32 = np.uint64(0x7F800000)
+MASK32 = np.uint64(0xFFFFFFFF)
+NEG_ZERO = np.uint64(0x7FFFFFFFFFFFFFFF)  # the key -0.0 gets before it joins +0.0
+NEG_ZERO32 = np.uint64(0x7FFFFFFF)
 BYTE = np.uint64(0xFF)
-N_DIGITS = 8
+INSERTION_MAX = 24  # segments up to this long are insertion-sorted
 
 
 @jit
 def float_key(bits):
-    """Key of one float64 given as its raw uint64 bits."""
-    if bits >= SIGN:
-        if bits == SIGN:  # -0.0 is the same tie as +0.0
-            return SIGN
-        return ~bits
-    return bits | SIGN
+    """Key of one float64 given as its raw uint64 bits.
+
+    Branch-free (scores' signs are often random, and a branch on them is
+    mispredicted half the time): a negative number has every bit flipped, a
+    non-negative one its sign bit set; ``-0.0`` lands just below ``+0.0``
+    and is moved up onto it."""
+    k = bits ^ ((np.uint64(0) - (bits >> np.uint64(63))) | SIGN)
+    return k + np.uint64(k == NEG_ZERO)
 
 
 @jit
@@ -48,182 +73,258 @@ def keys_to_floats(keys, out):
 
 
 @jit
-def _add_to_hist(hist, key):
-    for d in range(N_DIGITS):
-        hist[d, (key >> np.uint64(8 * d)) & BYTE] += 1
+def float32_key(bits):
+    """Key (uint32 range, as uint64) of one float32 given as its raw bits;
+    branch-free like ``float_key``."""
+    b = np.uint64(bits)
+    k = b ^ (((np.uint64(0) - (b >> np.uint64(31))) & MASK32) | SIGN32)
+    return k + np.uint64(k == NEG_ZERO32)
+
+
+def row_key(bits):  # pragma: no cover - replaced by the overload when compiled
+    """Key of a score's raw bits: float32 (uint32 bits) or float64 (uint64)."""
+
+
+@overload(row_key, inline="always")
+def _row_key(bits):
+    if bits.bitwidth == 32:
+        return lambda bits: float32_key(bits)
+    return lambda bits: float_key(bits)
+
+
+def is_narrow(keys):  # pragma: no cover - replaced by the overload when compiled
+    """Whether an array holds float32 keys (uint32), widened when written out."""
+
+
+@overload(is_narrow, inline="always")
+def _is_narrow(keys):
+    narrow = keys.dtype.bitwidth == 32
+    return lambda keys: narrow
 
 
 @jit
-def split_by_class(bits, is_pos, weight, extra, keys, w_out, x_out, hist):
-    """Split scores into positive and negative keys (and weights, and an int payload).
+def bin_counts(bits, is_pos, weight, lo, shift, hist):
+    """Count each class's rows of non-zero weight per bin (``hist``: int64
+    zeros (2, nbins); row 0 negatives, row 1 positives).  Every key lies in
+    ``[lo, lo + (nbins << shift))``: ``lo`` is the least key, from the
+    caller's exact range of the (finite) scores."""
+    weighted = weight.shape[0] > 0
+    for i in range(bits.shape[0]):
+        if weighted and weight[i] == 0.0:
+            continue
+        hist[np.int64(is_pos[i]), (np.uint64(row_key(bits[i])) - lo) >> shift] += 1
 
-    Parameters
-    ----------
-    bits : uint64 array (n,), raw bits of float64 scores
-    is_pos : bool array (n,)
-    weight : float64 array (n,) or (0,) for unit weights; rows of weight 0
-        are left out, as scikit-learn does.
-    extra : int32 or int64 array (n,), or (0,)
-        A payload carried along with each key: row indices (the resampling
-        layout) or group codes (``table.grouped_sweep``).
-    keys, w_out, x_out : arrays of length n (``w_out``/``x_out`` empty when
-        ``weight``/``extra`` are), allocated by the caller (numpy asks for
-        huge pages; memory allocated in compiled code gets small ones)
-        Receive the positives' keys (weights, payload) at ``0:n_pos``, the
-        negatives' at ``n_pos:n_pos + n_neg``.
-    hist : int64 zeros (2, 8, 256), from the caller
-        Receives the byte histograms of the positives' and the negatives'
-        keys (arrays made by the caller also keep numpy's allocation code
-        out of this kernel's compilation).
 
-    Returns
-    -------
-    n_pos, n_neg, n_bad, first_bad
-        ``n_bad`` counts NaN/inf scores and ``first_bad`` is the index of the
-        first one (-1 if none; nothing is written then).
-    """
-    n = bits.shape[0]
+@jit
+def plan_buckets(hist, target, lut):
+    """Join consecutive bins into buckets of about ``target`` rows: ``lut[j]``
+    receives bin ``j``'s bucket; returns the number of buckets."""
+    b = 0
+    acc = 0
+    for j in range(hist.shape[1]):
+        c = hist[0, j] + hist[1, j]
+        if acc > 0 and acc + c > target:
+            b += 1
+            acc = 0
+        lut[j] = b
+        acc += c
+    return b + 1
+
+
+@jit
+def scatter_rows(bits, is_pos, weight, extra, lo, shift, lut, cursor, keys, w_out, x_out):
+    """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
+    advanced): its key to ``keys``, weight to ``w_out`` (when weighted) and
+    payload to ``x_out`` (when ``extra`` is not empty)."""
     weighted = weight.shape[0] > 0
     with_extra = extra.shape[0] > 0
-    n_pos = 0
-    n_neg = 0
-    n_bad = 0
-    first_bad = -1
-    for i in range(n):
-        if (bits[i] & EXP_MASK) == EXP_MASK:
-            n_bad += 1
-            if first_bad < 0:
-                first_bad = i
+    for i in range(bits.shape[0]):
         if weighted and weight[i] == 0.0:
             continue
-        if is_pos[i]:
-            n_pos += 1
-        else:
-            n_neg += 1
-    pos_hist = hist[0]
-    neg_hist = hist[1]
-    if n_bad > 0:
-        return n_pos, n_neg, n_bad, first_bad
-    ip = 0
-    ineg = n_pos
-    for i in range(n):
-        if weighted and weight[i] == 0.0:
-            continue
-        k = float_key(bits[i])
-        if is_pos[i]:
-            keys[ip] = k
-            if weighted:
-                w_out[ip] = weight[i]
-            if with_extra:
-                x_out[ip] = extra[i]
-            _add_to_hist(pos_hist, k)
-            ip += 1
-        else:
-            keys[ineg] = k
-            if weighted:
-                w_out[ineg] = weight[i]
-            if with_extra:
-                x_out[ineg] = extra[i]
-            _add_to_hist(neg_hist, k)
-            ineg += 1
-    return n_pos, n_neg, n_bad, first_bad
+        k = row_key(bits[i])
+        c = np.int64(is_pos[i])
+        b = lut[(np.uint64(k) - lo) >> shift]
+        o = cursor[c, b]
+        cursor[c, b] = o + 1
+        keys[o] = k
+        if weighted:
+            w_out[o] = weight[i]
+        if with_extra:
+            x_out[o] = extra[i]
 
 
 @jit
-def radix_sort(keys, weight, extra, hist, dst_k, dst_w, dst_x, offset):
-    """Sort ``keys`` ascending (stable LSD radix), permuting two payloads along.
+def _insertion(keys, w, x, a, b):
+    """Stable insertion sort of ``a:b`` in place (short segments)."""
+    weighted = w.shape[0] > 0
+    with_extra = x.shape[0] > 0
+    for i in range(a + 1, b):
+        k = keys[i]
+        j = i - 1
+        if keys[j] <= k:
+            continue
+        wi = w[i] if weighted else 0.0
+        xi = x[i] if with_extra else 0
+        while j >= a and keys[j] > k:
+            keys[j + 1] = keys[j]
+            if weighted:
+                w[j + 1] = w[j]
+            if with_extra:
+                x[j + 1] = x[j]
+            j -= 1
+        keys[j + 1] = k
+        if weighted:
+            w[j + 1] = wi
+        if with_extra:
+            x[j + 1] = xi
 
-    ``weight`` (float64) and ``extra`` (int32/int64) are payloads, each possibly
-    empty.  ``hist`` holds the byte histograms of ``keys``; a byte shared by
-    every key is skipped.  The passes go back and forth between the inputs
-    and ``dst_*`` (same lengths, from the caller; ``offset`` is 256 int64 of
-    scratch); the sorted arrays ``(keys, weight, extra)`` are returned (views
-    of either).
-    """
-    n = keys.shape[0]
-    carry_w = weight.shape[0] > 0
-    carry_x = extra.shape[0] > 0
-    src_k = keys
-    src_w = weight
-    src_x = extra
-    for d in range(N_DIGITS):
+
+def key_bytes(keys):  # pragma: no cover - replaced by the overload when compiled
+    """Bytes per key of a key array (a compile-time constant: 4 or 8)."""
+
+
+@overload(key_bytes, inline="always")
+def _key_bytes(keys):
+    size = keys.dtype.bitwidth // 8
+    return lambda keys: size
+
+
+@jit
+def radix(keys, w, x, tk, tw, tx, hist, offset):
+    """Stable LSD radix sort of ``keys`` (with ``w``/``x`` when not empty),
+    passing back and forth through the scratch ``t*`` (as long); bytes that
+    every key shares are skipped.  Returns True when the sorted keys ended in
+    the scratch."""
+    m = keys.shape[0]
+    weighted = w.shape[0] > 0
+    with_extra = x.shape[0] > 0
+    nb = key_bytes(keys)
+    hist[:nb, :] = 0
+    for i in range(m):
+        k = np.uint64(keys[i])
+        for d in range(nb):
+            hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
+    sk, sw, sx = keys, w, x
+    dk, dw, dx = tk, tw, tx
+    in_tmp = False
+    for d in range(nb):
         h = hist[d]
-        constant = False
         total = 0
+        constant = False
         for j in range(256):
             offset[j] = total
             total += h[j]
-            if h[j] == n:
+            if h[j] == m:
                 constant = True
-        if constant or n == 0:
+        if constant:
             continue
         shift = np.uint64(8 * d)
-        if carry_w or carry_x:
-            for i in range(n):
-                k = src_k[i]
-                j = (k >> shift) & BYTE
+        if weighted or with_extra:
+            for i in range(m):
+                k = sk[i]
+                j = (np.uint64(k) >> shift) & BYTE
                 o = offset[j]
-                dst_k[o] = k
-                if carry_w:
-                    dst_w[o] = src_w[i]
-                if carry_x:
-                    dst_x[o] = src_x[i]
                 offset[j] = o + 1
+                dk[o] = k
+                if weighted:
+                    dw[o] = sw[i]
+                if with_extra:
+                    dx[o] = sx[i]
         else:
-            for i in range(n):
-                k = src_k[i]
-                j = (k >> shift) & BYTE
+            for i in range(m):
+                k = sk[i]
+                j = (np.uint64(k) >> shift) & BYTE
                 o = offset[j]
-                dst_k[o] = k
                 offset[j] = o + 1
-        src_k, dst_k = dst_k, src_k
-        src_w, dst_w = dst_w, src_w
-        src_x, dst_x = dst_x, src_x
-    return src_k, src_w, src_x
+                dk[o] = k
+        sk, dk = dk, sk
+        sw, dw = dw, sw
+        sx, dx = dx, sx
+        in_tmp = not in_tmp
+    return in_tmp
 
 
 @jit
-def merge_desc(k1, x1, k2, x2, keys, payload):
-    """Two ascending runs of keys with an int payload, merged into one
-    *descending* run in ``keys``/``payload`` (walked from their tops; a tie
-    takes run 1 first)."""
-    n1 = k1.shape[0]
-    n2 = k2.shape[0]
-    i = n1 - 1
-    j = n2 - 1
-    for o in range(n1 + n2):
-        if j < 0 or (i >= 0 and k1[i] >= k2[j]):
-            keys[o] = k1[i]
-            payload[o] = x1[i]
-            i -= 1
+def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out):
+    """Sort each segment ``starts[s]:starts[s + 1]`` for ``first <= s < last``
+    ascending (stable), weights ``w`` and payload ``x`` (each possibly empty)
+    carried along, in place; the sorted keys are written to ``out`` as
+    float64 keys (``out`` may be ``keys`` itself when they are uint64).
+    ``tk``/``tw``/``tx`` are scratch as long as the longest segment."""
+    weighted = w.shape[0] > 0
+    with_extra = x.shape[0] > 0
+    widen = is_narrow(keys)
+    hist = np.empty((8, 256), np.int64)
+    offset = np.empty(256, np.int64)
+    for s in range(first, last):
+        a = starts[s]
+        b = starts[s + 1]
+        if b - a <= INSERTION_MAX:
+            _insertion(keys, w, x, a, b)
+            in_tmp = False
         else:
-            keys[o] = k2[j]
-            payload[o] = x2[j]
-            j -= 1
-    return keys, payload
+            m = b - a
+            in_tmp = radix(keys[a:b], w[a:b] if weighted else w, x[a:b] if with_extra else x,
+                            tk[:m], tw[:m] if weighted else tw, tx[:m] if with_extra else tx,
+                            hist, offset)
+        m = b - a
+        if in_tmp:
+            src = tk[:m]
+            if weighted:
+                w[a:b] = tw[:m]
+            if with_extra:
+                x[a:b] = tx[:m]
+        else:
+            src = keys[a:b]
+        if widen:
+            _widen_into(src, out[a:b])
+        elif in_tmp:
+            out[a:b] = src
+
+
+@jit
+def _widen_into(keys, out):
+    """float32 keys (uint32; overwritten) as the float64 keys of the same
+    numbers, into ``out`` (the hardware's float32 -> float64 conversion)."""
+    for i in range(keys.shape[0]):
+        k = np.uint64(keys[i])
+        keys[i] = k ^ SIGN32 if k >= SIGN32 else (~k) & MASK32
+    values = keys.view(np.float32)
+    as_float = out.view(np.float64)
+    for i in range(keys.shape[0]):
+        as_float[i] = np.float64(values[i])
+    for i in range(out.shape[0]):
+        out[i] = float_key(out[i])
 
 
 @jit
 def group_bounds(pk, nk, keys_out, bp_out, bn_out):
-    """Distinct keys and cumulative class counts (``bp``/``bn``) of two
-    *descending* runs (the positives' and the negatives' keys of a layout),
-    walked together from the top; returns the number of distinct keys."""
-    i = 0
-    j = 0
+    """Distinct keys (descending) and cumulative class counts (``bp``/``bn``)
+    of two *ascending* runs (the positives' and the negatives' keys of a
+    layout), walked together from their tops; returns the number of
+    distinct keys."""
+    i = pk.shape[0] - 1
+    j = nk.shape[0] - 1
     g = 0
-    n_p = pk.shape[0]
-    n_n = nk.shape[0]
-    while i < n_p or j < n_n:
-        if j >= n_n or (i < n_p and pk[i] >= nk[j]):
+    while i >= 0 or j >= 0:
+        if j < 0 or (i >= 0 and pk[i] >= nk[j]):
             k = pk[i]
         else:
             k = nk[j]
-        while i < n_p and pk[i] == k:
-            i += 1
-        while j < n_n and nk[j] == k:
-            j += 1
+        while i >= 0 and pk[i] == k:
+            i -= 1
+        while j >= 0 and nk[j] == k:
+            j -= 1
         keys_out[g] = k
-        bp_out[g] = i
-        bn_out[g] = j
+        bp_out[g] = pk.shape[0] - 1 - i
+        bn_out[g] = nk.shape[0] - 1 - j
         g += 1
     return g
+
+
+@jit
+def widen_keys(keys, out):
+    """float32 keys (uint32; overwritten) as the float64 keys of the same
+    numbers, into ``out``, returned."""
+    _widen_into(keys, out)
+    return out

@@ -1,8 +1,7 @@
 """The sweep: one pass over the merged, descending distinct scores.
 
-Both classes arrive sorted ascending (``sorting.radix_sort``), each in up to
-two runs (the two halves of the rows, sorted on two threads).  Walking the
-runs from the top like the merge step of merge sort visits each distinct
+Both classes arrive sorted ascending, one run each (``_sort.sort_by_class``).
+Walking the two runs from the top like the merge step of merge sort visits each distinct
 score once with its positive weight ``tp_g`` and negative weight ``fp_g``:
 the rows of the distinct-score table (``table``), which the sweep can write
 out while it accumulates every sum of ``table.step`` (the ROC area, the
@@ -16,27 +15,14 @@ import numpy as np
 
 from .._jit import jit
 from .sorting import key_to_float_bits
-from .table import head as _head
 from .table import add_moments, step
 
 POS_INF_BITS = np.uint64(0x7FF0000000000000)
 
 
 @jit
-def _take_group(keys, w, i, k):
-    """Walk down run ``keys`` from index ``i`` while it equals ``k``."""
-    total = 0.0
-    weighted = w.shape[0] > 0
-    while i >= 0 and keys[i] == k:
-        total += w[i] if weighted else 1.0
-        i -= 1
-    return total, i
-
-
-@jit
-def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cumulative,
-          tp0, fp0, stats):
-    """Merge-sweep ascending key runs from the top.
+def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stats):
+    """Merge-sweep the two classes' ascending key runs from the top.
 
     A run may be empty; weight arrays may be empty (unit weights).  When
     ``pos_out`` is non-empty (length >= number of distinct keys) the table is
@@ -53,30 +39,28 @@ def sweep(pk1, pw1, pk2, pw2, nk1, nw1, nk2, nw2, keys_out, pos_out, neg_out, cu
     """
     store = pos_out.shape[0] > 0
     store_keys = keys_out.shape[0] > 0
-    ip1 = pk1.shape[0] - 1
-    ip2 = pk2.shape[0] - 1
-    in1 = nk1.shape[0] - 1
-    in2 = nk2.shape[0] - 1
+    pweighted = pw.shape[0] > 0
+    nweighted = nw.shape[0] > 0
+    i = pk.shape[0] - 1
+    j = nk.shape[0] - 1
     tp = tp0
     fp = fp0
     area2 = 0.0
     ap_num = 0.0
     g = 0
-    k = np.uint64(0)
-    while True:
-        found = False
-        k, found = _head(pk1, ip1, k, found)
-        k, found = _head(pk2, ip2, k, found)
-        k, found = _head(nk1, in1, k, found)
-        k, found = _head(nk2, in2, k, found)
-        if not found:
-            break
-        t1, ip1 = _take_group(pk1, pw1, ip1, k)
-        t2, ip2 = _take_group(pk2, pw2, ip2, k)
-        f1, in1 = _take_group(nk1, nw1, in1, k)
-        f2, in2 = _take_group(nk2, nw2, in2, k)
-        tg = t1 + t2
-        fg = f1 + f2
+    while i >= 0 or j >= 0:
+        if j < 0 or (i >= 0 and pk[i] >= nk[j]):
+            k = pk[i]
+        else:
+            k = nk[j]
+        tg = 0.0
+        while i >= 0 and pk[i] == k:
+            tg += pw[i] if pweighted else 1.0
+            i -= 1
+        fg = 0.0
+        while j >= 0 and nk[j] == k:
+            fg += nw[j] if nweighted else 1.0
+            j -= 1
         if stats is not None:  # None: pruned when compiled (no moments code at all)
             add_moments(tp, fp, tg, fg, stats)
         a, p = step(tp, fp, tg, fg)

@@ -19,9 +19,8 @@ cut into key ranges and swept on several threads (or machines), and tables
 built from any partition of the rows merge (``merge``) into the table of all
 of them.  Weights are summed in float64, exact for integer counts up to 2**53.
 
-A *segmented* table holds one table per group back to back, with
-``starts[j]:starts[j + 1]`` the keys of group ``j``; ``grouped_table`` builds
-it from rows and their group codes, ``sweep_segments`` sweeps every segment.
+Per group, ``sweep_groups`` sorts each group's rows in cache and sweeps its
+table (``by_group``).
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ import numpy as np
 
 from .._jit import jit
 from .losses import EPS, log_into, neumaier_add
-from .sorting import BYTE, N_DIGITS, float_key, key_to_float_bits, radix_sort
+from .sorting import float_key, key_to_float_bits, radix
 
 # layout of the ``stats`` array (0, 1 are inputs; the rest outputs)
 ST_TOTAL_POS, ST_TOTAL_NEG = 0, 1
@@ -39,7 +38,7 @@ ST_W10, ST_MEAN10, ST_M2_10 = 4, 5, 6  # placements of positives, weighted by tp
 ST_W01, ST_MEAN01, ST_M2_01 = 7, 8, 9  # placements of negatives, weighted by fp_g
 N_STATS = 10
 
-# columns of the per-segment sums of ``sweep_segments``
+# columns of the per-group sums of ``sweep_groups``
 SEG_TP, SEG_FP, SEG_AREA2, SEG_AP, N_SEG = 0, 1, 2, 3, 4
 
 
@@ -87,15 +86,6 @@ def add_moments(tp, fp, tg, fg, stats):
         _welford(stats, ST_W10, tg, ((total_n - fp - fg) + 0.5 * fg) / total_n)
     if fg > 0.0:  # negatives here lose to the positives above
         _welford(stats, ST_W01, fg, (tp + 0.5 * tg) / total_p)
-
-
-@jit
-def head(keys, i, best, found):
-    """The greater of ``best`` and ``keys[i]`` (a run walked down from its top)."""
-    if i >= 0 and (not found or keys[i] > best):
-        return keys[i], True
-    return best, found
-
 
 
 @jit
@@ -378,36 +368,7 @@ def merge_runs(keys, pos, neg, starts, out_k, out_p, out_n, vals, tmp_k, org, tm
     return g
 
 
-@jit
-def sweep_segments(keys, pos, neg, starts, first, last, moments, sums, stats):
-    """Sweep segments ``first:last`` of a segmented table, each from zero.
-
-    Writes segment ``j``'s ``(tp, fp, area2, ap_num)`` to ``sums[j]`` and,
-    with ``moments``, its ``N_STATS`` moments to ``stats[j]`` (rows of
-    ``stats`` must be zero).  Segments are independent, so any split of
-    ``first:last`` over threads gives the same numbers.
-    """
-    none = np.empty(0, np.float64)
-    for j in range(first, last):
-        lo = starts[j]
-        hi = starts[j + 1]
-        st = stats[j] if moments else none
-        if moments:
-            tot_p = 0.0
-            tot_n = 0.0
-            for g in range(lo, hi):
-                tot_p += pos[g]
-                tot_n += neg[g]
-            st[ST_TOTAL_POS] = tot_p
-            st[ST_TOTAL_NEG] = tot_n
-        tp, fp, area2, ap_num = sweep_table(keys, pos, neg, lo, hi, 0.0, 0.0, st, none, none)
-        sums[j, SEG_TP] = tp
-        sums[j, SEG_FP] = fp
-        sums[j, SEG_AREA2] = area2
-        sums[j, SEG_AP] = ap_num
-
-
-# ------------------------------------------------------------ segmented (per group)
+# ------------------------------------------------------------ per group
 #
 # Rows are placed group by group and, inside a group, positives first (a
 # counting sort on the group code and the class, two fixed halves of the rows
@@ -479,25 +440,20 @@ def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, no_payload, offset):
     """Keys ``lo:hi`` (with their weights when ``rw`` is not empty) sorted
     ascending; returns ``(keys, weights)`` (views of the buffers).
 
-    The run is copied into ``ak``/``aw`` while the byte histograms are
-    counted, then radix-sorted (``sorting.radix_sort``) between those and
-    ``tk``/``tw`` (at least ``hi - lo`` long, reused across groups, so a group
-    of a few thousand rows is sorted in cache).
+    The run is copied into ``ak``/``aw`` and radix-sorted in cache
+    (``sorting.radix``, the one in-cache sort) between those and
+    ``tk``/``tw`` (at least ``hi - lo`` long, reused across groups).
     """
     m = hi - lo
     weighted = rw.shape[0] > 0
-    hist[:, :] = 0
-    for i in range(m):
-        k = rk[lo + i]
-        ak[i] = k
-        for d in range(N_DIGITS):
-            hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
+    ak[:m] = rk[lo:hi]
     if weighted:
         aw[:m] = rw[lo:hi]
     w = aw[:m] if weighted else aw[:0]
-    keys, w, _ = radix_sort(ak[:m], w, no_payload, hist, tk[:m], tw[:m] if weighted else w,
-                            no_payload, offset)
-    return keys, w
+    t = tw[:m] if weighted else tw[:0]
+    if m > 0 and radix(ak[:m], w, no_payload, tk[:m], t, no_payload, hist, offset):
+        return tk[:m], t
+    return ak[:m], w
 
 
 @jit
@@ -559,8 +515,7 @@ def walk_runs(pk, pw, nk, nw, ck, cp, cn, px, nx, at):
 
 
 @jit
-def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, out_k, out_p,
-                 out_n, n_keys, loss):
+def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, loss):
     """Sort, walk and sweep groups ``first:last``; each from zero.
 
     Group ``j``'s rows are ``row_starts[j]:row_starts[j + 1]``, its
@@ -568,12 +523,10 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
     buffers and walked into the group's table, which ``sweep_table`` sweeps.
     Writes the group's ``(tp, fp, area2, ap_num)`` to ``sums[j]`` and, with
     ``moments``, its moments to ``stats[j]`` (zero rows).  With a non-empty
-    ``out_k`` the group's table is also written from ``row_starts[j]`` on
-    and its length to ``n_keys[j]``; with a non-empty ``loss`` the group's
+    ``loss`` the group's
     log-loss sum (``_run_loss``) to ``loss[j]``.  Groups are independent: any
     split of ``first:last`` over threads gives the same numbers.
     """
-    store = out_k.shape[0] > 0
     no_rows = np.empty(0, np.int64)
     with_loss = loss.shape[0] > 0
     none = np.empty(0, np.float64)
@@ -593,7 +546,7 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
     ck = np.empty(biggest, np.uint64)
     cp = np.empty(biggest, np.float64)
     cn = np.empty(biggest, np.float64)
-    hist = np.zeros((N_DIGITS, 256), np.int64)
+    hist = np.zeros((8, 256), np.int64)
     no_payload = np.empty(0, np.int64)
     offset = np.empty(256, np.int64)
     for j in range(first, last):
@@ -609,33 +562,10 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, o
         tp, fp, area2, ap_num = sweep_table(ck, cp, cn, 0, g, 0.0, 0.0, none, none, none)
         if moments:
             placement_moments(cp, cn, 0, g, tp, fp, area2 / (2.0 * tp * fp), stats[j])
-        if store:
-            out_k[lo:lo + g] = ck[:g]
-            out_p[lo:lo + g] = cp[:g]
-            out_n[lo:lo + g] = cn[:g]
-            n_keys[j] = g
         sums[j, SEG_TP] = tp
         sums[j, SEG_FP] = fp
         sums[j, SEG_AREA2] = area2
         sums[j, SEG_AP] = ap_num
-
-
-@jit
-def compact_segments(out_k, out_p, out_n, row_starts, n_keys):
-    """Move every group's table to be back to back; return the segment starts."""
-    n_groups = n_keys.shape[0]
-    starts = np.empty(n_groups + 1, np.int64)
-    g = 0
-    for j in range(n_groups):
-        starts[j] = g
-        lo = row_starts[j]
-        for t in range(n_keys[j]):
-            out_k[g] = out_k[lo + t]
-            out_p[g] = out_p[lo + t]
-            out_n[g] = out_n[lo + t]
-            g += 1
-    starts[n_groups] = g
-    return starts
 
 
 @jit

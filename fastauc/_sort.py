@@ -1,0 +1,288 @@
+"""The one sort layer: "sort these scores by class, with or without a payload".
+
+Every metric reaches the sort through :func:`sort_by_class`: the
+distinct-score table (``_table``), the sweeps behind the ranking functions,
+the row layouts of DeLong and the bootstrap (``_resample``) and the
+multiclass one-vs-one pairs.  It returns each class's keys ascending (one run
+per class) with the rows' weights and an optional integer payload (row
+indices, group codes) permuted along; rows of weight zero are left out.
+
+Two exact paths give the same runs, so nothing a caller computes depends on
+which one ran:
+
+- ``"radix"`` (the default, and the only one with weights or a payload): the
+  rows bucketed by key range and each bucket radix-sorted in cache
+  (``_kernels.sorting``), two fixed halves of the rows and two row-balanced
+  ranges of buckets on two threads.
+- ``"numpy"``: each class's keys sorted by ``np.sort``, the classes on two
+  threads (numpy releases the GIL).  numpy's SIMD sorts (x86-simd-sort,
+  Highway's VQSort) beat the radix sort on some CPUs and lose badly on
+  others (AVX-512 on AMD Zen 4, whose compress-store is microcoded).
+
+:func:`method` picks the path for unweighted keys without a payload: the
+``FASTAUC_SORT`` environment variable (``radix`` or ``numpy``) when set,
+otherwise a one-time timing of both on 2**20 rows, remembered per CPU and
+numpy version in a file beside Numba's cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import threading
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _validation as v
+from ._kernels.sorting import (
+    bin_counts,
+    plan_buckets,
+    scatter_rows,
+    sort_segments,
+    widen_keys,
+)
+from ._parallel import map_chunks
+
+__all__ = ["ClassRuns", "method", "sort_by_class"]
+
+CHUNK_MIN = 1 << 16  # rows below which one thread does everything
+BUCKET_ROWS = 1 << 15  # rows per bucket: a bucket and its scratch stay in L2
+SAMPLE_ROWS = 4096  # rows sampled for the key range of the bins
+EMPTY_INTS = np.empty(0, np.int64)
+METHODS = ("radix", "numpy")
+
+
+class ClassRuns(NamedTuple):
+    """Each class's rows sorted by ascending key (``-0.0`` as ``+0.0``)."""
+
+    pk: np.ndarray  # uint64 keys of the positives (``_kernels.sorting.float_key``)
+    pw: np.ndarray  # their weights (empty when unweighted)
+    px: np.ndarray  # their payload (empty without one)
+    nk: np.ndarray  # the negatives' keys, weights and payload
+    nw: np.ndarray
+    nx: np.ndarray
+
+
+def _bits(score):
+    if score.dtype == np.float32:
+        return score.view(np.uint32)
+    return score.view(np.uint64)
+
+
+def _bins(n: int) -> int:
+    """Number of bins: about one per 16 rows, a power of two from 2 to 2**16
+    (at least 2, so that the shift stays below 64)."""
+    return 1 << min(16, max(1, (n >> 4).bit_length()))
+
+
+def _fresh(slot, n, dtype):
+    return np.empty(n, dtype)
+
+
+def _serial(fn, arg_tuples):
+    return [fn(*args) for args in arg_tuples]
+
+
+def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="y_score",
+                  *, path=None, serial=False, alloc=_fresh) -> ClassRuns:
+    """Split rows by class and sort each class by score, ascending and stable.
+
+    Parameters
+    ----------
+    is_pos : bool array (n,)
+    score : float64 or float32 array (n,), C-contiguous
+        float32 scores are sorted as 32-bit keys and widened when written.
+    weight : float64 array (n,) or (0,) for unit weights
+        Rows of weight zero are left out (as scikit-learn does).
+    extra : int32 or int64 array (n,) or (0,)
+        A payload carried with each row (row indices, group codes).
+    name : str
+        The input's name in the error for NaN or infinite scores.
+    path : {"radix", "numpy"} or None
+        Force a path (tests); None takes :func:`method`'s choice where it
+        applies (no weights, no payload; from ``CHUNK_MIN`` rows on unless
+        ``FASTAUC_SORT`` forces it) and the radix path elsewhere.
+    serial : bool
+        Run every chunk in this thread (the chunks, and so the result, stay
+        the same).
+    alloc : callable ``(slot, n, dtype) -> array``
+        Where the row-sized buffers come from (``_table.spare`` lends a
+        thread's reusable ones); the runs returned are views of them.
+    """
+    run = _serial if serial else map_chunks
+    bits = _bits(score)
+    n = bits.shape[0]
+    weighted = weight.shape[0] > 0
+    with_extra = extra.shape[0] > 0
+    if path is None:  # the choice pays from 2**16 rows on; a forced path applies to all
+        free = not weighted and not with_extra
+        path = method() if free and (n >= CHUNK_MIN or "FASTAUC_SORT" in os.environ) else "radix"
+    if path == "numpy" and (weighted or with_extra):
+        raise ValueError("the numpy sort path takes no weights and no payload")
+    nbins = 2 if path == "numpy" else _bins(n)
+    lo, hi = _key_range(score, name)
+    shift = np.uint64(max(0, (hi - lo).bit_length() - (nbins.bit_length() - 1)))
+    halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+    parts = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight,
+              extra[a:b] if with_extra else extra) for a, b in halves]
+    hists = [np.zeros((2, nbins), np.int64) for _ in halves]  # row 1: positives
+    run(bin_counts, [(p[0], p[1], p[2], np.uint64(lo), shift, h)
+                            for p, h in zip(parts, hists)])
+    total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
+    lut = np.zeros(nbins, np.int64)
+    n_buckets = plan_buckets(total, BUCKET_ROWS, lut) if path == "radix" else 1
+    # per half: rows per (class, bucket), the positives' row first
+    counts = [np.stack([np.bincount(lut, weights=h[c], minlength=n_buckets)
+                        for c in (1, 0)]).astype(np.int64) for h in hists]
+    both = counts[0] if len(counts) == 1 else counts[0] + counts[1]
+    n_pos = int(both[0].sum())
+    m = n_pos + int(both[1].sum())
+    starts = np.zeros(2 * n_buckets + 1, np.int64)  # the positives' segments first
+    np.cumsum(both.reshape(-1), out=starts[1:])
+    first = starts[:-1].reshape(2, n_buckets)[::-1].copy()  # indexed by is_pos
+    cursors = [first]
+    if len(halves) == 2:
+        cursors.append(first + counts[0][::-1])
+    keys = alloc("keys", m, bits.dtype)
+    w = alloc("weights", m, np.float64) if weighted else weight
+    x = alloc("payload", m, extra.dtype) if with_extra else extra
+    run(scatter_rows, [(*p, np.uint64(lo), shift, lut, c, keys, w, x)
+                              for p, c in zip(parts, cursors)])
+    out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
+    if path == "numpy":
+        run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
+        if out is not keys:
+            widen_keys(keys, out)
+    else:
+        run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i) for i, (a, b)
+                          in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
+    return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:], w[n_pos:], x[n_pos:])
+
+
+def _key_range(score, name):
+    """The least and the greatest key of the scores (Python ints); NaN or
+    infinite scores raise scikit-learn's error."""
+    if score.shape[0] == 0:
+        return 0, 0
+    lo, hi = score.min(), score.max()  # NaN propagates
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        v.raise_non_finite(name, score)
+    return _key_of(lo), _key_of(hi)
+
+
+def _key_of(x) -> int:
+    """``float_key`` (or the float32 key) of one number, as a Python int."""
+    width = x.dtype.itemsize * 8
+    bits = int(np.asarray(x).view(np.uint32 if width == 32 else np.uint64))
+    sign = 1 << (width - 1)
+    if bits == sign:  # -0.0
+        return sign
+    return (~bits & ((1 << width) - 1)) if bits > sign else bits | sign
+
+
+def _segment_ranges(starts, split: bool):
+    """Segments cut into two ranges of about equal rows (data-dependent only)."""
+    n_seg = starts.shape[0] - 1
+    if not split or n_seg < 2:
+        return [(0, n_seg)]
+    cut = int(np.searchsorted(starts, starts[-1] // 2, side="left"))
+    cut = min(max(cut, 1), n_seg - 1)
+    return [(0, cut), (cut, n_seg)]
+
+
+def _sort_range(keys, w, x, starts, first, last, out, alloc, i):
+    """Sort segments ``first:last`` (the ``i``-th range) with scratch as long
+    as the longest of them."""
+    longest = int(np.max(np.diff(starts[first:last + 1]))) if last > first else 0
+    tk = alloc(f"scratch keys {i}", longest, keys.dtype)
+    tw = alloc(f"scratch weights {i}", longest, np.float64) if w.shape[0] else w
+    tx = alloc(f"scratch payload {i}", longest, x.dtype) if x.shape[0] else x
+    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out)
+
+
+# ----------------------------------------------------------------- the choice
+
+_choice: str | None = None
+_choice_lock = threading.Lock()
+
+
+def _host() -> str:
+    """What the choice depends on: the CPU model, numpy's SIMD features, numpy."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as feats
+        simd = ",".join(sorted(k for k, on in feats.items() if on))
+    except ImportError:  # pragma: no cover - older numpy layouts
+        simd = ""
+    return f"{model}|{simd}|numpy {np.__version__}"
+
+
+def _choice_file() -> Path:
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    root = Path(base) if base else Path(__file__).resolve().parent / "__pycache__"
+    return root / "fastauc_sort_choice.json"
+
+
+def calibrate(n: int = 1 << 20, repeat: int = 3) -> dict:
+    """Time both paths on ``n`` unweighted rows (fixed seed); the faster wins."""
+    rng = np.random.default_rng(12345)
+    is_pos = rng.random(n) < 0.1
+    score = rng.standard_normal(n) + is_pos
+    seconds = {}
+    for p in METHODS:
+        sort_by_class(is_pos, score, path=p)  # compile or load first
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            sort_by_class(is_pos, score, path=p)
+            best = min(best, time.perf_counter() - t0)
+        seconds[p] = best
+    return {"host": _host(), "seconds": seconds, "method": min(seconds, key=seconds.get)}
+
+
+def method() -> str:
+    """The sort path for unweighted keys without a payload on this host."""
+    global _choice
+    forced = os.environ.get("FASTAUC_SORT")
+    if forced:
+        if forced not in METHODS:
+            raise ValueError(f"FASTAUC_SORT must be one of {METHODS}, got {forced!r}")
+        return forced
+    if _choice is not None:
+        return _choice
+    with _choice_lock:
+        if _choice is None:
+            _choice = _remembered_or_measured()
+    return _choice
+
+
+def _remembered_or_measured() -> str:
+    path = _choice_file()
+    host = _host()
+    try:
+        saved = json.loads(path.read_text())
+        if saved.get("host") == host and saved.get("method") in METHODS:
+            return saved["method"]
+    except (OSError, ValueError):
+        pass
+    result = calibrate()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(result))
+        os.replace(tmp, path)
+    except OSError:  # a read-only install: measured again in the next process
+        pass
+    return result["method"]

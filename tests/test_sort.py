@@ -1,0 +1,212 @@
+"""The one sort layer (``fastauc._sort``): every path, width and payload gives
+the stable per-class order that numpy's stable argsort defines."""
+
+import json
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import fastauc
+from fastauc import _sort
+from fastauc._table import float_keys
+
+EMPTY = np.empty(0)
+NO_PAYLOAD = np.empty(0, np.int64)
+
+# values that stress the keys: signed zeros, subnormals, extremes, ties
+SPECIAL = [0.0, -0.0, 5e-324, -5e-324, 1e-310, 1.5, -1.5, 2.0, 1e300, -1e300,
+           np.finfo(np.float32).tiny / 4, 3.4e38, -3.4e38, 0.1, 0.30000001]
+
+
+def reference(is_pos, score, weight, extra):
+    """Each class's rows of non-zero weight in numpy's stable order."""
+    s64 = score.astype(np.float64)
+    keep = weight != 0 if weight.shape[0] else np.ones(score.shape[0], bool)
+    out = []
+    for cls in (True, False):
+        rows = np.flatnonzero((is_pos == cls) & keep)
+        rows = rows[np.argsort(s64[rows], kind="stable")]
+        out += [float_keys(s64[rows]), weight[rows] if weight.shape[0] else EMPTY,
+                extra[rows] if extra.shape[0] else extra[:0]]
+    return out
+
+
+def check(is_pos, score, weight=EMPTY, extra=NO_PAYLOAD, path=None):
+    got = _sort.sort_by_class(is_pos, score, weight, extra, path=path)
+    for a, b in zip(got, reference(is_pos, score, weight, extra)):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    return got
+
+
+@st.composite
+def rows(draw, max_size=300):
+    n = draw(st.integers(1, max_size))
+    pool = draw(st.lists(st.sampled_from(SPECIAL) | st.floats(-1e6, 1e6, width=32),
+                         min_size=1, max_size=12))
+    dtype = draw(st.sampled_from([np.float64, np.float32]))
+    if dtype == np.float32:  # no overflow to infinity
+        pool = [x for x in pool if abs(x) <= 3.4e38] or [0.0]
+    score = np.array(draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n)), dtype)
+    is_pos = draw(hnp.arrays(np.bool_, n))
+    return is_pos, score
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows(), st.booleans(), st.sampled_from([None, np.int32, np.int64]))
+def test_radix_path_is_a_stable_sort_per_class(problem, weighted, payload):
+    is_pos, score = problem
+    n = score.shape[0]
+    rng = np.random.default_rng(n)
+    weight = rng.choice([0.0, 0.5, 1.0, 3.0], n) if weighted else EMPTY
+    extra = np.arange(n, dtype=payload) if payload else NO_PAYLOAD
+    check(is_pos, score, weight, extra, path="radix")
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows())
+def test_numpy_path_gives_the_same_runs(problem):
+    is_pos, score = problem
+    a = check(is_pos, score, path="numpy")
+    b = _sort.sort_by_class(is_pos, score, path="radix")
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("kind", ["normal", "uniform", "rounded", "one value", "narrow band",
+                                  "signed", "float32"])
+def test_large_inputs_many_buckets(kind, rng):
+    """Sizes past the two-thread threshold: many buckets, oversized bins,
+    ties across bucket edges; both paths and one thread give the same."""
+    n = 300_000
+    is_pos = rng.random(n) < 0.1
+    score = {
+        "normal": lambda: rng.standard_normal(n) + is_pos,
+        "uniform": lambda: rng.random(n),
+        "rounded": lambda: np.round(rng.random(n), 3),
+        "one value": lambda: np.full(n, 0.25),
+        # 99% of the rows in one tiny range: one bin far above the bucket size
+        "narrow band": lambda: np.where(rng.random(n) < 0.99, 0.5 + rng.random(n) * 1e-9,
+                                        rng.standard_normal(n)),
+        "signed": lambda: np.round(rng.standard_normal(n), 1) * 1e-300,
+        "float32": lambda: (rng.standard_normal(n) + is_pos).astype(np.float32),
+    }[kind]()
+    w = rng.random(n)
+    w[::5] = 0.0
+    rows_ = np.arange(n, dtype=np.int32)
+    check(is_pos, score, path="radix")
+    check(is_pos, score, path="numpy")
+    check(is_pos, score, w, rows_, path="radix")
+
+
+def test_serial_and_threaded_runs_are_identical(monkeypatch, rng):
+    n = 200_000
+    is_pos = rng.random(n) < 0.3
+    score = np.round(rng.standard_normal(n), 2)
+    w = rng.random(n)
+    a = _sort.sort_by_class(is_pos, score, w, np.arange(n))
+    b = _sort.sort_by_class(is_pos, score, w, np.arange(n), serial=True)
+    monkeypatch.setenv("FASTAUC_NUM_THREADS", "1")
+    c = _sort.sort_by_class(is_pos, score, w, np.arange(n))
+    for x, y, z in zip(a, b, c):
+        np.testing.assert_array_equal(x, y)
+        np.testing.assert_array_equal(x, z)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("n", [10, 100_000])
+def test_non_finite_scores_raise_sklearns_error(dtype, bad, n):
+    score = np.linspace(0, 1, n).astype(dtype)
+    score[n // 3] = bad
+    is_pos = np.arange(n) % 2 == 0
+    word = "NaN" if np.isnan(bad) else "infinity"
+    with pytest.raises(ValueError, match=f"Input contains {word}.*first at index {n // 3}"):
+        _sort.sort_by_class(is_pos, score)
+
+
+def test_numpy_path_refuses_weights_and_payloads():
+    with pytest.raises(ValueError, match="no weights and no payload"):
+        _sort.sort_by_class(np.ones(3, bool), np.ones(3), np.ones(3), path="numpy")
+
+
+@pytest.mark.parametrize("n", [1000, 100_000])
+def test_public_results_do_not_depend_on_the_path(monkeypatch, n, rng):
+    """Both paths give the same runs, so every metric is bit-for-bit the same."""
+    y = rng.random(n) < 0.2
+    s = np.round(rng.standard_normal(n), 2).astype(np.float32)
+    calls = {
+        "auc": lambda: fastauc.roc_auc_score(y, s),
+        "ap": lambda: fastauc.average_precision_score(y, s),
+        "roc": lambda: fastauc.roc_curve(y, s),
+        "pr": lambda: fastauc.precision_recall_curve(y, s),
+        "pauc": lambda: fastauc.roc_auc_score(y, s, max_fpr=0.2),
+        "ci": lambda: fastauc.roc_auc_ci(y, s).se,
+    }
+    got = {}
+    for path in _sort.METHODS:
+        monkeypatch.setenv("FASTAUC_SORT", path)
+        got[path] = {k: f() for k, f in calls.items()}
+    for k in calls:
+        a, b = got["radix"][k], got["numpy"][k]
+        for x, z in zip(a, b) if isinstance(a, tuple) else [(a, b)]:
+            np.testing.assert_array_equal(x, z)
+    assert got["radix"]["auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+
+
+def test_float32_scores_sort_as_32_bit_keys_and_agree_with_sklearn(rng):
+    n = 100_000
+    y = rng.random(n) < 0.1
+    s = (rng.standard_normal(n) + y).astype(np.float32)
+    assert fastauc.roc_auc_score(y, s) == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    fpr, tpr, thr = fastauc.roc_curve(y, s)
+    rf, rt, rth = skm.roc_curve(y, s)
+    np.testing.assert_allclose(fpr, rf, atol=1e-12)
+    np.testing.assert_allclose(tpr, rt, atol=1e-12)
+    np.testing.assert_array_equal(thr[1:], rth[1:].astype(np.float64))
+    p, r, t = fastauc.precision_recall_curve(y, s)
+    assert t.dtype == np.float32
+    rp, rr, rtt = skm.precision_recall_curve(y, s)
+    np.testing.assert_allclose(p, rp, atol=1e-12)
+    np.testing.assert_array_equal(t, rtt)
+    assert fastauc.average_precision_score(y, s) == pytest.approx(
+        skm.average_precision_score(y, s), abs=1e-12)
+
+
+def test_method_env_override_and_bad_value(monkeypatch):
+    monkeypatch.setenv("FASTAUC_SORT", "numpy")
+    assert _sort.method() == "numpy"
+    monkeypatch.setenv("FASTAUC_SORT", "quick")
+    with pytest.raises(ValueError, match="FASTAUC_SORT must be one of"):
+        _sort.method()
+
+
+def test_calibration_is_measured_once_and_remembered(monkeypatch, tmp_path):
+    monkeypatch.delenv("FASTAUC_SORT", raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(_sort, "_choice", None)
+    timed = []
+    real = _sort.calibrate
+
+    def small(n=1 << 12, repeat=1):
+        timed.append(n)
+        return real(n, repeat)
+
+    monkeypatch.setattr(_sort, "calibrate", small)
+    first = _sort.method()
+    assert first in _sort.METHODS and timed == [1 << 12]
+    saved = json.loads((tmp_path / "fastauc_sort_choice.json").read_text())
+    assert saved["method"] == first and set(saved["seconds"]) == set(_sort.METHODS)
+    assert saved["host"] == _sort._host()
+    monkeypatch.setattr(_sort, "_choice", None)  # a new process: read, not timed again
+    assert _sort.method() == first and timed == [1 << 12]
+    # another host (or numpy) measures afresh
+    saved["host"] = "another CPU"
+    (tmp_path / "fastauc_sort_choice.json").write_text(json.dumps(saved))
+    monkeypatch.setattr(_sort, "_choice", None)
+    _sort.method()
+    assert timed == [1 << 12, 1 << 12]
