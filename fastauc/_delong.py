@@ -14,15 +14,15 @@ import math
 import numpy as np
 
 from . import _validation as v
-from ._kernels.placements import placement_covariance
+from ._kernels.placements import placement_covariance, walk_rows
 from ._parallel import map_chunks
-from ._resample import layouts, placements
+from ._sort import sort_by_class
 from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
 from ._table import CHUNK_MIN, sorted_tallies
 
-__all__ = ["SMALL_DELONG", "class_weights", "covariance_from_sums", "delong_many", "delong_one", "delong_setup",
-           "paired_test"]
+__all__ = ["SMALL_DELONG", "class_weights", "covariance_from_sums", "delong_many", "delong_one",
+           "delong_setup", "paired_test", "placement_cov"]
 
 
 SMALL_DELONG = ("DeLong's variance needs a total weight above one in each class; "
@@ -39,27 +39,38 @@ def delong_one(is_pos, s, w):
     return auc, var
 
 
-def delong_many(is_pos, columns, w, lays=None, names=None):
+def delong_many(is_pos, columns, w, names=None):
     """AUCs and DeLong covariance of several score columns (placements per row).
 
-    ``columns`` are contiguous float64 1-D arrays; ``lays`` (one
-    ``(_resample._Layout, weights in layout order)`` per column) saves the
-    sort when the caller has sorted the columns already.
+    ``columns`` are contiguous float64 (or float32) 1-D arrays.  Each is
+    sorted once with its rows (``_sort.sort_by_class``) and one walk per
+    column (``walk_rows``), the columns on threads, writes every row's
+    placement; then one pass over the rows gives the covariance.
     """
     k, n = len(columns), is_pos.shape[0]
-    if lays is None:
-        names = ["y_scores"] * k if names is None else names
-        lays = [(lay, w[lay.rows] if w.shape[0] else w)
-                for lay in layouts(is_pos, columns, names)]
+    names = ["y_scores"] * k if names is None else names
+    # row indices as int32 when they fit: less for the sort to move
+    rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
+    runs = [sort_by_class(is_pos, c, extra=rows, name=nm) for c, nm in zip(columns, names)]
+    total_p, total_n = class_weights(is_pos, w)
     X = np.empty((k, n))
-    aucs = np.empty(k)
-    buffer = np.empty(n + 1)
-    for m, (lay, wl) in enumerate(lays):
-        aucs[m] = placements(lay, wl, X[m], buffer)
+    e = np.empty(0, np.uint64)
+    walked = map_chunks(walk_rows, [(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, X[m], e,
+                                     v.EMPTY_WEIGHT, v.EMPTY_WEIGHT)
+                                    for m, r in enumerate(runs)])
+    del runs
+    aucs = np.array([area for _, area in walked]) / total_p
+    return aucs, placement_cov(X, is_pos, w, aucs)
+
+
+def placement_cov(X, is_pos, w, aucs):
+    """DeLong's covariance from every row's placements ``X`` ((k, n)), two
+    fixed halves of the rows on two threads."""
+    n = is_pos.shape[0]
     cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
     parts = map_chunks(placement_covariance, [(X, is_pos, w, aucs, a, b)
                                               for a, b in zip(cuts[:-1], cuts[1:])])
-    return aucs, covariance_from_sums(sum(p[0] for p in parts), sum(p[1] for p in parts))
+    return covariance_from_sums(sum(p[0] for p in parts), sum(p[1] for p in parts))
 
 
 def covariance_from_sums(s, ws, warn=True):

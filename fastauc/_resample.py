@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
-from ._kernels.placements import layout_placements, scatter
+from ._kernels.placements import layout_placements, walk_rows
 from ._kernels.resampling import (
     AVERAGE_PRECISION,
     LOG_LOSS,
@@ -29,11 +29,10 @@ from ._kernels.resampling import (
 )
 from ._kernels.placements import group_weights
 from ._kernels.resampling import layout_ranks
-from ._kernels.sorting import group_bounds
 from ._parallel import map_chunks, num_threads
 from ._stats import norm_ppf as _norm_ppf
 from ._stats import norm_sf as _norm_sf
-from ._sort import CHUNK_MIN, sort_by_class
+from ._sort import sort_by_class
 from ._table import Table
 
 
@@ -52,34 +51,39 @@ def _layout(is_pos, score, name="y_score") -> _Layout:
     return layouts(is_pos, [score], [name])[0]
 
 
-def layouts(is_pos, scores, names) -> list[_Layout]:
+def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None):
     """The layouts of several models on the same rows, one sort per column.
 
     Each column gets the one sort (``_sort.sort_by_class``) with each row's
-    index carried along; each class's run, read from its top, is the
-    layout's part for that class, and one walk of the two gives the group
-    boundaries and the distinct keys (the walks, one thread each, run for
-    all the columns at once).
+    index carried along (every row, whatever its weight); one walk of the two
+    classes' runs from their tops (``walk_rows``; the columns' walks on
+    threads) gives the layout's groups.  With ``X`` ((k, n) float64) the same
+    walk writes each row's DeLong placement in model ``m`` to ``X[m]``
+    (weights ``w`` in row order) and ``(layouts, aucs)`` is returned.
     """
     n = is_pos.shape[0]
-    # row indices as int32 when they fit: half the payload the sort moves
+    # row indices as int32 when they fit: less for the sort to move
     rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
-    merged = []
-    for score, name in zip(scores, names):
-        r = sort_by_class(is_pos, score, extra=rows, name=name)
-        order = np.concatenate((r.px[::-1], r.nx[::-1]))
-        merged.append((r.pk, r.nk, order))
-        del r
-    return map_chunks(_walk, merged)
+    runs = [sort_by_class(is_pos, score, extra=rows, name=name)
+            for score, name in zip(scores, names)]
+    total_p, total_n = (float(w[is_pos].sum()), float(w[~is_pos].sum())) if w.shape[0] else (
+        float(np.count_nonzero(is_pos)), float(n - np.count_nonzero(is_pos)))
+    walked = map_chunks(_walk, [(r, w, total_p, total_n, v.EMPTY_WEIGHT if X is None else X[m])
+                                for m, r in enumerate(runs)])
+    lays = [lay for lay, _ in walked]
+    if X is None:
+        return lays
+    return lays, np.array([area for _, area in walked]) / total_p
 
 
-def _walk(pk, nk, order) -> _Layout:
-    n = order.shape[0]
+def _walk(r, w, total_p, total_n, out):
+    n = r.pk.shape[0] + r.nk.shape[0]
     keys = np.empty(n, np.uint64)
     bp = np.empty(n, np.float64)
     bn = np.empty(n, np.float64)
-    g = group_bounds(pk, nk, keys, bp, bn)
-    return _Layout(order, pk.shape[0], bp[:g], bn[:g], keys[:g])
+    g, area = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys, bp, bn)
+    order = np.concatenate((r.px[::-1], r.nx[::-1]))
+    return _Layout(order, r.pk.shape[0], bp[:g], bn[:g], keys[:g]), area
 
 
 def layout_order_placements(lay: _Layout, wl, out=None):
@@ -96,20 +100,6 @@ def layout_order_placements(lay: _Layout, wl, out=None):
     out = np.empty(n + 1) if out is None else out
     area = layout_placements(lay.bp, lay.bn, pos_w, neg_w, lay.n_pos, out, total_p, total_n)
     return out[:n], area / total_p
-
-
-def placements(lay: _Layout, wl, out, buffer=None) -> float:
-    """Each row's DeLong placement value written to ``out[row]``; returns the AUC.
-
-    The values come in layout order from one walk of the groups (into
-    ``buffer``, one longer than the rows, when given) and are scattered to
-    their rows in two fixed halves on two threads.
-    """
-    values, auc = layout_order_placements(lay, wl, buffer)
-    n = values.shape[0]
-    cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
-    map_chunks(scatter, [(lay.rows, values, out, a, b) for a, b in zip(cuts[:-1], cuts[1:])])
-    return auc
 
 
 def layout_table(lay: _Layout, wl) -> Table:

@@ -14,7 +14,7 @@ from ._kernels.table import sweep_cumulative
 from ._kernels.thresholds import CODES, best_indices
 from ._curves import layout_tallies, lifts
 from ._parallel import map_chunks
-from ._delong import class_weights, delong_many, paired_test
+from ._delong import class_weights, paired_test, placement_cov
 from ._resample import layout_table, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
@@ -324,10 +324,16 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         groups = {names[j]: group_metrics(is_pos, columns[j], w, codes, level, name=names[j])
                   for j in range(k)}
     # the one sort per column: each layout gives the DeLong placements and the table
-    lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in layouts(is_pos, columns, names)]
-    # one DeLong covariance for all models: their intervals and every paired test
+    # and, in the same walk, every row's DeLong placement in each model: one
+    # DeLong covariance for all models gives their intervals and every paired test
     if ci == "delong" or k > 1:
-        aucs, cov = delong_many(is_pos, columns, w, lays)
+        X = np.empty((k, n))
+        sorted_, aucs = layouts(is_pos, columns, names, w, X)
+        cov = placement_cov(X, is_pos, w, aucs)
+        del X
+    else:
+        sorted_ = layouts(is_pos, columns, names)
+    lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in sorted_]
     losses = _log_losses(is_pos, columns, w)
     numbers = map_chunks(_model_numbers, lays)
     models = []

@@ -70,10 +70,60 @@ def layout_placements(bp, bn, pos_w, neg_w, n_pos, out, total_p, total_n):
 
 
 @jit
-def scatter(rows, values, out, lo, hi):
-    """``out[rows[p]] = values[p]`` for ``p`` in ``lo:hi``."""
-    for p in range(lo, hi):
-        out[rows[p]] = values[p]
+def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out):
+    """One walk of a model's sorted runs: every row's placement, and the layout.
+
+    ``pk``/``nk`` are the positives' and the negatives' keys ascending, with
+    their rows ``px``/``nx`` (``_sort.sort_by_class`` with the row indices as
+    payload, every row kept); ``w`` the weights in row order (empty: unit).
+    The runs are walked together from the top one distinct score at a time.
+    With ``out`` not empty each row gets its class's placement value at its
+    score in ``out[row]`` (the values of ``layout_placements``, without a
+    layout or a scatter).  With ``keys_out`` not empty the layout's groups are
+    written: the distinct keys, descending, and ``bp_out``/``bn_out``, the
+    cumulative numbers of positive and negative rows down to each.
+    Returns ``(groups, sum tg * V10)``: the latter is the AUC times ``total_p``.
+    """
+    weighted = w.shape[0] > 0
+    place = out.shape[0] > 0
+    layout = keys_out.shape[0] > 0
+    i = pk.shape[0] - 1
+    j = nk.shape[0] - 1
+    tp = 0.0
+    fp = 0.0
+    acc = 0.0
+    g = 0
+    while i >= 0 or j >= 0:
+        if j < 0 or (i >= 0 and pk[i] >= nk[j]):
+            k = pk[i]
+        else:
+            k = nk[j]
+        i0 = i
+        tg = 0.0
+        while i >= 0 and pk[i] == k:
+            tg += w[px[i]] if weighted else 1.0
+            i -= 1
+        j0 = j
+        fg = 0.0
+        while j >= 0 and nk[j] == k:
+            fg += w[nx[j]] if weighted else 1.0
+            j -= 1
+        v10 = ((total_n - fp - fg) + 0.5 * fg) / total_n
+        v01 = (tp + 0.5 * tg) / total_p
+        if place:
+            for q in range(i + 1, i0 + 1):
+                out[px[q]] = v10
+            for q in range(j + 1, j0 + 1):
+                out[nx[q]] = v01
+        if layout:
+            keys_out[g] = k
+            bp_out[g] = pk.shape[0] - 1 - i
+            bn_out[g] = nk.shape[0] - 1 - j
+        acc += tg * v10
+        tp += tg
+        fp += fg
+        g += 1
+    return g, acc
 
 
 @jit

@@ -298,31 +298,6 @@ def _widen_into(keys, out):
 
 
 @jit
-def group_bounds(pk, nk, keys_out, bp_out, bn_out):
-    """Distinct keys (descending) and cumulative class counts (``bp``/``bn``)
-    of two *ascending* runs (the positives' and the negatives' keys of a
-    layout), walked together from their tops; returns the number of
-    distinct keys."""
-    i = pk.shape[0] - 1
-    j = nk.shape[0] - 1
-    g = 0
-    while i >= 0 or j >= 0:
-        if j < 0 or (i >= 0 and pk[i] >= nk[j]):
-            k = pk[i]
-        else:
-            k = nk[j]
-        while i >= 0 and pk[i] == k:
-            i -= 1
-        while j >= 0 and nk[j] == k:
-            j -= 1
-        keys_out[g] = k
-        bp_out[g] = pk.shape[0] - 1 - i
-        bn_out[g] = nk.shape[0] - 1 - j
-        g += 1
-    return g
-
-
-@jit
 def widen_keys(keys, out):
     """float32 keys (uint32; overwritten) as the float64 keys of the same
     numbers, into ``out``, returned."""
