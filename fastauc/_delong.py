@@ -49,9 +49,7 @@ def delong_many(is_pos, columns, w, names=None):
     """
     k, n = len(columns), is_pos.shape[0]
     names = ["y_scores"] * k if names is None else names
-    # row indices as int32 when they fit: less for the sort to move
-    rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
-    runs = [sort_by_class(is_pos, c, extra=rows, name=nm) for c, nm in zip(columns, names)]
+    runs = [sort_by_class(is_pos, c, name=nm, row_index=True) for c, nm in zip(columns, names)]
     total_p, total_n = class_weights(is_pos, w)
     X = np.empty((k, n))
     e = np.empty(0, np.uint64)

@@ -62,9 +62,7 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None):
     (weights ``w`` in row order) and ``(layouts, aucs)`` is returned.
     """
     n = is_pos.shape[0]
-    # row indices as int32 when they fit: less for the sort to move
-    rows = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
-    runs = [sort_by_class(is_pos, score, extra=rows, name=name)
+    runs = [sort_by_class(is_pos, score, name=name, row_index=True)
             for score, name in zip(scores, names)]
     total_p, total_n = (float(w[is_pos].sum()), float(w[~is_pos].sum())) if w.shape[0] else (
         float(np.count_nonzero(is_pos)), float(n - np.count_nonzero(is_pos)))

@@ -88,7 +88,7 @@ def _serial(fn, arg_tuples):
 
 
 def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="y_score",
-                  *, path=None, serial=False, alloc=_fresh) -> ClassRuns:
+                  *, row_index=False, path=None, serial=False, alloc=_fresh) -> ClassRuns:
     """Split rows by class and sort each class by score, ascending and stable.
 
     Parameters
@@ -99,7 +99,10 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     weight : float64 array (n,) or (0,) for unit weights
         Rows of weight zero are left out (as scikit-learn does).
     extra : int32 or int64 array (n,) or (0,)
-        A payload carried with each row (row indices, group codes).
+        A payload carried with each row (group codes, class codes).
+    row_index : bool
+        Carry each row's index instead (int32 below 2**31 rows, else int64),
+        made as the rows are read rather than read from an array.
     name : str
         The input's name in the error for NaN or infinite scores.
     path : {"radix", "numpy"} or None
@@ -117,7 +120,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     bits = _bits(score)
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
-    with_extra = extra.shape[0] > 0
+    if row_index:
+        extra = np.empty(0, np.int32 if n < 2**31 else np.int64)
+    with_extra = extra.shape[0] > 0 or row_index
     if path is None:  # the choice pays from 2**16 rows on; a forced path applies to all
         free = not weighted and not with_extra
         path = method() if free and (n >= CHUNK_MIN or "FASTAUC_SORT" in os.environ) else "radix"
@@ -128,9 +133,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     shift = np.uint64(max(0, (hi - lo).bit_length() - (nbins.bit_length() - 1)))
     halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
     parts = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight,
-              extra[a:b] if with_extra else extra) for a, b in halves]
+              extra[a:b] if extra.shape[0] else extra, a) for a, b in halves]
     hists = [np.zeros((2, nbins), np.int64) for _ in halves]  # row 1: positives
-    run(bin_counts, [(p[0], p[1], p[2], np.uint64(lo), shift, h)
+    run(bin_counts, [(*p[:3], np.uint64(lo), shift, h)
                             for p, h in zip(parts, hists)])
     total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
     lut = np.zeros(nbins, np.int64)

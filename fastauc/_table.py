@@ -81,17 +81,6 @@ def spare(slot, n, dtype):
     return buf[:n]
 
 
-def _iota(n):
-    """``np.arange(n)`` (int64) from this thread's spare, never written to."""
-    pool = _SPARE.__dict__
-    buf = pool.get("iota")
-    if n > SPARE_MAX:
-        return np.arange(n, dtype=np.int64)
-    if buf is None or buf.shape[0] < n:
-        buf = pool["iota"] = np.arange(n, dtype=np.int64)
-    return buf[:n]
-
-
 def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.ndarray]:
     """A batch's table and each row's position in it (0 for a row of weight
     zero, which is not in it): the one sort carrying the row positions, in
@@ -99,7 +88,8 @@ def table_with_rows(is_pos, score, weight, name="y_score") -> tuple[Table, np.nd
     in this thread's spare buffers, then one walk (``walk_runs``).  NaN or
     infinity raises."""
     n = score.shape[0]
-    r = sort_by_class(is_pos, score, weight, _iota(n), name, serial=True, alloc=spare)
+    r = sort_by_class(is_pos, score, weight, name=name, row_index=True, serial=True,
+                      alloc=spare)
     m = r.pk.shape[0] + r.nk.shape[0]
     keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     at = np.zeros(n, np.int64)

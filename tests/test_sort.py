@@ -67,6 +67,19 @@ def test_radix_path_is_a_stable_sort_per_class(problem, weighted, payload):
     check(is_pos, score, weight, extra, path="radix")
 
 
+@settings(max_examples=60, deadline=None)
+@given(rows(), st.booleans())
+def test_row_index_payload_is_each_rows_index(problem, weighted):
+    is_pos, score = problem
+    n = score.shape[0]
+    weight = np.random.default_rng(n).choice([0.0, 1.0, 2.5], n) if weighted else EMPTY
+    got = _sort.sort_by_class(is_pos, score, weight, row_index=True)
+    ref = reference(is_pos, score, weight, np.arange(n, dtype=np.int32))
+    for a, b in zip(got, ref):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+
+
 @settings(max_examples=100, deadline=None)
 @given(rows())
 def test_numpy_path_gives_the_same_runs(problem):
@@ -101,6 +114,9 @@ def test_large_inputs_many_buckets(kind, rng):
     check(is_pos, score, path="radix")
     check(is_pos, score, path="numpy")
     check(is_pos, score, w, rows_, path="radix")
+    got = _sort.sort_by_class(is_pos, score, w, row_index=True)
+    for a, b in zip(got, reference(is_pos, score, w, rows_)):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_serial_and_threaded_runs_are_identical(monkeypatch, rng):

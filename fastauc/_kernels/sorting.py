@@ -132,12 +132,15 @@ def plan_buckets(hist, target, lut):
 
 
 @jit
-def scatter_rows(bits, is_pos, weight, extra, lo, shift, lut, cursor, keys, w_out, x_out):
+def scatter_rows(bits, is_pos, weight, extra, first_row, lo, shift, lut, cursor, keys, w_out,
+                 x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
     advanced): its key to ``keys``, weight to ``w_out`` (when weighted) and
-    payload to ``x_out`` (when ``extra`` is not empty)."""
+    payload to ``x_out``: ``extra``'s when it is not empty, else (``x_out``
+    not empty) the row's index, ``first_row`` for the first row here."""
     weighted = weight.shape[0] > 0
     with_extra = extra.shape[0] > 0
+    with_rows = not with_extra and x_out.shape[0] > 0
     for i in range(bits.shape[0]):
         if weighted and weight[i] == 0.0:
             continue
@@ -151,6 +154,8 @@ def scatter_rows(bits, is_pos, weight, extra, lo, shift, lut, cursor, keys, w_ou
             w_out[o] = weight[i]
         if with_extra:
             x_out[o] = extra[i]
+        elif with_rows:
+            x_out[o] = first_row + i
 
 
 @jit
