@@ -120,23 +120,23 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     bits = _bits(score)
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
-    if row_index:
-        extra = np.empty(0, np.int32 if n < 2**31 else np.int64)
     with_extra = extra.shape[0] > 0 or row_index
     if path is None:  # the choice pays from 2**16 rows on; a forced path applies to all
         free = not weighted and not with_extra
         path = method() if free and (n >= CHUNK_MIN or "FASTAUC_SORT" in os.environ) else "radix"
     if path == "numpy" and (weighted or with_extra):
         raise ValueError("the numpy sort path takes no weights and no payload")
+    x_dtype = (np.int32 if n < 2**31 else np.int64) if row_index else extra.dtype
     nbins = 2 if path == "numpy" else _bins(n)
     lo, hi = _key_range(score, name)
     shift = np.uint64(max(0, (hi - lo).bit_length() - (nbins.bit_length() - 1)))
+    lo = np.uint64(lo)
     halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
-    parts = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight,
-              extra[a:b] if extra.shape[0] else extra, a) for a, b in halves]
+    # the kernels take None for no weights and for no payload (or the row index)
+    parts = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else None,
+              extra[a:b] if extra.shape[0] else None, a) for a, b in halves]
     hists = [np.zeros((2, nbins), np.int64) for _ in halves]  # row 1: positives
-    run(bin_counts, [(*p[:3], np.uint64(lo), shift, h)
-                            for p, h in zip(parts, hists)])
+    run(bin_counts, [(*p[:3], lo, shift, h) for p, h in zip(parts, hists)])
     total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
     lut = np.zeros(nbins, np.int64)
     n_buckets = plan_buckets(total, BUCKET_ROWS, lut) if path == "radix" else 1
@@ -153,10 +153,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     if len(halves) == 2:
         cursors.append(first + counts[0][::-1])
     keys = alloc("keys", m, bits.dtype)
-    w = alloc("weights", m, np.float64) if weighted else weight
-    x = alloc("payload", m, extra.dtype) if with_extra else extra
-    run(scatter_rows, [(*p, np.uint64(lo), shift, lut, c, keys, w, x)
-                              for p, c in zip(parts, cursors)])
+    w = alloc("weights", m, np.float64) if weighted else None
+    x = alloc("payload", m, x_dtype) if with_extra else None
+    run(scatter_rows, [(*p, lo, shift, lut, c, keys, w, x) for p, c in zip(parts, cursors)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     if path == "numpy":
         run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
@@ -165,6 +164,8 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     else:
         run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i) for i, (a, b)
                           in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
+    w = v.EMPTY_WEIGHT if w is None else w
+    x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:], w[n_pos:], x[n_pos:])
 
 
@@ -204,8 +205,8 @@ def _sort_range(keys, w, x, starts, first, last, out, alloc, i):
     as the longest of them."""
     longest = int(np.max(np.diff(starts[first:last + 1]))) if last > first else 0
     tk = alloc(f"scratch keys {i}", longest, keys.dtype)
-    tw = alloc(f"scratch weights {i}", longest, np.float64) if w.shape[0] else w
-    tx = alloc(f"scratch payload {i}", longest, x.dtype) if x.shape[0] else x
+    tw = None if w is None else alloc(f"scratch weights {i}", longest, np.float64)
+    tx = None if x is None else alloc(f"scratch payload {i}", longest, x.dtype)
     sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out)
 
 
@@ -240,7 +241,7 @@ def _choice_file() -> Path:
     return root / "fastauc_sort_choice.json"
 
 
-def calibrate(n: int = 1 << 20, repeat: int = 3) -> dict:
+def calibrate(n: int = 1 << 18, repeat: int = 2) -> dict:
     """Time both paths on ``n`` unweighted rows (fixed seed); the faster wins."""
     rng = np.random.default_rng(12345)
     is_pos = rng.random(n) < 0.1

@@ -397,6 +397,92 @@ def _scale_only(*keys):
     return inv
 
 
+# ------------------------------------------------------------------ speed goals
+
+@dataclass(frozen=True)
+class Goal:
+    """A speed or memory goal that ``benchmarks/run_benchmarks.py`` checks.
+
+    ``kind`` says what is measured: ``"faster"`` the peer's time over
+    fastauc's, ``"ratio"`` fastauc's time (or bytes) over the yardstick's,
+    ``"seconds"`` fastauc's time.  ``faster`` goals are lower bounds, the
+    others upper bounds.
+    """
+
+    kind: str
+    bound: float
+    issue: int
+    what: str = ""  #: for ratios: what the yardstick is ("one AUC", "np.sort")
+
+    def measure(self, t_ours: float, t_peer: float) -> float:
+        if self.kind == "faster":
+            return t_peer / t_ours
+        if self.kind == "ratio":
+            return t_ours / t_peer
+        return t_ours
+
+    def met(self, x: float) -> bool:
+        return x >= self.bound if self.kind == "faster" else x <= self.bound
+
+    def describe(self, x: float) -> str:
+        if self.kind == "faster":
+            return f"{x:,.1f}x faster (goal >= {self.bound:g}x)"
+        if self.kind == "ratio":
+            return f"{x:.2f}x {self.what} (goal <= {self.bound:g}x)"
+        return f"{x:.2f} s (goal <= {self.bound:g} s)"
+
+
+def _g(kind, bound, issue, what=""):
+    return Goal(kind, bound, issue, what)
+
+
+#: every goal the benchmark table reports, by row; the issue that set it last
+GOALS = {
+    # issue 1/8: the drop-in's first table (n = 1e7) and per-call speed (n = 1e3)
+    "roc_auc_score": _g("faster", 10, 1),
+    "roc_auc_score with sample_weight": _g("faster", 10, 1),
+    "roc_curve": _g("faster", 10, 1),
+    "average_precision_score": _g("faster", 10, 1),
+    "precision_recall_curve": _g("faster", 10, 1),
+    "log_loss": _g("faster", 10, 1),
+    "per call": _g("faster", 10, 8),
+    "naive": _g("faster", 1000, 1),
+    # issue 3: inference
+    "mann_whitney_u": _g("faster", 10, 3),
+    "roc_auc_ci": _g("ratio", 2, 3, "the AUC alone"),
+    "bootstrap_ci": _g("faster", 100, 3),
+    # issue 4: thresholds and reports
+    "threshold_metrics": _g("ratio", 1.5, 4, "roc_curve"),
+    "best_threshold": _g("ratio", 1.5, 4, "roc_curve"),
+    "report": _g("seconds", 3.0, 4),
+    # issue 9: per group
+    "by_group": _g("ratio", 2, 9, "one AUC"),
+    "by_group polars-ds": _g("faster", 10, 9),
+    "by_group pandas": _g("faster", 100, 9),
+    # issue 11: batches and merges
+    "accumulator batches": _g("ratio", 2, 11, "one AUC"),
+    "accumulator merge": _g("ratio", 0.5, 11, "one AUC"),
+    # issue 21: full speed on every host (n = 1e7 unless the row says otherwise)
+    "auc vs np.sort": _g("ratio", 1.5, 21, "one np.sort of the scores"),
+    "auc vs sklearn": _g("faster", 40, 21),
+    "curve vs sklearn": _g("faster", 20, 21),
+    "auc per n": _g("faster", 20, 21),
+    "report two models": _g("ratio", 3, 21, "two AUC calls"),
+    "bootstrap 1000": _g("faster", 300, 21),
+    "bootstrap setup": _g("ratio", 2, 21, "one AUC"),
+    "ovr": _g("faster", 15, 21),
+    "ovo": _g("faster", 10, 21),
+    "cold auc": _g("seconds", 1.0, 21),
+    "cold bootstrap": _g("seconds", 3.0, 21),
+    "memory roc_auc_ci": _g("ratio", 2, 21, "the input's bytes beyond the input"),
+    "memory roc_curve": _g("ratio", 2, 21, "the input's bytes beyond input and output"),
+    "memory bootstrap": _g("ratio", 3, 21, "the input's bytes"),
+    "time bootstrap 1e8": _g("ratio", 2, 21, "one AUC"),
+    "delong_test": _g("ratio", 2, 21, "two AUC calls"),
+    "threads": _g("faster", 1.7, 21),
+}
+
+
 SK_GOAL = ">= 10x scikit-learn"
 MULTICLASS_PRED_WORDS = {"third class": ("multiclass", "average='binary'")}
 f = fastauc

@@ -28,6 +28,7 @@ buckets, and so every result, depend on the data alone, never on threads.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 from numba.extending import overload
 
 from .._jit import jit
@@ -85,21 +86,92 @@ def row_key(bits):  # pragma: no cover - replaced by the overload when compiled
     """Key of a score's raw bits: float32 (uint32 bits) or float64 (uint64)."""
 
 
-@overload(row_key, inline="always")
+@overload(row_key)
 def _row_key(bits):
     if bits.bitwidth == 32:
         return lambda bits: float32_key(bits)
     return lambda bits: float_key(bits)
 
 
-def is_narrow(keys):  # pragma: no cover - replaced by the overload when compiled
-    """Whether an array holds float32 keys (uint32), widened when written out."""
+# Weights and payloads are arrays or None.  These helpers are resolved when a
+# kernel is compiled: for None they compile to nothing, so each kernel's
+# variant without weights or without a payload carries no dead code (which
+# kept the first compile of a sort several seconds long).
+
+def _is_none(t):
+    return isinstance(t, types.NoneType)
 
 
-@overload(is_narrow, inline="always")
-def _is_narrow(keys):
-    narrow = keys.dtype.bitwidth == 32
-    return lambda keys: narrow
+def skipped(weight, i):  # pragma: no cover - replaced by the overload when compiled
+    """Whether row ``i`` has weight zero (never, without weights)."""
+
+
+@overload(skipped)
+def _skipped(weight, i):
+    if _is_none(weight):
+        return lambda weight, i: False
+    return lambda weight, i: weight[i] == 0.0
+
+
+def put(dst, o, src, i):  # pragma: no cover - replaced by the overload when compiled
+    """``dst[o] = src[i]`` (nothing when ``dst`` is None)."""
+
+
+@overload(put)
+def _put(dst, o, src, i):
+    if _is_none(dst):
+        return lambda dst, o, src, i: None
+
+    def impl(dst, o, src, i):
+        dst[o] = src[i]
+    return impl
+
+
+def put_value(dst, o, value):  # pragma: no cover - replaced by the overload when compiled
+    """``dst[o] = value`` (nothing when ``dst`` is None)."""
+
+
+@overload(put_value)
+def _put_value(dst, o, value):
+    if _is_none(dst):
+        return lambda dst, o, value: None
+
+    def impl(dst, o, value):
+        dst[o] = value
+    return impl
+
+
+def get(src, i):  # pragma: no cover - replaced by the overload when compiled
+    """``src[i]`` (0 when ``src`` is None)."""
+
+
+@overload(get)
+def _get(src, i):
+    if _is_none(src):
+        return lambda src, i: 0
+    return lambda src, i: src[i]
+
+
+def part(arr, a, b):  # pragma: no cover - replaced by the overload when compiled
+    """``arr[a:b]`` (None when ``arr`` is None)."""
+
+
+@overload(part)
+def _part(arr, a, b):
+    if _is_none(arr):
+        return lambda arr, a, b: None
+    return lambda arr, a, b: arr[a:b]
+
+
+def payload_of(extra, i, first_row):  # pragma: no cover - replaced by the overload
+    """Row ``i``'s payload: ``extra[i]``, or its index (``extra`` None)."""
+
+
+@overload(payload_of)
+def _payload_of(extra, i, first_row):
+    if _is_none(extra):
+        return lambda extra, i, first_row: first_row + i
+    return lambda extra, i, first_row: extra[i]
 
 
 @jit
@@ -107,10 +179,10 @@ def bin_counts(bits, is_pos, weight, lo, shift, hist):
     """Count each class's rows of non-zero weight per bin (``hist``: int64
     zeros (2, nbins); row 0 negatives, row 1 positives).  Every key lies in
     ``[lo, lo + (nbins << shift))``: ``lo`` is the least key, from the
-    caller's exact range of the (finite) scores."""
-    weighted = weight.shape[0] > 0
+    caller's exact range of the (finite) scores.  ``weight``: None for unit
+    weights."""
     for i in range(bits.shape[0]):
-        if weighted and weight[i] == 0.0:
+        if skipped(weight, i):
             continue
         hist[np.int64(is_pos[i]), (np.uint64(row_key(bits[i])) - lo) >> shift] += 1
 
@@ -135,14 +207,11 @@ def plan_buckets(hist, target, lut):
 def scatter_rows(bits, is_pos, weight, extra, first_row, lo, shift, lut, cursor, keys, w_out,
                  x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
-    advanced): its key to ``keys``, weight to ``w_out`` (when weighted) and
-    payload to ``x_out``: ``extra``'s when it is not empty, else (``x_out``
-    not empty) the row's index, ``first_row`` for the first row here."""
-    weighted = weight.shape[0] > 0
-    with_extra = extra.shape[0] > 0
-    with_rows = not with_extra and x_out.shape[0] > 0
+    advanced): its key to ``keys``, its weight to ``w_out`` and its payload
+    to ``x_out`` (each None when not wanted): ``extra[i]``, or with ``extra``
+    None the row's index (``first_row`` for the first row here)."""
     for i in range(bits.shape[0]):
-        if weighted and weight[i] == 0.0:
+        if skipped(weight, i):
             continue
         k = row_key(bits[i])
         c = np.int64(is_pos[i])
@@ -150,61 +219,51 @@ def scatter_rows(bits, is_pos, weight, extra, first_row, lo, shift, lut, cursor,
         o = cursor[c, b]
         cursor[c, b] = o + 1
         keys[o] = k
-        if weighted:
-            w_out[o] = weight[i]
-        if with_extra:
-            x_out[o] = extra[i]
-        elif with_rows:
-            x_out[o] = first_row + i
+        put(w_out, o, weight, i)
+        put_value(x_out, o, payload_of(extra, i, first_row))
 
 
-@jit
+@jit(inline="always")
 def _insertion(keys, w, x, a, b):
     """Stable insertion sort of ``a:b`` in place (short segments)."""
-    weighted = w.shape[0] > 0
-    with_extra = x.shape[0] > 0
     for i in range(a + 1, b):
         k = keys[i]
         j = i - 1
         if keys[j] <= k:
             continue
-        wi = w[i] if weighted else 0.0
-        xi = x[i] if with_extra else 0
+        wi = get(w, i)
+        xi = get(x, i)
         while j >= a and keys[j] > k:
             keys[j + 1] = keys[j]
-            if weighted:
-                w[j + 1] = w[j]
-            if with_extra:
-                x[j + 1] = x[j]
+            put(w, j + 1, w, j)
+            put(x, j + 1, x, j)
             j -= 1
         keys[j + 1] = k
-        if weighted:
-            w[j + 1] = wi
-        if with_extra:
-            x[j + 1] = xi
+        put_value(w, j + 1, wi)
+        put_value(x, j + 1, xi)
 
 
 def key_bytes(keys):  # pragma: no cover - replaced by the overload when compiled
     """Bytes per key of a key array (a compile-time constant: 4 or 8)."""
 
 
-@overload(key_bytes, inline="always")
+@overload(key_bytes)
 def _key_bytes(keys):
     size = keys.dtype.bitwidth // 8
     return lambda keys: size
 
 
-@jit
+@jit(inline="always")
 def radix(keys, w, x, tk, tw, tx, hist, offset):
-    """Stable LSD radix sort of ``keys`` (with ``w``/``x`` when not empty),
-    passing back and forth through the scratch ``t*`` (as long); bytes that
-    every key shares are skipped.  Returns True when the sorted keys ended in
-    the scratch."""
+    """Stable LSD radix sort of ``keys`` (with ``w``/``x`` unless None),
+    passing back and forth through the scratch ``t*`` (at least as long);
+    bytes that every key shares are skipped.  Returns True when the sorted
+    keys ended in the scratch."""
     m = keys.shape[0]
-    weighted = w.shape[0] > 0
-    with_extra = x.shape[0] > 0
     nb = key_bytes(keys)
-    hist[:nb, :] = 0
+    for d in range(nb):
+        for j in range(256):
+            hist[d, j] = 0
     for i in range(m):
         k = np.uint64(keys[i])
         for d in range(nb):
@@ -224,24 +283,14 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
         if constant:
             continue
         shift = np.uint64(8 * d)
-        if weighted or with_extra:
-            for i in range(m):
-                k = sk[i]
-                j = (np.uint64(k) >> shift) & BYTE
-                o = offset[j]
-                offset[j] = o + 1
-                dk[o] = k
-                if weighted:
-                    dw[o] = sw[i]
-                if with_extra:
-                    dx[o] = sx[i]
-        else:
-            for i in range(m):
-                k = sk[i]
-                j = (np.uint64(k) >> shift) & BYTE
-                o = offset[j]
-                offset[j] = o + 1
-                dk[o] = k
+        for i in range(m):
+            k = sk[i]
+            j = (np.uint64(k) >> shift) & BYTE
+            o = offset[j]
+            offset[j] = o + 1
+            dk[o] = k
+            put(dw, o, sw, i)
+            put(dx, o, sx, i)
         sk, dk = dk, sk
         sw, dw = dw, sw
         sx, dx = dx, sx
@@ -255,36 +304,39 @@ def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out):
     ascending (stable), weights ``w`` and payload ``x`` (each possibly empty)
     carried along, in place; the sorted keys are written to ``out`` as
     float64 keys (``out`` may be ``keys`` itself when they are uint64).
-    ``tk``/``tw``/``tx`` are scratch as long as the longest segment."""
-    weighted = w.shape[0] > 0
-    with_extra = x.shape[0] > 0
-    widen = is_narrow(keys)
+    ``tk``/``tw``/``tx`` are scratch as long as the longest segment (None
+    with ``w``/``x``)."""
     hist = np.empty((8, 256), np.int64)
     offset = np.empty(256, np.int64)
     for s in range(first, last):
         a = starts[s]
         b = starts[s + 1]
-        if b - a <= INSERTION_MAX:
+        m = b - a
+        if m <= INSERTION_MAX:
             _insertion(keys, w, x, a, b)
             in_tmp = False
         else:
-            m = b - a
-            in_tmp = radix(keys[a:b], w[a:b] if weighted else w, x[a:b] if with_extra else x,
-                            tk[:m], tw[:m] if weighted else tw, tx[:m] if with_extra else tx,
-                            hist, offset)
-        m = b - a
-        if in_tmp:
-            src = tk[:m]
-            if weighted:
-                w[a:b] = tw[:m]
-            if with_extra:
-                x[a:b] = tx[:m]
-        else:
-            src = keys[a:b]
-        if widen:
-            _widen_into(src, out[a:b])
-        elif in_tmp:
-            out[a:b] = src
+            in_tmp = radix(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, hist, offset)
+        if in_tmp:  # copied back (in cache) so that every segment ends in place
+            for i in range(m):
+                keys[a + i] = tk[i]
+                put(w, a + i, tw, i)
+                put(x, a + i, tx, i)
+        widen_segment(keys, out, a, b)
+
+
+def widen_segment(keys, out, a, b):  # pragma: no cover - replaced by the overload
+    """float32 keys ``a:b`` widened into ``out``; nothing for float64 keys
+    (sorted in place in ``out`` itself), so their code is never compiled."""
+
+
+@overload(widen_segment)
+def _widen_segment(keys, out, a, b):
+    if keys.dtype.bitwidth == 32:
+        def widen(keys, out, a, b):
+            _widen_into(keys[a:b], out[a:b])
+        return widen
+    return lambda keys, out, a, b: None
 
 
 @jit

@@ -436,7 +436,7 @@ def scatter_groups(bits, is_pos, weight, codes, at, rk, rw):
 
 
 @jit
-def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, no_payload, offset):
+def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, offset):
     """Keys ``lo:hi`` (with their weights when ``rw`` is not empty) sorted
     ascending; returns ``(keys, weights)`` (views of the buffers).
 
@@ -446,14 +446,20 @@ def _sort_run(rk, rw, lo, hi, ak, aw, tk, tw, hist, no_payload, offset):
     """
     m = hi - lo
     weighted = rw.shape[0] > 0
-    ak[:m] = rk[lo:hi]
+    for i in range(m):
+        ak[i] = rk[lo + i]
     if weighted:
-        aw[:m] = rw[lo:hi]
-    w = aw[:m] if weighted else aw[:0]
-    t = tw[:m] if weighted else tw[:0]
-    if m > 0 and radix(ak[:m], w, no_payload, tk[:m], t, no_payload, hist, offset):
-        return tk[:m], t
-    return ak[:m], w
+        for i in range(m):
+            aw[i] = rw[lo + i]
+    if m == 0:
+        return ak[:0], aw[:0]
+    if weighted:
+        if radix(ak[:m], aw[:m], None, tk, tw, None, hist, offset):
+            return tk[:m], tw[:m]
+        return ak[:m], aw[:m]
+    if radix(ak[:m], None, None, tk, None, None, hist, offset):
+        return tk[:m], aw[:0]
+    return ak[:m], aw[:0]
 
 
 @jit
@@ -547,14 +553,13 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, l
     cp = np.empty(biggest, np.float64)
     cn = np.empty(biggest, np.float64)
     hist = np.zeros((8, 256), np.int64)
-    no_payload = np.empty(0, np.int64)
     offset = np.empty(256, np.int64)
     for j in range(first, last):
         lo = row_starts[j]
         mid = lo + n_pos[j]
         hi = row_starts[j + 1]
-        pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, no_payload, offset)
-        nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, no_payload, offset)
+        pk, pw = _sort_run(rk, rw, lo, mid, pk_a, pw_a, pk_t, pw_t, hist, offset)
+        nk, nw = _sort_run(rk, rw, mid, hi, nk_a, nw_a, nk_t, nw_t, hist, offset)
         if with_loss:
             loss[j] = (_run_loss(pk, pw, True, ck, cp, cn)
                        + _run_loss(nk, nw, False, ck, cp, cn))
