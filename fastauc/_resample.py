@@ -26,6 +26,7 @@ from ._kernels.resampling import (
     poisson_batch,
     replicate_batch,
     replicate_value,
+    replicate_wide,
 )
 from ._kernels.placements import group_weights
 from ._kernels.resampling import layout_ranks
@@ -337,12 +338,19 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
     wave = max(1, num_threads())
     # one set of buffers per job of a wave, reused wave after wave
     buffers = [(np.zeros(n, np.uint8), np.empty(n + 2)) for _ in range(min(wave, len(jobs)))]
+    # the multinomial kernel flags the replicates whose uint8 counts wrapped
+    wrapped = np.zeros(n_resamples, np.bool_)
+    flags = [() if poisson else (wrapped[job[1]: job[1] + job[2].shape[0]],) for job in jobs]
     for i in range(0, len(jobs), wave):
-        map_chunks(kernel, [(*job, *buf) for job, buf in zip(jobs[i: i + wave], buffers)])
+        map_chunks(kernel, [(*job, *buf, *flag) for job, buf, flag
+                            in zip(jobs[i: i + wave], buffers, flags[i: i + wave])])
         if bar is not None:
             bar.update(sum(job[2].shape[0] for job in jobs[i: i + wave]))
     if bar is not None:
         bar.close()
+    for r in np.flatnonzero(wrapped):  # a row drawn 256 times or more: int64 counts
+        replicate_wide(seed, int(r), out[r], prep.strata, first, n_pos, w, loss, ranks, code,
+                       metric_code, max_fpr, buffers[0][1])
     ones = np.ones(n, np.uint8)
     scratch = np.empty(n + 2)
     src = np.empty((k, 0), np.int64) if poisson else first

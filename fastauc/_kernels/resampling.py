@@ -149,7 +149,7 @@ def _stratum(strata, s):
     return lo, size, m, threshold
 
 
-@jit
+@jit(inline="always")
 def _count_draws(seed, r, strata, cnt):
     """Add replicate ``r``'s draws to ``cnt``: each stratum gets as many draws
     as it has positions, in pairs from one 64-bit output.
@@ -377,7 +377,7 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
     return area2 / (2.0 * total_p * total_n)
 
 
-@jit
+@jit(inline="always")
 def _replicate(seed, r, cnt, strata, src, n_pos, w, loss, ranks, code, metric, max_fpr,
                scratch, out_row):
     ok = _count_draws(seed, r, strata, cnt)
@@ -391,7 +391,7 @@ def _replicate(seed, r, cnt, strata, src, n_pos, w, loss, ranks, code, metric, m
 
 @jit
 def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code, metric,
-                    max_fpr, small, scratch):
+                    max_fpr, small, scratch, wrapped):
     """Replicates ``r_start .. r_start + len(out)`` of ``k`` models at once.
 
     ``out`` is (n_replicates, k); the other arrays are stacked per model
@@ -399,36 +399,44 @@ def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code
     empty: all rows of ``src`` are then empty, or of length n).  ``small``
     (n uint8 zeros, left zero) and ``scratch`` (n + 2 floats) come from the
     caller, reused batch after batch (allocated here they would get small
-    pages: a page fault per 4 KiB, every batch).
+    pages: a page fault per 4 KiB, every batch).  ``wrapped[r]`` is set when
+    a uint8 count of replicate ``r`` wrapped around (its row of ``out`` is
+    then not written: the caller redoes it with ``replicate_wide``, a kernel
+    of its own, so that this one compiles for uint8 counts only).
     """
-    n = strata[-1]
-    wide = np.zeros(0, np.int64)
     for r in range(out.shape[0]):
-        if not _replicate(seed, r_start + r, small, strata, src, n_pos, w, loss, ranks, code,
-                          metric, max_fpr, scratch, out[r]):
-            if wide.shape[0] == 0:
-                wide = np.zeros(n, np.int64)
-            _replicate(seed, r_start + r, wide, strata, src, n_pos, w, loss, ranks, code,
-                       metric, max_fpr, scratch, out[r])
+        wrapped[r] = not _replicate(seed, r_start + r, small, strata, src, n_pos, w, loss,
+                                    ranks, code, metric, max_fpr, scratch, out[r])
 
 
 @jit
-def roc_band_batch(seed, r_start, out, strata, src, w, code, grid, small):
+def replicate_wide(seed, r, out_row, strata, src, n_pos, w, loss, ranks, code, metric,
+                   max_fpr, scratch):
+    """Replicate ``r`` with int64 counts (after a uint8 count wrapped)."""
+    wide = np.zeros(strata[-1], np.int64)
+    _replicate(seed, r, wide, strata, src, n_pos, w, loss, ranks, code, metric, max_fpr,
+               scratch, out_row)
+
+
+@jit
+def roc_band_batch(seed, r_start, out, strata, src, w, code, grid, small, wrapped):
     """TPR at the FPR values ``grid`` for replicates ``r_start ..``: ``out`` is
-    (n_replicates, len(grid)); one model, arrays in merged order; ``small`` as
-    in ``replicate_batch``."""
-    n = strata[-1]
-    wide = np.zeros(0, np.int64)
+    (n_replicates, len(grid)); one model, arrays in merged order; ``small`` and
+    ``wrapped`` as in ``replicate_batch`` (``roc_band_wide`` redoes those)."""
     for r in range(out.shape[0]):
-        if _count_draws(seed, r_start + r, strata, small):
+        ok = _count_draws(seed, r_start + r, strata, small)
+        if ok:
             _merged_sweep(small, src, w, code, ROC_AUC, 1.0, grid, out[r])
-        else:
-            if wide.shape[0] == 0:
-                wide = np.zeros(n, np.int64)
-            _count_draws(seed, r_start + r, strata, wide)
-            _merged_sweep(wide, src, w, code, ROC_AUC, 1.0, grid, out[r])
-            wide[:] = 0
+        wrapped[r] = not ok
         small[:] = 0
+
+
+@jit
+def roc_band_wide(seed, r, out_row, strata, src, w, code, grid):
+    """Replicate ``r`` of the band with int64 counts (after a uint8 count wrapped)."""
+    wide = np.zeros(strata[-1], np.int64)
+    _count_draws(seed, r, strata, wide)
+    _merged_sweep(wide, src, w, code, ROC_AUC, 1.0, grid, out_row)
 
 
 @jit
