@@ -40,19 +40,28 @@ from ._table import Table
 class _Layout(NamedTuple):
     """One model's scores sorted once: see ``_kernels.resampling``."""
 
-    rows: np.ndarray  # (n,) row at each class-layout position (positives, then negatives)
+    #: (n,) row at each class-layout position (positives, then negatives); None
+    #: when the caller needs no rows (one unweighted model: the sort then moves
+    #: keys only)
+    rows: np.ndarray | None
     n_pos: int
     bp: np.ndarray  # (G,) cumulative positive counts per distinct-score group (float64)
     bn: np.ndarray  # (G,) cumulative negative counts (float64)
     keys: np.ndarray  # (G,) the distinct scores' keys, descending
 
+    @property
+    def size(self) -> int:
+        """Rows in the layout (every row, whatever its weight)."""
+        return self.n_pos + (int(self.bn[-1]) if self.bn.shape[0] else 0)
 
-def _layout(is_pos, score, name="y_score") -> _Layout:
-    """Sort one model's rows (all of them, whatever their weight) into a layout."""
-    return layouts(is_pos, [score], [name])[0]
+
+def _layout(is_pos, score, name="y_score", rows=True) -> _Layout:
+    """Sort one model's rows (all of them, whatever their weight) into a layout
+    (with ``rows=False``, one without the rows' indices)."""
+    return layouts(is_pos, [score], [name], rows=rows)[0]
 
 
-def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None):
+def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True):
     """The layouts of several models on the same rows, one sort per column.
 
     Each column gets the one sort (``_sort.sort_by_class``) with each row's
@@ -60,10 +69,12 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None):
     classes' runs from their tops (``walk_rows``; the columns' walks on
     threads) gives the layout's groups.  With ``X`` ((k, n) float64) the same
     walk writes each row's DeLong placement in model ``m`` to ``X[m]``
-    (weights ``w`` in row order) and ``(layouts, aucs)`` is returned.
+    (weights ``w`` in row order) and ``(layouts, aucs)`` is returned.  With
+    ``rows=False`` (no ``w``, no ``X``) the sort carries no row indices and
+    the layouts have none.
     """
     n = is_pos.shape[0]
-    runs = [sort_by_class(is_pos, score, name=name, row_index=True)
+    runs = [sort_by_class(is_pos, score, name=name, row_index=rows)
             for score, name in zip(scores, names)]
     total_p, total_n = (float(w[is_pos].sum()), float(w[~is_pos].sum())) if w.shape[0] else (
         float(np.count_nonzero(is_pos)), float(n - np.count_nonzero(is_pos)))
@@ -81,7 +92,7 @@ def _walk(r, w, total_p, total_n, out):
     bp = np.empty(n, np.float64)
     bn = np.empty(n, np.float64)
     g, area = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys, bp, bn)
-    order = np.concatenate((r.px[::-1], r.nx[::-1]))
+    order = np.concatenate((r.px[::-1], r.nx[::-1])) if r.px.shape[0] + r.nx.shape[0] else None
     return _Layout(order, r.pk.shape[0], bp[:g], bn[:g], keys[:g]), area
 
 
@@ -89,7 +100,7 @@ def layout_order_placements(lay: _Layout, wl, out=None):
     """Each layout position's DeLong placement value (layout order) and the AUC.
 
     ``out`` (float64, one longer than the rows) is written when given."""
-    n = lay.rows.shape[0]
+    n = lay.size
     if wl.shape[0]:
         pos_w, neg_w = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
         total_p, total_n = float(wl[:lay.n_pos].sum()), float(wl[lay.n_pos:].sum())
@@ -155,8 +166,8 @@ class _Model(NamedTuple):
     loss: np.ndarray  # per-row log loss in class-layout order (log_loss only, else empty)
 
 
-def _model(is_pos, s, w, metric, name) -> _Model:
-    lay = _layout(is_pos, s, name)
+def _model(is_pos, s, w, metric, name, rows=True) -> _Model:
+    lay = _layout(is_pos, s, name, rows or w.shape[0] > 0 or metric == "log_loss")
     wl = np.ascontiguousarray(w[lay.rows]) if w.shape[0] else w
     loss = v.EMPTY_WEIGHT
     if metric == "log_loss":
@@ -176,7 +187,7 @@ def _jackknife(model: _Model, metric: str) -> np.ndarray:
     / (W - w)``.
     """
     lay, wl = model.lay, model.wl
-    w = wl if wl.shape[0] else np.ones(lay.rows.shape[0])
+    w = wl if wl.shape[0] else np.ones(lay.size)
     with np.errstate(divide="ignore", invalid="ignore"):
         if metric == "log_loss":
             total = float(w.sum())
@@ -238,7 +249,7 @@ class _Prepared:
     def __init__(self, models, strata):
         self.models = models
         self.strata = strata
-        self.n = models[0].lay.rows.shape[0]
+        self.n = models[0].lay.size
 
     @cached_property
     def where0(self) -> np.ndarray:
@@ -248,19 +259,22 @@ class _Prepared:
         return where0
 
 
-def _prepare(y_true, scores, names, sample_weight, metric, stratified):
+def _prepare(y_true, scores, names, sample_weight, metric, stratified, rows=True):
+    """Models sorted for the bootstrap; ``rows=False`` when the caller needs no
+    row indices (one model, the multinomial scheme, no partial AUC): an
+    unweighted ROC AUC or AP model is then sorted by its keys alone."""
     arrays = [v.as_float_array(s, nm) for s, nm in zip(scores, names)]
     is_pos, classes, w = v.binary_rows(y_true, sample_weight, **dict(zip(names, arrays)))
     if len(classes) < 2:
         raise ValueError(
             f"y_true contains only one class ({classes[0]!r}); the bootstrap needs both")
-    return _prepared([_model(is_pos, s, w, metric, nm) for s, nm in zip(arrays, names)],
+    return _prepared([_model(is_pos, s, w, metric, nm, rows) for s, nm in zip(arrays, names)],
                      stratified)
 
 
 def _prepared(models, stratified) -> _Prepared:
     lay = models[0].lay
-    n = lay.rows.shape[0]
+    n = lay.size
     return _Prepared(models, np.array([0, lay.n_pos, n] if stratified else [0, n], np.int64))
 
 
@@ -274,7 +288,7 @@ _INDEX = np.int32
 
 def _ranks(lay: _Layout) -> np.ndarray:
     """``replicate_value``'s ranks: (2, n) int64 over the class layout."""
-    n = lay.rows.shape[0]
+    n = lay.size
     # rows back to back, a spare slot last; int32 when they fit: half the
     # bytes every replicate streams
     out = np.empty(2 * n + 1, _INDEX if n < 2**31 else np.int64)
@@ -294,11 +308,12 @@ def _kernel_arrays(prep: _Prepared, metric_code, poisson=False):
     for mo in models:
         lay = mo.lay
         order, code_m = _merged_order(lay) if merged else (None, np.empty(0, np.uint8))
-        rows = lay.rows if order is None else lay.rows[order]
         if poisson:
-            first.append(rows)
+            first.append(lay.rows if order is None else lay.rows[order])
+        elif k > 1 or merged:
+            first.append(prep.where0[lay.rows if order is None else lay.rows[order]])
         else:  # model 0 in its own class layout needs no map (the identity)
-            first.append(prep.where0[rows] if k > 1 or merged else None)
+            first.append(None)
         w.append(_reordered(mo.wl, order))
         loss.append(_reordered(mo.loss, order))
         ranks.append(_ranks(lay) if metric_code in (ROC_AUC, AVERAGE_PRECISION)

@@ -141,7 +141,9 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
                                                            method, stratified, scheme)
     code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
-    prep = _prepare(y_true, [y_score], ["y_score"], sample_weight, metric, stratified)
+    # row indices only where a replicate or the weights need them
+    rows = scheme == "poisson" or fpr != 1.0  # partial AUC: the merged order
+    prep = _prepare(y_true, [y_score], ["y_score"], sample_weight, metric, stratified, rows)
     reps, (estimate,) = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
     reps = reps[:, 0]
     low, high, se, n_dropped = _summarise(
