@@ -40,6 +40,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.sorting import (
     bin_counts,
+    bucket_counts,
     plan_buckets,
     scatter_rows,
     sort_segments,
@@ -141,8 +142,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     lut = np.zeros(nbins, np.int64)
     n_buckets = plan_buckets(total, BUCKET_ROWS, lut) if path == "radix" else 1
     # per half: rows per (class, bucket), the positives' row first
-    counts = [np.stack([np.bincount(lut, weights=h[c], minlength=n_buckets)
-                        for c in (1, 0)]).astype(np.int64) for h in hists]
+    counts = [bucket_counts(h, lut, n_buckets) for h in hists]
     both = counts[0] if len(counts) == 1 else counts[0] + counts[1]
     n_pos = int(both[0].sum())
     m = n_pos + int(both[1].sum())

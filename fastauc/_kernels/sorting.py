@@ -204,6 +204,17 @@ def plan_buckets(hist, target, lut):
 
 
 @jit
+def bucket_counts(hist, lut, n_buckets):
+    """Rows per (class, bucket) from a half's bin counts: row 0 the positives'
+    (``hist`` row 1), row 1 the negatives'."""
+    out = np.zeros((2, n_buckets), np.int64)
+    for j in range(hist.shape[1]):
+        out[0, lut[j]] += hist[1, j]
+        out[1, lut[j]] += hist[0, j]
+    return out
+
+
+@jit
 def scatter_rows(bits, is_pos, weight, extra, first_row, lo, shift, lut, cursor, keys, w_out,
                  x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
