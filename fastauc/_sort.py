@@ -44,6 +44,7 @@ from ._kernels.sorting import (
     plan_buckets,
     scatter_rows,
     sort_segments,
+    sort_small,
     widen_keys,
 )
 from ._parallel import map_chunks
@@ -128,6 +129,10 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     if path == "numpy" and (weighted or with_extra):
         raise ValueError("the numpy sort path takes no weights and no payload")
     x_dtype = (np.int32 if n < 2**31 else np.int64) if row_index else extra.dtype
+    if path == "radix" and n <= BUCKET_ROWS:  # one bucket: the whole sort in one call
+        return _sort_small(bits, is_pos, weight if weighted else None,
+                           extra if extra.shape[0] else None, with_extra, x_dtype, name, score,
+                           alloc)
     nbins = 2 if path == "numpy" else _bins(n)
     lo, hi = _key_range(score, name)
     shift = np.uint64(max(0, (hi - lo).bit_length() - (nbins.bit_length() - 1)))
@@ -167,6 +172,23 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     w = v.EMPTY_WEIGHT if w is None else w
     x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:], w[n_pos:], x[n_pos:])
+
+
+def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, alloc):
+    """``sort_by_class`` of at most ``BUCKET_ROWS`` rows: one kernel call."""
+    n = bits.shape[0]
+    _key_range(score, name)  # NaN or infinity raises
+    keys = alloc("keys", n, bits.dtype)
+    out = keys if keys.dtype == np.uint64 else alloc("wide", n, np.uint64)
+    w = None if weight is None else alloc("weights", n, np.float64)
+    x = alloc("payload", n, x_dtype) if with_extra else None
+    tk = alloc("scratch keys 0", n, bits.dtype)
+    tw = None if w is None else alloc("scratch weights 0", n, np.float64)
+    tx = None if x is None else alloc("scratch payload 0", n, x_dtype)
+    n_pos, m = sort_small(bits, is_pos, weight, extra, keys, w, x, tk, tw, tx, out)
+    w = v.EMPTY_WEIGHT if w is None else w
+    x = np.empty(0, x_dtype) if x is None else x
+    return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:m], w[n_pos:m], x[n_pos:m])
 
 
 def _key_range(score, name):

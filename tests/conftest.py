@@ -41,15 +41,22 @@ def block_import(monkeypatch):
     return block
 
 
-@pytest.fixture(scope="module", params=["radix", "numpy"])
+@pytest.fixture(scope="module", params=["radix", "numpy", "radix, tiny buckets"])
 def each_sort_path(request):
     """Run a module's tests once per sort path (``fastauc._sort``): both are
     exact and give the same runs, so every reference comparison must hold on
-    both, whichever one this host's calibration picks."""
-    old = os.environ.get("FASTAUC_SORT")
-    os.environ["FASTAUC_SORT"] = request.param
+    both, whichever one this host's calibration picks.  The third run cuts
+    the rows into buckets of 7, so that small inputs also go through the
+    bins, the scatter and the segment sorts that large ones take."""
+    from fastauc import _sort
+
+    old = os.environ.get("FASTAUC_SORT"), _sort.BUCKET_ROWS
+    os.environ["FASTAUC_SORT"] = request.param.split(",")[0]
+    if "tiny" in request.param:
+        _sort.BUCKET_ROWS = 7
     yield request.param
-    if old is None:
+    if old[0] is None:
         del os.environ["FASTAUC_SORT"]
     else:
-        os.environ["FASTAUC_SORT"] = old
+        os.environ["FASTAUC_SORT"] = old[0]
+    _sort.BUCKET_ROWS = old[1]

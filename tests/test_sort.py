@@ -2,6 +2,7 @@
 the stable per-class order that numpy's stable argsort defines."""
 
 import json
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -78,6 +79,22 @@ def test_row_index_payload_is_each_rows_index(problem, weighted):
     for a, b in zip(got, ref):
         np.testing.assert_array_equal(a, b)
         assert a.dtype == b.dtype
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows(), st.sampled_from([1, 3, 16]), st.booleans(), st.booleans())
+def test_many_buckets_give_the_same_stable_sort(problem, bucket_rows, weighted, payload):
+    """Small inputs take the one-bucket kernel; with tiny buckets the same rows
+    go through bins, buckets, the scatter and the segment sorts instead."""
+    is_pos, score = problem
+    n = score.shape[0]
+    weight = np.random.default_rng(n).choice([0.0, 0.5, 2.0], n) if weighted else EMPTY
+    extra = np.arange(n, dtype=np.int32) if payload else NO_PAYLOAD
+    with mock.patch.object(_sort, "BUCKET_ROWS", bucket_rows):
+        check(is_pos, score, weight, extra, path="radix")
+        got = _sort.sort_by_class(is_pos, score, weight, row_index=True)
+    for a, b in zip(got, reference(is_pos, score, weight, np.arange(n, dtype=np.int32))):
+        np.testing.assert_array_equal(a, b)
 
 
 @settings(max_examples=100, deadline=None)

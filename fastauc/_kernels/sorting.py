@@ -366,6 +366,43 @@ def _widen_into(keys, out):
 
 
 @jit
+def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out):
+    """The whole sort of an input that is one bucket (at most ``BUCKET_ROWS``
+    rows) in one call: the rows of non-zero weight split by class, the
+    positives first, then each class sorted (``sort_segments``).  Arrays as
+    for ``scatter_rows`` and ``sort_segments``, each as long as the input.
+    Returns ``(n_pos, m)``: the positives are ``out[:n_pos]``, the negatives
+    ``out[n_pos:m]``."""
+    n_pos = 0
+    m = 0
+    for i in range(bits.shape[0]):
+        if skipped(weight, i):
+            continue
+        m += 1
+        n_pos += np.int64(is_pos[i])
+    ip = 0
+    ineg = n_pos
+    for i in range(bits.shape[0]):
+        if skipped(weight, i):
+            continue
+        if is_pos[i]:
+            o = ip
+            ip += 1
+        else:
+            o = ineg
+            ineg += 1
+        keys[o] = row_key(bits[i])
+        put(w_out, o, weight, i)
+        put_value(x_out, o, payload_of(extra, i, 0))
+    starts = np.empty(3, np.int64)
+    starts[0] = 0
+    starts[1] = n_pos
+    starts[2] = m
+    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out)
+    return n_pos, m
+
+
+@jit
 def widen_keys(keys, out):
     """float32 keys (uint32; overwritten) as the float64 keys of the same
     numbers, into ``out``, returned."""
