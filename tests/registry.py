@@ -425,8 +425,8 @@ class Goal:
         return x >= self.bound if self.kind == "faster" else x <= self.bound
 
     def describe(self, x: float) -> str:
-        if self.kind == "faster":
-            return f"{x:,.1f}x faster (goal >= {self.bound:g}x)"
+        if self.kind == "faster":  # two decimals near a bound such as 1.7x
+            return f"{x:,.{2 if x < 10 else 1}f}x faster (goal >= {self.bound:g}x)"
         if self.kind == "ratio":
             return f"{x:.2f}x {self.what} (goal <= {self.bound:g}x)"
         return f"{x:.2f} s (goal <= {self.bound:g} s)"
