@@ -113,7 +113,16 @@ def roc_points(t: Tallies, drop: bool):
             "No positive samples in y_true, true positive value should be meaningless"
         )
     finish_curve(t.tps, t.fps, t.thr_keys, m, False)
-    return t.fps[: m + 1], t.tps[: m + 1], t.thr_keys[: m + 1].view(np.float64)
+    return _owned(t.fps[: m + 1], t.tps[: m + 1], t.thr_keys[: m + 1].view(np.float64))
+
+
+def _owned(*arrays):
+    """The curve's arrays, copied out of the sweep's row-length buffers when
+    ``drop_intermediate`` left less than half of them, so that the caller
+    does not hold 24 bytes a row for the curve it keeps."""
+    if arrays[0].base is not None and 2 * arrays[0].shape[0] < arrays[0].base.shape[0]:
+        return tuple(a.copy() for a in arrays)
+    return arrays
 
 
 def pr_points(t: Tallies, drop: bool, raw_dtype):
@@ -122,8 +131,8 @@ def pr_points(t: Tallies, drop: bool, raw_dtype):
     m = _compacted(t, drop, False)
     no_positive = t.tps[m] == 0
     finish_curve(t.tps, t.fps, t.thr_keys, m, True)
-    precision, recall = t.fps[: m + 1], t.tps[: m + 1]
-    thresholds = t.thr_keys[:m].view(np.float64)
+    precision, recall, thresholds = _owned(t.fps[: m + 1], t.tps[: m + 1],
+                                           t.thr_keys[:m].view(np.float64))
     if no_positive:
         warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=3)
         recall[:-1] = 1.0
