@@ -97,7 +97,7 @@ def lifts(tps, fps, total_p, total_n, fractions):
 def _compacted(t: Tallies, drop: bool, second_difference: bool) -> int:
     """Apply a drop_intermediate rule to the tallies ``[1:]``; return their count."""
     m = t.tps.shape[0] - 1
-    if drop and m > 2:
+    if drop and m > 2 and not t.dropped:
         m = _drop_intermediate(t.tps[1:], t.fps[1:], t.thr_keys[1:], second_difference)
     return m
 

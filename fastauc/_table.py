@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
-from ._kernels.sweeps import sweep
+from ._kernels.sweeps import kept_point, sweep
 from ._kernels.table import (
     merge_stats,
     CNT_KEPT,
@@ -373,6 +373,7 @@ class Tallies(NamedTuple):
     area2: float  # 2 * ROC area in weight units
     ap_num: float  # average precision times total_pos
     stats: np.ndarray  # sweeps.N_STATS moments when asked for, else empty
+    dropped: bool = False  # the curve points were compacted by a drop rule already
 
 
 def placement_values(table, tp0, fp0, total_p, total_n):
@@ -401,7 +402,8 @@ def _moment_stats(runs, moments: bool) -> np.ndarray:
 
 
 def sorted_tallies(
-    is_pos, score, weight, *, curve: bool, moments: bool = False, name: str = "y_score"
+    is_pos, score, weight, *, curve: bool, moments: bool = False, name: str = "y_score",
+    drop: int = 0
 ) -> Tallies:
     """Split by class and sort each class once (``_sort``), then sweep once.
 
@@ -412,18 +414,18 @@ def sorted_tallies(
     """
     runs = sorted_runs(is_pos, score, weight, name)
     if score.shape[0] >= CHUNK_MIN:
-        return split_sweep(runs, moments, curve)
+        return split_sweep(runs, moments, curve, drop)
     # curves: one spare slot in front for the point that every curve adds
     m = runs[0].shape[0] + runs[2].shape[0] + 1 if curve else 0
     thr = np.empty(m, np.uint64)
     tps = np.empty(m, np.float64)
     fps = np.empty(m, np.float64)
     stats = _moment_stats(runs, moments)
-    g, total_pos, total_neg, area2, ap_num = sweep(
-        *runs, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats if moments else None
+    g, total_pos, total_neg, area2, ap_num, *_ = sweep(
+        *runs, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats if moments else None, drop
     )
     return Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
-                    ap_num, stats)
+                   ap_num, stats, drop > 0)
 
 
 def _closed(arrays, g_u, u, g_l):
@@ -452,7 +454,7 @@ def _split_runs(runs):
     return upper, lower
 
 
-def split_sweep(runs, moments: bool, curve: bool = False) -> Tallies:
+def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0) -> Tallies:
     """One sweep in two key ranges on two threads: the upper and lower keys.
 
     The cut is the median key of the longest run (data-dependent only, so the
@@ -461,7 +463,10 @@ def split_sweep(runs, moments: bool, curve: bool = False) -> Tallies:
     weight of the upper part; the two parts' moments are merged afterwards.
     With ``curve`` both parts write their curve points into one buffer, the
     lower part after room for every row of the upper part, closed up when the
-    upper part had ties.
+    upper part had ties.  With ``drop`` (``sweeps.sweep``) each part drops
+    the points of a ``drop_intermediate`` rule as it writes them; the upper
+    part's last point, whose successor is the lower part's first, is judged
+    here.
     """
     upper, lower = _split_runs(runs)
     tp0 = weight_of(*upper[0:2])
@@ -475,11 +480,16 @@ def split_sweep(runs, moments: bool, curve: bool = False) -> Tallies:
     thr, tps, fps = np.empty(m, np.uint64), np.empty(m), np.empty(m)
     out_u = (thr[1:n_u + 1], tps[1:n_u + 1], fps[1:n_u + 1]) if curve else (e_k, e_w, e_w)
     out_l = (thr[n_u + 1:], tps[n_u + 1:], fps[n_u + 1:]) if curve else (e_k, e_w, e_w)
-    (g_u, _, _, area_u, ap_u), (g_l, tp, fp, area_l, ap_l) = map_chunks(
+    n_l = lower[0].shape[0] + lower[2].shape[0]
+    (g_u, _, _, area_u, ap_u, pt, pf, _, _, seen_u), (g_l, tp, fp, area_l, ap_l, _, _, ft, ff,
+                                                     _) = map_chunks(
         sweep,
-        [(*upper, *out_u, True, 0.0, 0.0, stats_u if moments else None),
-         (*lower, *out_l, True, tp0, fp0, stats_l if moments else None)],
+        [(*upper, *out_u, True, 0.0, 0.0, stats_u if moments else None, drop),
+         (*lower, *out_l, True, tp0, fp0, stats_l if moments else None, drop, n_u == 0)],
     )
+    if curve and drop and seen_u >= 2 and n_l > 0 and not kept_point(pt, pf, tp0, fp0, ft, ff,
+                                                                 drop):
+        g_u -= 1  # the upper part's last point lies on the line through its neighbours
     if moments:
         merge_stats(stats_u, stats_l)
     if not curve:
@@ -488,4 +498,4 @@ def split_sweep(runs, moments: bool, curve: bool = False) -> Tallies:
     _closed((thr[1:], tps[1:], fps[1:]), g_u, n_u, g_l)
     g = g_u + g_l
     return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area_u + area_l,
-                   ap_u + ap_l, stats_u)
+                   ap_u + ap_l, stats_u, drop > 0)

@@ -95,7 +95,9 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     is_pos, s, w, _, _ = v.binary_target(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn",
         keep_float32=True)
-    return roc_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate)
+    # the drop rule is applied as the sweep writes the points (fewer written)
+    return roc_points(sorted_tallies(is_pos, s, w, curve=True, drop=1 if drop_intermediate
+                                     else 0), drop_intermediate)
 
 
 def precision_recall_curve(
@@ -148,7 +150,8 @@ def precision_recall_curve(
     is_pos, s, w, _, raw_dtype = v.binary_target(
         y_true, y_score, sample_weight, pos_label, default_rule="sklearn",
         keep_float32=True)
-    return pr_points(sorted_tallies(is_pos, s, w, curve=True), drop_intermediate, raw_dtype)
+    return pr_points(sorted_tallies(is_pos, s, w, curve=True, drop=2 if drop_intermediate
+                                    else 0), drop_intermediate, raw_dtype)
 
 
 def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):

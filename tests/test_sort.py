@@ -2,6 +2,7 @@
 the stable per-class order that numpy's stable argsort defines."""
 
 import json
+import warnings
 from unittest import mock
 
 import numpy as np
@@ -243,3 +244,54 @@ def test_calibration_is_measured_once_and_remembered(monkeypatch, tmp_path):
     monkeypatch.setattr(_sort, "_choice", None)
     _sort.method()
     assert timed == [1 << 12, 1 << 12]
+
+
+@pytest.mark.parametrize("kind", ["continuous", "rounded", "few values", "one class run",
+                                  "weighted"])
+def test_curves_dropped_while_swept_equal_sklearn(kind, rng):
+    """drop_intermediate applied as the (split) sweep writes the points: the
+    same points as scikit-learn's, also where the two key ranges meet."""
+    n = 150_000
+    y = (rng.random(n) < 0.3).astype(int)
+    s = {"continuous": lambda: rng.standard_normal(n) + y,
+         "rounded": lambda: np.round(rng.standard_normal(n) + y, 2),
+         "few values": lambda: rng.integers(0, 7, n).astype(float),
+         # long runs of one class around the middle: collinear points at the cut
+         "one class run": lambda: np.where(np.abs(np.arange(n) - n / 2) < 5000,
+                                           np.arange(n) * 1.0, rng.random(n) * n),
+         "weighted": lambda: np.round(rng.random(n), 3)}[kind]()
+    if kind == "one class run":
+        y[np.abs(np.arange(n) - n / 2) < 5000] = 1
+    w = rng.choice([0.0, 0.5, 2.0], n) if kind == "weighted" else None
+    for ours, theirs in ((fastauc.roc_curve, skm.roc_curve),
+                         (fastauc.precision_recall_curve, skm.precision_recall_curve)):
+        got = ours(y, s, sample_weight=w, drop_intermediate=True)
+        ref = theirs(y, s, sample_weight=w, drop_intermediate=True)
+        for a, b in zip(got, ref):
+            assert a.shape == b.shape
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows(max_size=60), st.booleans())
+def test_split_sweeps_drop_points_as_sklearn_does(problem, weighted):
+    """Small inputs swept in two key ranges (the split lowered to 4 rows), so
+    that the rule is judged across the ranges' meeting point on many shapes."""
+    import fastauc._table as T
+
+    is_pos, score = problem
+    n = score.shape[0]
+    if is_pos.all() or not is_pos.any():
+        return
+    y = is_pos.astype(int)
+    w = np.random.default_rng(n).choice([0.5, 1.0, 2.0], n) if weighted else None
+    with mock.patch.object(T, "CHUNK_MIN", 4):
+        for ours, theirs in ((fastauc.roc_curve, skm.roc_curve),
+                             (fastauc.precision_recall_curve, skm.precision_recall_curve)):
+            got = ours(y, score, sample_weight=w, drop_intermediate=True)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ref = theirs(y, score, sample_weight=w, drop_intermediate=True)
+            for a, b in zip(got, ref):
+                assert a.shape == b.shape
+                np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)

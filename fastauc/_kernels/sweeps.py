@@ -21,7 +21,18 @@ POS_INF_BITS = np.uint64(0x7FF0000000000000)
 
 
 @jit
-def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stats):
+def kept_point(pt, pf, ct, cf, nt, nf, drop):
+    """``drop_intermediate``'s rule for the point ``c`` between ``p`` and ``n``:
+    ``drop == 1`` scikit-learn's ROC rule (a second difference is non-zero),
+    ``drop == 2`` the PR/DET rule (``tps`` changes on either side)."""
+    if drop == 1:
+        return ((nf - cf) - (cf - pf)) != 0.0 or ((nt - ct) - (ct - pt)) != 0.0
+    return (ct - pt) != 0.0 or (nt - ct) != 0.0
+
+
+@jit
+def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stats,
+          drop=0, first_is_end=True):
     """Merge-sweep the two classes' ascending key runs from the top.
 
     A run may be empty; weight arrays may be empty (unit weights).  When
@@ -35,9 +46,28 @@ def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stat
     ``ST_TOTAL_POS``/``ST_TOTAL_NEG`` and zeros elsewhere; the tie term and
     the placement moments are then accumulated into it.
 
-    Returns ``(n_keys, total_pos, total_neg, area2, ap_num)``.
+    ``drop`` (curves only) applies a ``drop_intermediate`` rule (``kept_point``)
+    while the points are written, one point behind: only the points kept are
+    written (and so touch memory).  The first point is kept when
+    ``first_is_end``; otherwise its predecessor is the point ``(tp0, fp0)``
+    (the last one of the range above).  The last point is always written;
+    ``(pt, pf)``, its predecessor, and ``(ft, ff)``, the first point, are
+    returned so that the caller can judge the points where two ranges meet.
+
+    Returns ``(n_written, total_pos, total_neg, area2, ap_num, pt, pf, ft, ff,
+    n_points)``, ``n_points`` the points before any was dropped (counted only
+    when ``drop``).
     """
     store = pos_out.shape[0] > 0
+    streaming = store and cumulative and drop > 0
+    pt = tp0  # the point before the candidate (original values)
+    pf = fp0
+    ct = 0.0  # the candidate: the last point seen, not yet written
+    cf = 0.0
+    ck = np.uint64(0)
+    ft = 0.0
+    ff = 0.0
+    seen = 0
     store_keys = keys_out.shape[0] > 0
     pweighted = pw.shape[0] > 0
     nweighted = nw.shape[0] > 0
@@ -68,6 +98,23 @@ def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stat
         ap_num += p
         tp += tg
         fp += fg
+        if streaming:
+            if seen == 0:
+                ft = tp
+                ff = fp
+            elif (seen == 1 and first_is_end) or kept_point(pt, pf, ct, cf, tp, fp, drop):
+                keys_out[g] = ck
+                pos_out[g] = ct
+                neg_out[g] = cf
+                g += 1
+            if seen > 0:
+                pt = ct
+                pf = cf
+            ct = tp
+            cf = fp
+            ck = k
+            seen += 1
+            continue
         if store:
             if store_keys:
                 keys_out[g] = k
@@ -78,7 +125,12 @@ def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stat
                 pos_out[g] = tg
                 neg_out[g] = fg
         g += 1
-    return g, tp, fp, area2, ap_num
+    if streaming and seen > 0:  # the last point: always written
+        keys_out[g] = ck
+        pos_out[g] = ct
+        neg_out[g] = cf
+        g += 1
+    return g, tp, fp, area2, ap_num, pt, pf, ft, ff, seen
 
 
 @jit
