@@ -147,7 +147,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     lut = np.zeros(nbins, np.int64)
     n_buckets = plan_buckets(total, BUCKET_ROWS, lut) if path == "radix" else 1
     # per half: rows per (class, bucket), the positives' row first
-    counts = [bucket_counts(h, lut, n_buckets) for h in hists]
+    counts = [bucket_counts(h, lut, np.zeros((2, n_buckets), np.int64)) for h in hists]
     both = counts[0] if len(counts) == 1 else counts[0] + counts[1]
     n_pos = int(both[0].sum())
     m = n_pos + int(both[1].sum())

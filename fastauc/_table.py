@@ -177,15 +177,15 @@ class Table:
         pos = np.empty(m, np.float64)
         neg = np.empty(m, np.float64)
         if m < CHUNK_MIN:
-            g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, None)[0]
+            g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, None, 0, True)[0]
             return cls(keys[:g], pos[:g], neg[:g])
         # two key ranges on two threads, the lower one written after room for
         # the upper one; the gap that ties leave is closed
         upper, lower = _split_runs(runs)
         u = upper[0].shape[0] + upper[2].shape[0]
         (g_u, *_), (g_l, *_) = map_chunks(sweep, [
-            (*upper, keys[:u], pos[:u], neg[:u], False, 0.0, 0.0, None),
-            (*lower, keys[u:], pos[u:], neg[u:], False, 0.0, 0.0, None)])
+            (*upper, keys[:u], pos[:u], neg[:u], False, 0.0, 0.0, None, 0, True),
+            (*lower, keys[u:], pos[u:], neg[u:], False, 0.0, 0.0, None, 0, True)])
         return cls(*_closed((keys, pos, neg), g_u, u, g_l))
 
     def __len__(self) -> int:
@@ -422,7 +422,7 @@ def sorted_tallies(
     fps = np.empty(m, np.float64)
     stats = _moment_stats(runs, moments)
     g, total_pos, total_neg, area2, ap_num, *_ = sweep(
-        *runs, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats if moments else None, drop
+        *runs, thr[1:], tps[1:], fps[1:], True, 0.0, 0.0, stats if moments else None, drop, True
     )
     return Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
                    ap_num, stats, drop > 0)
@@ -484,7 +484,7 @@ def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0) -> Tall
     (g_u, _, _, area_u, ap_u, pt, pf, _, _, seen_u), (g_l, tp, fp, area_l, ap_l, _, _, ft, ff,
                                                      _) = map_chunks(
         sweep,
-        [(*upper, *out_u, True, 0.0, 0.0, stats_u if moments else None, drop),
+        [(*upper, *out_u, True, 0.0, 0.0, stats_u if moments else None, drop, True),
          (*lower, *out_l, True, tp0, fp0, stats_l if moments else None, drop, n_u == 0)],
     )
     if curve and drop and seen_u >= 2 and n_l > 0 and not kept_point(pt, pf, tp0, fp0, ft, ff,

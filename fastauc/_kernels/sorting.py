@@ -204,10 +204,10 @@ def plan_buckets(hist, target, lut):
 
 
 @jit
-def bucket_counts(hist, lut, n_buckets):
-    """Rows per (class, bucket) from a half's bin counts: row 0 the positives'
-    (``hist`` row 1), row 1 the negatives'."""
-    out = np.zeros((2, n_buckets), np.int64)
+def bucket_counts(hist, lut, out):
+    """Rows per (class, bucket) from a half's bin counts, added to ``out``
+    (int64 zeros (2, buckets)): row 0 the positives' (``hist`` row 1), row 1
+    the negatives'."""
     for j in range(hist.shape[1]):
         out[0, lut[j]] += hist[1, j]
         out[1, lut[j]] += hist[0, j]

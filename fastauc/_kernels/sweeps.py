@@ -31,8 +31,8 @@ def kept_point(pt, pf, ct, cf, nt, nf, drop):
 
 
 @jit
-def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stats,
-          drop=0, first_is_end=True):
+def sweep(pk, pw, nk, nw, keys_out, pos_out, neg_out, cumulative, tp0, fp0, stats, drop,
+          first_is_end):
     """Merge-sweep the two classes' ascending key runs from the top.
 
     A run may be empty; weight arrays may be empty (unit weights).  When
