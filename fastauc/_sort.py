@@ -40,8 +40,6 @@ import numpy as np
 from . import _validation as v
 from ._kernels.sorting import (
     bin_counts,
-    bucket_counts,
-    plan_buckets,
     scatter_rows,
     sort_segments,
     sort_small,
@@ -144,10 +142,10 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     hists = [np.zeros((2, nbins), np.int64) for _ in halves]  # row 1: positives
     run(bin_counts, [(*p[:3], lo, shift, h) for p, h in zip(parts, hists)])
     total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
-    lut = np.zeros(nbins, np.int64)
-    n_buckets = plan_buckets(total, BUCKET_ROWS, lut) if path == "radix" else 1
+    lut, firsts = _buckets(total, BUCKET_ROWS if path == "radix" else None)
+    n_buckets = firsts.shape[0]
     # per half: rows per (class, bucket), the positives' row first
-    counts = [bucket_counts(h, lut, np.zeros((2, n_buckets), np.int64)) for h in hists]
+    counts = [np.add.reduceat(h, firsts, axis=1)[::-1] for h in hists]
     both = counts[0] if len(counts) == 1 else counts[0] + counts[1]
     n_pos = int(both[0].sum())
     m = n_pos + int(both[1].sum())
@@ -174,6 +172,26 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:], w[n_pos:], x[n_pos:])
 
 
+def _buckets(hist, target):
+    """Consecutive bins joined into buckets: a bin starts a new bucket when the
+    rows of the bins before it pass another multiple of ``target`` (so a bucket
+    has fewer than ``target`` rows plus its last bin's; None: one bucket).
+    Returns each bin's bucket and each bucket's first bin."""
+    nbins = hist.shape[1]
+    if target is None:
+        return np.zeros(nbins, np.int64), np.zeros(1, np.int64)
+    rows = hist[0] + hist[1]
+    tier = (np.cumsum(rows) - rows) // target
+    new = np.empty(nbins, bool)
+    new[0] = True
+    np.not_equal(tier[1:], tier[:-1], out=new[1:])
+    return np.cumsum(new) - 1, np.flatnonzero(new)
+
+
+def _tables():
+    return np.empty((9, 256), np.int64)
+
+
 def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, alloc):
     """``sort_by_class`` of at most ``BUCKET_ROWS`` rows: one kernel call."""
     n = bits.shape[0]
@@ -185,7 +203,8 @@ def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, a
     tk = alloc("scratch keys 0", n, bits.dtype)
     tw = None if w is None else alloc("scratch weights 0", n, np.float64)
     tx = None if x is None else alloc("scratch payload 0", n, x_dtype)
-    n_pos, m = sort_small(bits, is_pos, weight, extra, keys, w, x, tk, tw, tx, out)
+    n_pos, m = sort_small(bits, is_pos, weight, extra, keys, w, x, tk, tw, tx, out,
+                          np.empty(3, np.int64), _tables())
     w = v.EMPTY_WEIGHT if w is None else w
     x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:m], w[n_pos:m], x[n_pos:m])
@@ -229,7 +248,7 @@ def _sort_range(keys, w, x, starts, first, last, out, alloc, i):
     tk = alloc(f"scratch keys {i}", longest, keys.dtype)
     tw = None if w is None else alloc(f"scratch weights {i}", longest, np.float64)
     tx = None if x is None else alloc(f"scratch payload {i}", longest, x.dtype)
-    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out)
+    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables())
 
 
 # ----------------------------------------------------------------- the choice

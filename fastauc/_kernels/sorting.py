@@ -12,11 +12,12 @@ The sort of a column (``_sort.sort_by_class``) takes three passes over the
 rows and one in cache:
 
 1. ``bin_counts``: each class's rows counted per *bin*, an equal-width slice
-   of the key range ``[lo, lo + (nbins << shift))`` taken from a sample of the
-   rows (keys outside fall into the end bins); NaN/inf found here.
-2. ``plan_buckets`` joins consecutive bins into buckets of about ``target``
-   rows (a bin is never split), and ``scatter_rows`` writes each row's key,
-   weight and payload into its class's region, bucket after bucket.
+   of the key range ``[lo, lo + (nbins << shift))`` (the caller's exact range
+   of the scores, which also caught NaN and infinities).
+2. The caller joins consecutive bins into buckets of about ``BUCKET_ROWS``
+   rows (a bin is never split; numpy on the counts), and ``scatter_rows``
+   writes each row's key, weight and payload into its class's region, bucket
+   after bucket.
 3. ``sort_segments`` sorts every (class, bucket) segment with a stable LSD
    radix sort whose passes skip the bytes the segment's keys share: the
    buckets are cache-sized, so every pass but the scatter runs in cache.
@@ -188,33 +189,6 @@ def bin_counts(bits, is_pos, weight, lo, shift, hist):
 
 
 @jit
-def plan_buckets(hist, target, lut):
-    """Join consecutive bins into buckets of about ``target`` rows: ``lut[j]``
-    receives bin ``j``'s bucket; returns the number of buckets."""
-    b = 0
-    acc = 0
-    for j in range(hist.shape[1]):
-        c = hist[0, j] + hist[1, j]
-        if acc > 0 and acc + c > target:
-            b += 1
-            acc = 0
-        lut[j] = b
-        acc += c
-    return b + 1
-
-
-@jit
-def bucket_counts(hist, lut, out):
-    """Rows per (class, bucket) from a half's bin counts, added to ``out``
-    (int64 zeros (2, buckets)): row 0 the positives' (``hist`` row 1), row 1
-    the negatives'."""
-    for j in range(hist.shape[1]):
-        out[0, lut[j]] += hist[1, j]
-        out[1, lut[j]] += hist[0, j]
-    return out
-
-
-@jit
 def scatter_rows(bits, is_pos, weight, extra, first_row, lo, shift, lut, cursor, keys, w_out,
                  x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
@@ -310,15 +284,17 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
 
 
 @jit
-def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out):
+def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables):
     """Sort each segment ``starts[s]:starts[s + 1]`` for ``first <= s < last``
     ascending (stable), weights ``w`` and payload ``x`` (each possibly empty)
     carried along, in place; the sorted keys are written to ``out`` as
     float64 keys (``out`` may be ``keys`` itself when they are uint64).
     ``tk``/``tw``/``tx`` are scratch as long as the longest segment (None
-    with ``w``/``x``)."""
-    hist = np.empty((8, 256), np.int64)
-    offset = np.empty(256, np.int64)
+    with ``w``/``x``).  ``tables``: int64 scratch (9, 256), the radix sort's
+    byte counts and offsets (passed in: an allocation here adds to the compile
+    time of every process that starts without Numba's cache)."""
+    hist = tables[:8]
+    offset = tables[8]
     for s in range(first, last):
         a = starts[s]
         b = starts[s + 1]
@@ -366,11 +342,13 @@ def _widen_into(keys, out):
 
 
 @jit
-def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out):
+def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out, starts,
+               tables):
     """The whole sort of an input that is one bucket (at most ``BUCKET_ROWS``
     rows) in one call: the rows of non-zero weight split by class, the
     positives first, then each class sorted (``sort_segments``).  Arrays as
-    for ``scatter_rows`` and ``sort_segments``, each as long as the input.
+    for ``scatter_rows`` and ``sort_segments``, each as long as the input;
+    ``starts``: int64 scratch (3,), ``tables`` as for ``sort_segments``.
     Returns ``(n_pos, m)``: the positives are ``out[:n_pos]``, the negatives
     ``out[n_pos:m]``."""
     n_pos = 0
@@ -394,11 +372,10 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out)
         keys[o] = row_key(bits[i])
         put(w_out, o, weight, i)
         put_value(x_out, o, payload_of(extra, i, 0))
-    starts = np.empty(3, np.int64)
     starts[0] = 0
     starts[1] = n_pos
     starts[2] = m
-    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out)
+    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables)
     return n_pos, m
 
 
