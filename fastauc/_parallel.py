@@ -50,9 +50,9 @@ def _get_pool(workers: int) -> ThreadPoolExecutor:
 def map_chunks(fn, arg_tuples):
     """``[fn(*args) for args in arg_tuples]``, the chunks spread over threads.
 
-    A call from one of the pool's own threads (a chunk that itself maps
-    chunks) runs its chunks in that thread: waiting on the pool from inside
-    it could wait forever.
+    A call from inside a chunk (one that itself maps chunks, in the pool or
+    in the calling thread) runs its chunks in that thread: waiting on the
+    pool from inside it could wait forever, and the threads are busy anyway.
     """
     if len(arg_tuples) == 1:
         return [fn(*arg_tuples[0])]
@@ -61,5 +61,9 @@ def map_chunks(fn, arg_tuples):
         return [fn(*args) for args in arg_tuples]
     pool = _get_pool(threads - 1)
     futures = [pool.submit(_in_pool, fn, args) for args in arg_tuples[1:]]
-    first = fn(*arg_tuples[0])
+    _local.in_pool = True  # chunks that map chunks run them here, as the pool's do
+    try:
+        first = fn(*arg_tuples[0])
+    finally:
+        _local.in_pool = False
     return [first] + [f.result() for f in futures]

@@ -67,3 +67,23 @@ def test_results_do_not_depend_on_threads(rng, monkeypatch):
     for r in results[1:]:
         assert r[0] == results[0][0] and r[1] == results[0][1]
         np.testing.assert_array_equal(r[2], results[0][2])
+
+
+def test_multiclass_does_not_depend_on_threads(rng, monkeypatch):
+    """The classes run in two fixed halves, one per thread, each AUC whole in
+    its thread: the same numbers with one thread or several."""
+    n, k = 40_000, 5
+    y = rng.integers(0, k, n)
+    S = np.round(rng.random((n, k)), 3)
+    S /= S.sum(axis=1, keepdims=True)
+    results = []
+    for threads in ("1", "2", "3"):
+        monkeypatch.setenv("FASTAUC_NUM_THREADS", threads)
+        results.append([fastauc.roc_auc_score(y, S, multi_class=mc, average=avg)
+                        for mc, avg in (("ovr", None), ("ovr", "weighted"), ("ovo", "macro"))])
+    for r in results[1:]:
+        np.testing.assert_array_equal(r[0], results[0][0])
+        assert r[1:] == results[0][1:]
+    np.testing.assert_allclose(results[0][0], skm.roc_auc_score(y, S, multi_class="ovr",
+                                                                average=None), rtol=0, atol=1e-12)
+    assert results[0][2] == pytest.approx(skm.roc_auc_score(y, S, multi_class="ovo"), abs=1e-12)
