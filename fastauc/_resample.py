@@ -66,24 +66,39 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True):
 
     Each column gets the one sort (``_sort.sort_by_class``) with each row's
     index carried along (every row, whatever its weight); one walk of the two
-    classes' runs from their tops (``walk_rows``; the columns' walks on
-    threads) gives the layout's groups.  With ``X`` ((k, n) float64) the same
+    classes' runs from their tops (``walk_rows``) gives the layout's groups.
+    One column's sort uses the threads; several columns go in two fixed
+    halves, each column sorted and walked whole in one thread.  With ``X`` ((k, n) float64) the same
     walk writes each row's DeLong placement in model ``m`` to ``X[m]``
     (weights ``w`` in row order) and ``(layouts, aucs)`` is returned.  With
     ``rows=False`` (no ``w``, no ``X``) the sort carries no row indices and
     the layouts have none.
     """
     n = is_pos.shape[0]
-    runs = [sort_by_class(is_pos, score, name=name, row_index=rows)
-            for score, name in zip(scores, names)]
     total_p, total_n = (float(w[is_pos].sum()), float(w[~is_pos].sum())) if w.shape[0] else (
         float(np.count_nonzero(is_pos)), float(n - np.count_nonzero(is_pos)))
-    walked = map_chunks(_walk, [(r, w, total_p, total_n, v.EMPTY_WEIGHT if X is None else X[m])
-                                for m, r in enumerate(runs)])
+    jobs = [(is_pos, score, name, rows, w, total_p, total_n,
+             v.EMPTY_WEIGHT if X is None else X[m])
+            for m, (score, name) in enumerate(zip(scores, names))]
+    if len(jobs) == 1:  # one column: its sort and its walk use the threads
+        walked = [_sort_and_walk(*jobs[0])]
+    else:  # several: two fixed halves of the columns, each column whole in one thread
+        half = (len(jobs) + 1) // 2
+        walked = [x for part in map_chunks(_columns, [(jobs[:half],), (jobs[half:],)])
+                  for x in part]
     lays = [lay for lay, _ in walked]
     if X is None:
         return lays
     return lays, np.array([area for _, area in walked]) / total_p
+
+
+def _sort_and_walk(is_pos, score, name, rows, w, total_p, total_n, out):
+    r = sort_by_class(is_pos, score, name=name, row_index=rows)
+    return _walk(r, w, total_p, total_n, out)
+
+
+def _columns(jobs):
+    return [_sort_and_walk(*job) for job in jobs]
 
 
 def _walk(r, w, total_p, total_n, out):
