@@ -143,7 +143,8 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     seed = v.seed_from_random_state(random_state)
     # row indices only where a replicate or the weights need them
     rows = scheme == "poisson" or fpr != 1.0  # partial AUC: the merged order
-    prep = _prepare(y_true, [y_score], ["y_score"], sample_weight, metric, stratified, rows)
+    prep = _prepare(y_true, [y_score], ["y_score"], sample_weight, metric, stratified, rows,
+                    keys=False)
     reps, (estimate,) = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
     reps = reps[:, 0]
     low, high, se, n_dropped = _summarise(
@@ -226,7 +227,7 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
     prep = _prepare(y_true, [y_score_a, y_score_b], ["y_score_a", "y_score_b"], sample_weight,
-                    metric, stratified)
+                    metric, stratified, keys=False)
     reps, (est_a, est_b) = _run_replicates(prep, code, fpr, n_resamples, seed, progress,
                                            scheme)
     d = est_a - est_b

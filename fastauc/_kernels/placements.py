@@ -79,14 +79,16 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
     The runs are walked together from the top one distinct score at a time.
     With ``out`` not empty each row gets its class's placement value at its
     score in ``out[row]`` (the values of ``layout_placements``, without a
-    layout or a scatter).  With ``keys_out`` not empty the layout's groups are
-    written: the distinct keys, descending, and ``bp_out``/``bn_out``, the
-    cumulative numbers of positive and negative rows down to each.
+    layout or a scatter).  With ``bp_out`` not empty the layout's groups are
+    written: ``bp_out``/``bn_out``, the cumulative numbers of positive and
+    negative rows down to each, and (unless ``keys_out`` is empty) the
+    distinct keys, descending.
     Returns ``(groups, sum tg * V10)``: the latter is the AUC times ``total_p``.
     """
     weighted = w.shape[0] > 0
     place = out.shape[0] > 0
-    layout = keys_out.shape[0] > 0
+    layout = bp_out.shape[0] > 0
+    keyed = keys_out.shape[0] > 0
     i = pk.shape[0] - 1
     j = nk.shape[0] - 1
     tp = 0.0
@@ -116,7 +118,8 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
             for q in range(j + 1, j0 + 1):
                 out[nx[q]] = v01
         if layout:
-            keys_out[g] = k
+            if keyed:
+                keys_out[g] = k
             bp_out[g] = pk.shape[0] - 1 - i
             bn_out[g] = nk.shape[0] - 1 - j
         acc += tg * v10
