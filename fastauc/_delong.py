@@ -14,9 +14,9 @@ import math
 import numpy as np
 
 from . import _validation as v
-from ._kernels.placements import placement_covariance, walk_rows
+from ._kernels.placements import placement_covariance
 from ._parallel import map_chunks
-from ._sort import sort_by_class
+from ._resample import layouts
 from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
 from ._table import CHUNK_MIN, sorted_tallies
@@ -44,20 +44,14 @@ def delong_many(is_pos, columns, w, names=None):
 
     ``columns`` are contiguous float64 (or float32) 1-D arrays.  Each is
     sorted once with its rows (``_sort.sort_by_class``) and one walk per
-    column (``walk_rows``), the columns on threads, writes every row's
-    placement; then one pass over the rows gives the covariance.
+    column (``walk_rows``, through ``_resample.layouts``, which spreads the
+    columns over the threads) writes every row's placement; then one pass
+    over the rows gives the covariance.
     """
     k, n = len(columns), is_pos.shape[0]
     names = ["y_scores"] * k if names is None else names
-    runs = [sort_by_class(is_pos, c, name=nm, row_index=True) for c, nm in zip(columns, names)]
-    total_p, total_n = class_weights(is_pos, w)
     X = np.empty((k, n))
-    e = np.empty(0, np.uint64)
-    walked = map_chunks(walk_rows, [(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, X[m], e,
-                                     v.EMPTY_WEIGHT, v.EMPTY_WEIGHT)
-                                    for m, r in enumerate(runs)])
-    del runs
-    aucs = np.array([area for _, area in walked]) / total_p
+    _, aucs = layouts(is_pos, columns, names, w, X, keys=False, layout=False)
     return aucs, placement_cov(X, is_pos, w, aucs)
 
 

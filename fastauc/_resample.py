@@ -33,7 +33,7 @@ from ._kernels.resampling import layout_ranks
 from ._parallel import map_chunks, num_threads
 from ._stats import norm_ppf as _norm_ppf
 from ._stats import norm_sf as _norm_sf
-from ._sort import sort_by_class
+from ._sort import CHUNK_MIN, sort_by_class
 from ._table import Table
 
 
@@ -62,7 +62,8 @@ def _layout(is_pos, score, name="y_score", rows=True, keys=True) -> _Layout:
     return layouts(is_pos, [score], [name], rows=rows, keys=keys)[0]
 
 
-def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=True):
+def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=True,
+            layout=True):
     """The layouts of several models on the same rows, one sort per column.
 
     Each column gets the one sort (``_sort.sort_by_class``) with each row's
@@ -74,12 +75,14 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=Tru
     (weights ``w`` in row order) and ``(layouts, aucs)`` is returned.  With
     ``rows=False`` (no ``w``, no ``X``) the sort carries no row indices and
     the layouts have none; with ``keys=False`` they hold no distinct scores
-    (the bootstrap needs the groups' sizes only: 8 bytes a row less).
+    (the bootstrap needs the groups' sizes only: 8 bytes a row less); with
+    ``layout=False`` (and ``X``) only the placements and the AUCs are made
+    (the layouts are None).
     """
     n = is_pos.shape[0]
     total_p, total_n = (float(w[is_pos].sum()), float(w[~is_pos].sum())) if w.shape[0] else (
         float(np.count_nonzero(is_pos)), float(n - np.count_nonzero(is_pos)))
-    jobs = [(is_pos, score, name, rows, keys, w, total_p, total_n,
+    jobs = [(is_pos, score, name, rows, keys, layout, w, total_p, total_n,
              v.EMPTY_WEIGHT if X is None else X[m])
             for m, (score, name) in enumerate(zip(scores, names))]
     if len(jobs) == 1:  # one column: its sort and its walk use the threads
@@ -94,21 +97,56 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=Tru
     return lays, np.array([area for _, area in walked]) / total_p
 
 
-def _sort_and_walk(is_pos, score, name, rows, keys, w, total_p, total_n, out):
+def _sort_and_walk(is_pos, score, name, rows, keys, layout, w, total_p, total_n, out):
     r = sort_by_class(is_pos, score, name=name, row_index=rows)
-    return _walk(r, w, total_p, total_n, out, keys)
+    return _walk(r, w, total_p, total_n, out, keys, layout)
 
 
 def _columns(jobs):
     return [_sort_and_walk(*job) for job in jobs]
 
 
-def _walk(r, w, total_p, total_n, out, with_keys=True):
+def _walk(r, w, total_p, total_n, out, with_keys=True, layout=True):
+    """The layout of one model's sorted runs (``walk_rows``).  From ``CHUNK_MIN``
+    rows on, the runs are cut at the median key of the longer one (a cut that
+    depends on the data only; a tie group is never split) and the two key
+    ranges walked on two threads, the lower one starting from the upper one's
+    totals; its groups are written after room for every row of the upper
+    range and moved up when the upper range had ties.  ``layout=False``: the
+    placements ``out`` and the area only (no layout: None)."""
     n = r.pk.shape[0] + r.nk.shape[0]
-    keys = np.empty(n if with_keys else 0, np.uint64)
-    bp = np.empty(n, np.float64)
-    bn = np.empty(n, np.float64)
-    g, area = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys, bp, bn)
+    m = n if layout else 0
+    keys = np.empty(m if with_keys else 0, np.uint64)
+    bp = np.empty(m, np.float64)
+    bn = np.empty(m, np.float64)
+    if n < CHUNK_MIN:
+        g, area = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys, bp, bn,
+                            np.zeros(4))
+    else:
+        longest = r.pk if r.pk.shape[0] >= r.nk.shape[0] else r.nk
+        pivot = longest[longest.shape[0] // 2]
+        cp = int(np.searchsorted(r.pk, pivot, side="left"))
+        cn = int(np.searchsorted(r.nk, pivot, side="left"))
+        px_u, px_l = (r.px[cp:], r.px[:cp]) if r.px.shape[0] else (r.px, r.px)
+        nx_u, nx_l = (r.nx[cn:], r.nx[:cn]) if r.nx.shape[0] else (r.nx, r.nx)
+        n_up, n_un = r.pk.shape[0] - cp, r.nk.shape[0] - cn
+        u = n_up + n_un
+        if w.shape[0]:
+            top = [float(w[px_u].sum()), float(w[nx_u].sum()), n_up, n_un]
+        else:
+            top = [n_up, n_un, n_up, n_un]
+        k_u, k_l = keys[:u], keys[u:]  # slices of empty arrays stay empty
+        (g_u, area_u), (g_l, area_l) = map_chunks(walk_rows, [
+            (r.pk[cp:], px_u, r.nk[cn:], nx_u, w, total_p, total_n, out, k_u, bp[:u], bn[:u],
+             np.zeros(4)),
+            (r.pk[:cp], px_l, r.nk[:cn], nx_l, w, total_p, total_n, out, k_l, bp[u:], bn[u:],
+             np.array(top, np.float64))])
+        if layout and g_u < u:  # ties above the cut: close the gap (numpy copes with
+            for a in (keys, bp, bn) if with_keys else (bp, bn):  # the overlap)
+                a[g_u:g_u + g_l] = a[u:u + g_l]
+        g, area = g_u + g_l, area_u + area_l
+    if not layout:
+        return None, area
     order = np.concatenate((r.px[::-1], r.nx[::-1])) if r.px.shape[0] + r.nx.shape[0] else None
     return _Layout(order, r.pk.shape[0], bp[:g], bn[:g], keys[:g]), area
 
@@ -311,7 +349,10 @@ def _ranks(lay: _Layout) -> np.ndarray:
     # rows back to back, a spare slot last; int32 when they fit: half the
     # bytes every replicate streams
     out = np.empty(2 * n + 1, _INDEX if n < 2**31 else np.int64)
-    layout_ranks(lay.bp, lay.bn, lay.n_pos, out)
+    n_groups = lay.bp.shape[0]
+    cuts = [0, n_groups // 2, n_groups] if n >= CHUNK_MIN else [0, n_groups]
+    map_chunks(layout_ranks, [(lay.bp, lay.bn, lay.n_pos, out, a, b)
+                              for a, b in zip(cuts[:-1], cuts[1:])])
     return out[:2 * n].reshape(2, n)
 
 

@@ -650,3 +650,43 @@ def test_layout_ranks_match_their_definition(ties, rng):
         expected = np.stack((np.concatenate((bpz[gp + 1], bpz[gn])),
                              np.concatenate((bnz[gp + 1], bpz[gn + 1]))))
         np.testing.assert_array_equal(_ranks(lay), expected)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("decimals", [1, 2, None])
+def test_layout_walked_in_two_key_ranges_equals_one_walk(weighted, decimals):
+    """From CHUNK_MIN rows on a model's layout is walked in two key ranges on
+    two threads (ties at the cut, a gap closed) and its ranks written in two
+    ranges of groups: the same layout, placements and ranks as one walk."""
+    from fastauc._kernels.placements import walk_rows
+    from fastauc._resample import _ranks, _walk
+    from fastauc._sort import CHUNK_MIN, sort_by_class
+
+    rng = np.random.default_rng(11)
+    n = 2 * CHUNK_MIN + 123
+    is_pos = rng.random(n) < 0.3
+    s = rng.standard_normal(n) + is_pos
+    if decimals is not None:
+        s = np.round(s, decimals)
+    w = rng.random(n) if weighted else np.empty(0)
+    r = sort_by_class(is_pos, s, row_index=True)
+    total_p = float(w[is_pos].sum()) if weighted else float(is_pos.sum())
+    total_n = float(w[~is_pos].sum()) if weighted else float((~is_pos).sum())
+    out = np.empty(n)
+    lay, area = _walk(r, w, total_p, total_n, out)
+    keys, bp, bn, ref = np.empty(n, np.uint64), np.empty(n), np.empty(n), np.empty(n)
+    g, ref_area = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, ref, keys, bp, bn,
+                            np.zeros(4))
+    np.testing.assert_array_equal(lay.keys, keys[:g])
+    np.testing.assert_array_equal(lay.bp, bp[:g])
+    np.testing.assert_array_equal(lay.bn, bn[:g])
+    if weighted:  # the lower range starts from the upper one's weight, summed apart
+        np.testing.assert_allclose(out, ref, rtol=0, atol=1e-12)
+    else:  # counts: exact
+        np.testing.assert_array_equal(out, ref)
+    assert area == pytest.approx(ref_area, rel=1e-12)
+    assert area / total_p == pytest.approx(
+        skm.roc_auc_score(is_pos, s, sample_weight=w if weighted else None), abs=1e-12)
+    one = np.empty(2 * n + 1, np.int32)
+    R.layout_ranks(lay.bp, lay.bn, lay.n_pos, one, 0, lay.bp.shape[0])
+    np.testing.assert_array_equal(_ranks(lay), one[:2 * n].reshape(2, n))

@@ -70,7 +70,7 @@ def layout_placements(bp, bn, pos_w, neg_w, n_pos, out, total_p, total_n):
 
 
 @jit
-def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out):
+def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out, above):
     """One walk of a model's sorted runs: every row's placement, and the layout.
 
     ``pk``/``nk`` are the positives' and the negatives' keys ascending, with
@@ -83,7 +83,11 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
     written: ``bp_out``/``bn_out``, the cumulative numbers of positive and
     negative rows down to each, and (unless ``keys_out`` is empty) the
     distinct keys, descending.
-    Returns ``(groups, sum tg * V10)``: the latter is the AUC times ``total_p``.
+    ``above`` (float64 (4,)) starts the walk below rows already walked: their
+    positive and negative weights and numbers of rows (zeros from the top; a
+    lower key range walked on its own thread starts from the range above it).
+    Returns ``(groups, sum tg * V10)``: the latter is the AUC times ``total_p``
+    (of the range walked).
     """
     weighted = w.shape[0] > 0
     place = out.shape[0] > 0
@@ -91,8 +95,10 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
     keyed = keys_out.shape[0] > 0
     i = pk.shape[0] - 1
     j = nk.shape[0] - 1
-    tp = 0.0
-    fp = 0.0
+    tp = above[0]
+    fp = above[1]
+    cp = np.int64(above[2]) + pk.shape[0] - 1
+    cn = np.int64(above[3]) + nk.shape[0] - 1
     acc = 0.0
     g = 0
     while i >= 0 or j >= 0:
@@ -120,8 +126,8 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
         if layout:
             if keyed:
                 keys_out[g] = k
-            bp_out[g] = pk.shape[0] - 1 - i
-            bn_out[g] = nk.shape[0] - 1 - j
+            bp_out[g] = cp - i
+            bn_out[g] = cn - j
         acc += tg * v10
         tp += tg
         fp += fg

@@ -287,27 +287,32 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
 
 
 @jit
-def layout_ranks(bp, bn, n_pos, out):
-    """``replicate_value``'s ranks of every class-layout position into ``out``
-    (flat, ``2 n + 1``: row 0 at ``0:n``, row 1 at ``n:2n``, one spare slot
-    last, so that ``out[:2 n]`` is a contiguous (2, n) array): a positive of
-    group ``g`` gets ``(bp[g], bn[g])``, a negative ``(bp[g - 1], bp[g])``.
-    Written in one walk of the groups with no data-dependent branch, as
-    ``layout_placements``."""
+def layout_ranks(bp, bn, n_pos, out, g0, g1):
+    """``replicate_value``'s ranks of the class-layout positions of groups
+    ``g0 .. g1 - 1`` into ``out`` (flat, ``2 n + 1``: row 0 at ``0:n``, row 1
+    at ``n:2n``, one spare slot last, so that ``out[:2 n]`` is a contiguous
+    (2, n) array): a positive of group ``g`` gets ``(bp[g], bn[g])``, a
+    negative ``(bp[g - 1], bp[g])``.  Written in one walk of the groups with
+    no data-dependent branch, as ``layout_placements``: a group without rows
+    of a class still writes at that class's next position, which a later
+    group overwrites, or the spare slot past the range's last position (so
+    that ranges of groups can be written on threads at once)."""
     n = (out.shape[0] - 1) // 2
     spare = 2 * n
-    ip = 0
-    ineg = n_pos
-    above = 0
-    for g in range(bp.shape[0]):
-        p_end = int(bp[g])
-        n_end = n_pos + int(bn[g])
-        at0 = ip if ip < n_pos else spare
-        at1 = n + ip if ip < n_pos else spare
+    ip = np.int64(bp[g0 - 1]) if g0 > 0 else 0
+    ineg = n_pos + (np.int64(bn[g0 - 1]) if g0 > 0 else 0)
+    p_lim = np.int64(bp[g1 - 1]) if g1 > 0 else 0
+    n_lim = n_pos + (np.int64(bn[g1 - 1]) if g1 > 0 else 0)
+    above = ip
+    for g in range(g0, g1):
+        p_end = np.int64(bp[g])
+        n_end = n_pos + np.int64(bn[g])
+        at0 = ip if ip < p_lim else spare
+        at1 = n + ip if ip < p_lim else spare
         out[at0] = p_end
         out[at1] = n_end - n_pos
-        at0 = ineg if ineg < n else spare
-        at1 = n + ineg if ineg < n else spare
+        at0 = ineg if ineg < n_lim else spare
+        at1 = n + ineg if ineg < n_lim else spare
         out[at0] = above
         out[at1] = p_end
         for q in range(ip + 1, p_end):
