@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _validation as v
 from ._curves import cumulative_from, gains, layout_tallies
-from ._kernels.resampling import PARTIAL_AUC, roc_band_batch, roc_band_wide
+from ._kernels.resampling import PARTIAL_AUC, draw_buffer, roc_band_batch, roc_band_wide
 from ._kernels.sorting import keys_to_floats
 from ._kernels.thresholds import CODES, best_index
 from ._parallel import map_chunks
@@ -63,10 +63,12 @@ def _band(prep, grid, n_resamples, level, random_state):
     n = prep.strata[-1]
     wrapped = np.zeros(n_resamples, np.bool_)
     map_chunks(roc_band_batch, [(seed, r, out[r: r + _BATCH], prep.strata, src[0], w[0],
-                                 code[0], grid, np.zeros(n, np.uint8), wrapped[r: r + _BATCH])
+                                 code[0], grid, np.zeros(n, np.uint8), draw_buffer(n),
+                                 wrapped[r: r + _BATCH])
                                 for r in range(0, n_resamples, _BATCH)])
     for r in np.flatnonzero(wrapped):  # a row drawn 256 times or more: int64 counts
-        roc_band_wide(seed, int(r), out[r], prep.strata, src[0], w[0], code[0], grid)
+        roc_band_wide(seed, int(r), out[r], prep.strata, src[0], w[0], code[0], grid,
+                      draw_buffer(n, 8))
     alpha = 1.0 - level
     low, high = np.nanquantile(out, [alpha / 2, 1 - alpha / 2], axis=0)
     return low, high

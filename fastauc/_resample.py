@@ -23,6 +23,7 @@ from ._kernels.resampling import (
     LOG_LOSS,
     PARTIAL_AUC,
     ROC_AUC,
+    draw_buffer,
     poisson_batch,
     replicate_batch,
     replicate_value,
@@ -412,7 +413,8 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
     bar = _progress_bar(progress, n_resamples)
     wave = max(1, num_threads())
     # one set of buffers per job of a wave, reused wave after wave
-    buffers = [(np.zeros(n, np.uint8), np.empty(n + 2)) for _ in range(min(wave, len(jobs)))]
+    buffers = [(np.zeros(n, np.uint8), np.empty(n + 2)) + (() if poisson else (draw_buffer(n),))
+               for _ in range(min(wave, len(jobs)))]
     # the multinomial kernel flags the replicates whose uint8 counts wrapped
     wrapped = np.zeros(n_resamples, np.bool_)
     flags = [() if poisson else (wrapped[job[1]: job[1] + job[2].shape[0]],) for job in jobs]
@@ -425,9 +427,9 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
         bar.close()
     for r in np.flatnonzero(wrapped):  # a row drawn 256 times or more: int64 counts
         replicate_wide(seed, int(r), out[r], prep.strata, first, n_pos, w, loss, ranks, code,
-                       metric_code, max_fpr, buffers[0][1])
+                       metric_code, max_fpr, buffers[0][1], draw_buffer(n, 8))
     # the point estimates reuse a batch's buffers
-    ones, scratch = buffers[0] if buffers else (np.empty(n, np.uint8), np.empty(n + 2))
+    ones, scratch = buffers[0][:2] if buffers else (np.empty(n, np.uint8), np.empty(n + 2))
     ones.fill(1)
     src = np.empty((k, 0), np.int64) if poisson else first
     estimates = [float(replicate_value(ones, src[m], n_pos, w[m], loss[m], ranks[m], code[m],

@@ -472,7 +472,8 @@ def test_bootstrap_wide_counts_path_agrees(rng):
         for cnt in (np.zeros(n, np.uint8), np.zeros(n, np.int64)):
             out = np.empty(1)
             assert R._replicate(np.uint64(9), 4, cnt, prep.strata, src, n_pos, w, loss, ranks,
-                                codes, code, 0.5, np.empty(n + 2), out)
+                                codes, code, 0.5, np.empty(n + 2),
+                                R.draw_buffer(n, cnt.itemsize, direct_bytes=0), out)
             assert not cnt.any()  # counts are reset for the next replicate
             outs.append(out[0])
         assert outs[0] == outs[1]
@@ -690,3 +691,20 @@ def test_layout_walked_in_two_key_ranges_equals_one_walk(weighted, decimals):
     one = np.empty(2 * n + 1, np.int32)
     R.layout_ranks(lay.bp, lay.bn, lay.n_pos, one, 0, lay.bp.shape[0])
     np.testing.assert_array_equal(_ranks(lay), one[:2 * n].reshape(2, n))
+
+
+@pytest.mark.parametrize("n, dtype", [(3_000_017, np.uint8), (400_003, np.int64)])
+def test_draws_counted_block_by_block_equal_draws_counted_as_made(n, dtype):
+    """Counts too large for the cache are incremented block by block after the
+    draws are partitioned: the same draws, so the same counts (several blocks,
+    odd strata, both count types)."""
+    strata = np.array([0, 123_457, n], np.int64)
+    for r in (0, 5):
+        direct = np.zeros(n, dtype)
+        blocked = np.zeros(n, dtype)
+        assert R._count_draws(np.uint64(9), r, strata, direct, np.empty(0, np.int64))
+        buf = R.draw_buffer(n, direct.itemsize, direct_bytes=0)
+        assert buf.shape[0] > 2 * R.CHUNK_DRAWS + 2  # more than one block
+        assert R._count_draws(np.uint64(9), r, strata, blocked, buf)
+        np.testing.assert_array_equal(blocked, direct)
+        assert int(direct[:123_457].sum()) == 123_457 and int(direct.sum()) == n

@@ -149,17 +149,59 @@ def _stratum(strata, s):
     return lo, size, m, threshold
 
 
+BLOCK_BYTES_SHIFT = 20  # counts incremented block by block of 1 MiB (in L2)
+DIRECT_BYTES = 1 << 24  # counts up to this size (half the L3) are incremented as drawn
+CHUNK_DRAWS = 1 << 14  # draws partitioned by block at a time (even)
+
+
 @jit(inline="always")
-def _count_draws(seed, r, strata, cnt):
+def _add_draws(cnt, idx, c, part, cursor, shift, wrapped):
+    """Add the draws ``idx[:c]`` (positions) to ``cnt``, partitioned first by
+    block of ``2**shift`` positions (a counting sort on the block, ``cursor``
+    the counts), so that the increments visit one cache-sized block after
+    another instead of the whole array at random."""
+    one = cnt.dtype.type(1)
+    nb = cursor.shape[0] - 1
+    for b in range(nb + 1):
+        cursor[b] = 0
+    for i in range(c):
+        cursor[(idx[i] >> shift) + 1] += 1
+    for b in range(nb):
+        cursor[b + 1] += cursor[b]
+    for i in range(c):
+        b = idx[i] >> shift
+        o = cursor[b]
+        cursor[b] = o + 1
+        part[o] = idx[i]
+    for i in range(c):
+        p = part[i]
+        v = cnt[p] + one
+        cnt[p] = v
+        wrapped |= v == 0
+    return wrapped
+
+
+@jit(inline="always")
+def _count_draws(seed, r, strata, cnt, buf):
     """Add replicate ``r``'s draws to ``cnt``: each stratum gets as many draws
     as it has positions, in pairs from one 64-bit output.
 
     Returns False if a uint8 count wrapped around (then the caller redoes the
-    replicate with int64 counts).  The hot loop has no branch per draw.
+    replicate with int64 counts).  ``buf`` (int64, ``draw_buffer``) is
+    scratch: empty, each draw is counted as it is made (the counts stay in
+    cache); otherwise the draws are made ``CHUNK_DRAWS`` at a time and counted
+    block by block (``_add_draws``: about 1.3x faster once the counts outgrow
+    the cache).  The draws, and so the counts, are the same either way.
     """
     state = replicate_state(seed, r)
     one = cnt.dtype.type(1)
     wrapped = False
+    blocked = buf.shape[0] > 0
+    shift = np.int64(BLOCK_BYTES_SHIFT) - (3 if cnt.itemsize == 8 else 0)
+    nb = ((cnt.shape[0] - 1) >> shift) + 1 if blocked else 0
+    idx = buf[:CHUNK_DRAWS]
+    part = buf[CHUNK_DRAWS:2 * CHUNK_DRAWS]
+    cursor = buf[2 * CHUNK_DRAWS:2 * CHUNK_DRAWS + nb + 1]
     for s in range(strata.shape[0] - 1):
         lo, size, m, threshold = _stratum(strata, s)
         if m > TWO32:  # pragma: no cover - more than 4e9 rows in one stratum
@@ -168,6 +210,20 @@ def _count_draws(seed, r, strata, cnt):
                 c = cnt[lo + u] + one
                 cnt[lo + u] = c
                 wrapped |= c == 0
+            continue
+        if blocked:
+            done = 0
+            while done < size:
+                c = min(CHUNK_DRAWS, size - done)
+                for q in range(0, c - 1, 2):
+                    state, u1, u2 = _draw_pair(state, m, threshold)
+                    idx[q] = lo + u1
+                    idx[q + 1] = lo + u2
+                if c % 2:  # the stratum's last, odd draw
+                    state, u1, _ = _draw_pair(state, m, threshold)
+                    idx[c - 1] = lo + u1
+                wrapped = _add_draws(cnt, idx, c, part, cursor, shift, wrapped)
+                done += c
             continue
         for _ in range(size // 2):
             state, u1, u2 = _draw_pair(state, m, threshold)
@@ -182,6 +238,16 @@ def _count_draws(seed, r, strata, cnt):
             cnt[lo + u1] = c1
             wrapped |= c1 == 0
     return not wrapped
+
+
+def draw_buffer(n, itemsize=1, direct_bytes=DIRECT_BYTES):
+    """``_count_draws``' scratch for the counts of ``n`` positions (``itemsize``
+    bytes each): empty (count each draw as it is made) while the counts fit
+    in ``direct_bytes``."""
+    if n * itemsize <= direct_bytes:
+        return np.empty(0, np.int64)
+    shift = BLOCK_BYTES_SHIFT - (3 if itemsize == 8 else 0)
+    return np.empty(2 * CHUNK_DRAWS + ((n - 1) >> shift) + 2, np.int64)
 
 
 @jit
@@ -384,8 +450,8 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
 
 @jit(inline="always")
 def _replicate(seed, r, cnt, strata, src, n_pos, w, loss, ranks, code, metric, max_fpr,
-               scratch, out_row):
-    ok = _count_draws(seed, r, strata, cnt)
+               scratch, draws, out_row):
+    ok = _count_draws(seed, r, strata, cnt, draws)
     if ok:
         for m in range(out_row.shape[0]):
             out_row[m] = replicate_value(cnt, src[m], n_pos, w[m], loss[m], ranks[m], code[m],
@@ -396,7 +462,7 @@ def _replicate(seed, r, cnt, strata, src, n_pos, w, loss, ranks, code, metric, m
 
 @jit
 def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code, metric,
-                    max_fpr, small, scratch, wrapped):
+                    max_fpr, small, scratch, draws, wrapped):
     """Replicates ``r_start .. r_start + len(out)`` of ``k`` models at once.
 
     ``out`` is (n_replicates, k); the other arrays are stacked per model
@@ -404,32 +470,34 @@ def replicate_batch(seed, r_start, out, strata, src, n_pos, w, loss, ranks, code
     empty: all rows of ``src`` are then empty, or of length n).  ``small``
     (n uint8 zeros, left zero) and ``scratch`` (n + 2 floats) come from the
     caller, reused batch after batch (allocated here they would get small
-    pages: a page fault per 4 KiB, every batch).  ``wrapped[r]`` is set when
+    pages: a page fault per 4 KiB, every batch); so does ``draws``
+    (``draw_buffer``: ``_count_draws``' scratch).  ``wrapped[r]`` is set when
     a uint8 count of replicate ``r`` wrapped around (its row of ``out`` is
     then not written: the caller redoes it with ``replicate_wide``, a kernel
     of its own, so that this one compiles for uint8 counts only).
     """
     for r in range(out.shape[0]):
         wrapped[r] = not _replicate(seed, r_start + r, small, strata, src, n_pos, w, loss,
-                                    ranks, code, metric, max_fpr, scratch, out[r])
+                                    ranks, code, metric, max_fpr, scratch, draws, out[r])
 
 
 @jit
 def replicate_wide(seed, r, out_row, strata, src, n_pos, w, loss, ranks, code, metric,
-                   max_fpr, scratch):
-    """Replicate ``r`` with int64 counts (after a uint8 count wrapped)."""
+                   max_fpr, scratch, draws):
+    """Replicate ``r`` with int64 counts (after a uint8 count wrapped); ``draws``
+    is ``draw_buffer(n, 8)``."""
     wide = np.zeros(strata[-1], np.int64)
     _replicate(seed, r, wide, strata, src, n_pos, w, loss, ranks, code, metric, max_fpr,
-               scratch, out_row)
+               scratch, draws, out_row)
 
 
 @jit
-def roc_band_batch(seed, r_start, out, strata, src, w, code, grid, small, wrapped):
+def roc_band_batch(seed, r_start, out, strata, src, w, code, grid, small, draws, wrapped):
     """TPR at the FPR values ``grid`` for replicates ``r_start ..``: ``out`` is
-    (n_replicates, len(grid)); one model, arrays in merged order; ``small`` and
-    ``wrapped`` as in ``replicate_batch`` (``roc_band_wide`` redoes those)."""
+    (n_replicates, len(grid)); one model, arrays in merged order; ``small``,
+    ``draws`` and ``wrapped`` as in ``replicate_batch`` (``roc_band_wide`` redoes those)."""
     for r in range(out.shape[0]):
-        ok = _count_draws(seed, r_start + r, strata, small)
+        ok = _count_draws(seed, r_start + r, strata, small, draws)
         if ok:
             _merged_sweep(small, src, w, code, ROC_AUC, 1.0, grid, out[r])
         wrapped[r] = not ok
@@ -437,10 +505,11 @@ def roc_band_batch(seed, r_start, out, strata, src, w, code, grid, small, wrappe
 
 
 @jit
-def roc_band_wide(seed, r, out_row, strata, src, w, code, grid):
-    """Replicate ``r`` of the band with int64 counts (after a uint8 count wrapped)."""
+def roc_band_wide(seed, r, out_row, strata, src, w, code, grid, draws):
+    """Replicate ``r`` of the band with int64 counts (after a uint8 count
+    wrapped); ``draws`` is ``draw_buffer(n, 8)``."""
     wide = np.zeros(strata[-1], np.int64)
-    _count_draws(seed, r, strata, wide)
+    _count_draws(seed, r, strata, wide, draws)
     _merged_sweep(wide, src, w, code, ROC_AUC, 1.0, grid, out_row)
 
 
