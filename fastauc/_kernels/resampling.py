@@ -150,7 +150,7 @@ def _stratum(strata, s):
 
 
 BLOCK_BYTES_SHIFT = 20  # counts incremented block by block of 1 MiB (in L2)
-DIRECT_BYTES = 1 << 24  # counts up to this size (half the L3) are incremented as drawn
+DIRECT_BYTES = 1 << 22  # counts up to this size are incremented as drawn
 CHUNK_DRAWS = 1 << 14  # draws partitioned by block at a time (even)
 
 
