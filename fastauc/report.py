@@ -203,15 +203,27 @@ def _model_report(name, numbers, interval, log_loss):
 
 
 def _log_losses(is_pos, columns, w):
-    """Each column's log loss (None unless its scores are probabilities), on threads."""
+    """Each column's log loss (None unless its scores are probabilities), the
+    columns in two fixed halves on two threads."""
     cls = is_pos.view(np.uint8).astype(np.int64)
-    probs = [bool(c.min() >= 0.0 and c.max() <= 1.0) for c in columns]
-    sums = map_chunks(log_loss_sum, [(c.reshape(-1, 1), cls, w)
-                                     for c, p in zip(columns, probs) if p])
-    out, it = [], iter(sums)
-    for p in probs:
-        out.append(float(np.divide(*next(it))) if p else None)
+    half = (len(columns) + 1) // 2
+    parts = map_chunks(_column_losses, [(columns[:half], cls, w)] + (
+        [(columns[half:], cls, w)] if len(columns) > 1 else []))
+    return [loss for part in parts for loss in part]
+
+
+def _column_losses(columns, cls, w):
+    out = []
+    for c in columns:
+        if c.shape[0] and c.min() >= 0.0 and c.max() <= 1.0:
+            out.append(float(np.divide(*log_loss_sum(c.reshape(-1, 1), cls, w))))
+        else:
+            out.append(None)
     return out
+
+
+def _contiguous_columns(S, j0, j1):
+    return [np.ascontiguousarray(S[:, j]) for j in range(j0, j1)]
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
@@ -314,7 +326,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
 
         _pyplot()  # matplotlib is there, before any work
     # NaN/inf scores are refused by the sort (or the per-group count), named
-    columns = [np.ascontiguousarray(S[:, j]) for j in range(k)]
+    half = (k + 1) // 2  # each column copied out of S, two halves on two threads
+    columns = [c for part in map_chunks(_contiguous_columns, [(S, 0, half)] + (
+        [(S, half, k)] if k > 1 else [])) for c in part]
     sw = w if w.shape[0] else None
     # per-group tables first, so that bad group labels fail before the DeLong work;
     # ``is_pos`` (already validated) gives the same rows as ``y_true`` and ``pos_label``
