@@ -71,8 +71,9 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=Tru
     index carried along (every row, whatever its weight); one walk of the two
     classes' runs from their tops (``walk_rows``) gives the layout's groups.
     One column's sort uses the threads; several columns go in two fixed
-    halves, each column sorted and walked whole in one thread.  With ``X`` ((k, n) float64) the same
-    walk writes each row's DeLong placement in model ``m`` to ``X[m]``
+    halves, each column sorted and walked whole in one thread.  With ``X``
+    ((k, n) float64) the same walk writes each row's DeLong placement in
+    model ``m`` to ``X[m]``
     (weights ``w`` in row order) and ``(layouts, aucs)`` is returned.  With
     ``rows=False`` (no ``w``, no ``X``) the sort carries no row indices and
     the layouts have none; with ``keys=False`` they hold no distinct scores
@@ -128,22 +129,22 @@ def _walk(r, w, total_p, total_n, out, with_keys=True, layout=True):
         pivot = longest[longest.shape[0] // 2]
         cp = int(np.searchsorted(r.pk, pivot, side="left"))
         cn = int(np.searchsorted(r.nk, pivot, side="left"))
-        px_u, px_l = (r.px[cp:], r.px[:cp]) if r.px.shape[0] else (r.px, r.px)
-        nx_u, nx_l = (r.nx[cn:], r.nx[:cn]) if r.nx.shape[0] else (r.nx, r.nx)
+        # (rows and keys: slices of an empty array are empty)
+        px_u, px_l, nx_u, nx_l = r.px[cp:], r.px[:cp], r.nx[cn:], r.nx[:cn]
         n_up, n_un = r.pk.shape[0] - cp, r.nk.shape[0] - cn
         u = n_up + n_un
         if w.shape[0]:
             top = [float(w[px_u].sum()), float(w[nx_u].sum()), n_up, n_un]
         else:
             top = [n_up, n_un, n_up, n_un]
-        k_u, k_l = keys[:u], keys[u:]  # slices of empty arrays stay empty
+        k_u, k_l = keys[:u], keys[u:]
         (g_u, area_u), (g_l, area_l) = map_chunks(walk_rows, [
             (r.pk[cp:], px_u, r.nk[cn:], nx_u, w, total_p, total_n, out, k_u, bp[:u], bn[:u],
              np.zeros(4)),
             (r.pk[:cp], px_l, r.nk[:cn], nx_l, w, total_p, total_n, out, k_l, bp[u:], bn[u:],
              np.array(top, np.float64))])
-        if layout and g_u < u:  # ties above the cut: close the gap (numpy copes with
-            for a in (keys, bp, bn) if with_keys else (bp, bn):  # the overlap)
+        if layout and g_u < u:  # ties above the cut: close the gap (numpy copes
+            for a in (keys, bp, bn) if with_keys else (bp, bn):  # with the overlap)
                 a[g_u:g_u + g_l] = a[u:u + g_l]
         g, area = g_u + g_l, area_u + area_l
     if not layout:

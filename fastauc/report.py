@@ -186,8 +186,8 @@ def _model_numbers(lay, wl):
         ap = sweep_cumulative(tp, fp)[1] / total_p
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
     indices, values = best_indices(tp, fp, total_p, total_n, codes)
-    points = ThresholdMetrics(keys_to_floats(keys[indices], np.empty(indices.shape[0], np.uint64)), tp[indices], fp[indices], total_p,
-                              total_n)
+    thresholds = keys_to_floats(keys[indices], np.empty(indices.shape[0], np.uint64))
+    points = ThresholdMetrics(thresholds, tp[indices], fp[indices], total_p, total_n)
     return ap, values, points, lifts(tp, fp, total_p, total_n, LIFT_FRACTIONS)
 
 
