@@ -46,11 +46,13 @@ def table_tallies(table):
 
 def layout_tallies(lay, wl, table):
     """``table_tallies(table)`` for the table of layout ``lay``: unweighted, the
-    layout's cumulative counts are the tallies already (no second pass)."""
+    layout's cumulative counts are the tallies already (no second pass; as
+    float64, what the threshold kernels take)."""
     if wl.shape[0]:
         return table_tallies(table)
-    return (lay.keys, lay.bp, lay.bn, float(lay.bp[-1]) if lay.bp.shape[0]
-            else 0.0, float(lay.bn[-1]) if lay.bn.shape[0] else 0.0)
+    return (lay.keys, lay.bp.astype(np.float64), lay.bn.astype(np.float64),
+            float(lay.bp[-1]) if lay.bp.shape[0] else 0.0,
+            float(lay.bn[-1]) if lay.bn.shape[0] else 0.0)
 
 
 def _require_positives(total_p):

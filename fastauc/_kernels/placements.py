@@ -2,8 +2,8 @@
 
 A layout (see ``resampling``) holds the positives then the negatives, each
 by decreasing score, and ``bp[g]``/``bn[g]``, the numbers of positives and
-negatives in the distinct-score groups ``0..g`` (float64 counts, as the sweep
-writes them).  A positive's placement is the weighted share of negatives it
+negatives in the distinct-score groups ``0..g`` (int32 counts; int64 from
+2**31 rows).  A positive's placement is the weighted share of negatives it
 outscores, ties counting one half; a negative's is the weighted share of
 positives above it, ties one half (DeLong, DeLong & Clarke-Pearson 1988; the
 midrank form of Sun & Xu 2014).  Both are constant within a group, so one
