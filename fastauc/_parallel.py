@@ -15,7 +15,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["map_chunks", "num_threads"]
+__all__ = ["map_chunks", "map_halves", "num_threads"]
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -67,3 +67,14 @@ def map_chunks(fn, arg_tuples):
     finally:
         _local.in_pool = False
     return [first] + [f.result() for f in futures]
+
+
+def map_halves(fn, items, *args, split=True):
+    """``fn(part, *args)`` (a list per part) on two fixed halves of ``items``,
+    one per thread, the lists joined in order: ``fn(items, *args)`` split by
+    position, never by the thread count.  One part when ``split`` is False or
+    there are fewer than two items."""
+    items = list(items)
+    half = (len(items) + 1) // 2
+    parts = [items[:half], items[half:]] if split and len(items) > 1 else [items]
+    return [x for out in map_chunks(fn, [(p, *args) for p in parts]) for x in out]

@@ -31,7 +31,7 @@ from ._kernels.resampling import (
 )
 from ._kernels.placements import group_weights
 from ._kernels.resampling import layout_ranks
-from ._parallel import map_chunks, num_threads
+from ._parallel import map_chunks, map_halves, num_threads
 from ._stats import norm_ppf as _norm_ppf
 from ._stats import norm_sf as _norm_sf
 from ._sort import CHUNK_MIN, sort_by_class
@@ -91,9 +91,7 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=Tru
     if len(jobs) == 1:  # one column: its sort and its walk use the threads
         walked = [_sort_and_walk(*jobs[0])]
     else:  # several: two fixed halves of the columns, each column whole in one thread
-        half = (len(jobs) + 1) // 2
-        walked = [x for part in map_chunks(_columns, [(jobs[:half],), (jobs[half:],)])
-                  for x in part]
+        walked = map_halves(_columns, jobs)
     lays = [lay for lay, _ in walked]
     if X is None:
         return lays

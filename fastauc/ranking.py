@@ -22,7 +22,7 @@ from ._kernels.table import band_area
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._curves import NO_POSITIVE_PR as _NO_POSITIVE_PR
 from ._curves import pr_points, roc_points
-from ._parallel import map_chunks
+from ._parallel import map_halves
 from ._sort import CHUNK_MIN, sort_by_class
 from ._table import sorted_tallies
 
@@ -528,11 +528,8 @@ def _ovr_roc_auc(y, S, columns, classes, average, w):
     masks = [y == c for c in classes]
     # the classes in two fixed halves on two threads (each AUC then runs whole in
     # its thread): the same numbers whatever the number of threads
-    half = (len(classes) + 1) // 2
-    parts = [range(0, half), range(half, len(classes))] if S.shape[0] * len(
-        classes) >= CHUNK_MIN and len(classes) > 1 else [range(len(classes))]
-    scores = np.array([a for part in map_chunks(_class_aucs, [(p, masks, columns, w)
-                                                             for p in parts]) for a in part])
+    scores = np.array(map_halves(_class_aucs, range(len(classes)), masks, columns, w,
+                                 split=S.shape[0] * len(classes) >= CHUNK_MIN))
     if average is None:
         return scores
     if average == "weighted":
@@ -551,12 +548,12 @@ def _class_aucs(classes, masks, columns, w):
 
 def _class_pair_areas(classes, everyone, columns, codes, k):
     """Each class's areas against every other class (its column sorted with
-    the rows' classes), for the classes of one half."""
-    areas = {}
+    the rows' classes), for the classes of one half: ``(class, areas)`` pairs."""
+    out = []
     for a in classes:
         r = sort_by_class(everyone, columns[a], extra=codes)
-        areas[a] = class_pair_areas(r.pk[::-1].copy(), r.px[::-1].copy(), int(a), k)
-    return areas
+        out.append((a, class_pair_areas(r.pk[::-1].copy(), r.px[::-1].copy(), int(a), k)))
+    return out
 
 
 def _ovo_roc_auc(encoded, columns, average):
@@ -569,12 +566,8 @@ def _ovo_roc_auc(encoded, columns, average):
     present = np.flatnonzero(counts)
     codes = encoded.astype(np.int32)
     everyone = np.ones(n, bool)
-    half = (present.shape[0] + 1) // 2
-    parts = [present[:half], present[half:]] if n * present.shape[0] >= CHUNK_MIN and \
-        present.shape[0] > 1 else [present]
-    areas = {}
-    for part in map_chunks(_class_pair_areas, [(p, everyone, columns, codes, k) for p in parts]):
-        areas.update(part)
+    areas = dict(map_halves(_class_pair_areas, present, everyone, columns, codes, k,
+                            split=n * present.shape[0] >= CHUNK_MIN))
     pair_scores, prevalence = [], []
     for a, b in combinations(present, 2):
         both = counts[a] * counts[b]

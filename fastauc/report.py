@@ -13,7 +13,7 @@ from ._kernels.sorting import keys_to_floats
 from ._kernels.table import sweep_cumulative
 from ._kernels.thresholds import CODES, best_indices
 from ._curves import layout_tallies, lifts
-from ._parallel import map_chunks
+from ._parallel import map_chunks, map_halves
 from ._delong import class_weights, paired_test, placement_cov
 from ._resample import layout_table, layouts
 from ._stats import wald_interval
@@ -206,10 +206,7 @@ def _log_losses(is_pos, columns, w):
     """Each column's log loss (None unless its scores are probabilities), the
     columns in two fixed halves on two threads."""
     cls = is_pos.view(np.uint8).astype(np.int64)
-    half = (len(columns) + 1) // 2
-    parts = map_chunks(_column_losses, [(columns[:half], cls, w)] + (
-        [(columns[half:], cls, w)] if len(columns) > 1 else []))
-    return [loss for part in parts for loss in part]
+    return map_halves(_column_losses, columns, cls, w)
 
 
 def _column_losses(columns, cls, w):
@@ -222,8 +219,8 @@ def _column_losses(columns, cls, w):
     return out
 
 
-def _contiguous_columns(S, j0, j1):
-    return [np.ascontiguousarray(S[:, j]) for j in range(j0, j1)]
+def _contiguous_columns(js, S):
+    return [np.ascontiguousarray(S[:, j]) for j in js]
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
@@ -326,9 +323,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
 
         _pyplot()  # matplotlib is there, before any work
     # NaN/inf scores are refused by the sort (or the per-group count), named
-    half = (k + 1) // 2  # each column copied out of S, two halves on two threads
-    columns = [c for part in map_chunks(_contiguous_columns, [(S, 0, half)] + (
-        [(S, half, k)] if k > 1 else [])) for c in part]
+    columns = map_halves(_contiguous_columns, range(k), S)  # copied out of S on threads
     sw = w if w.shape[0] else None
     # per-group tables first, so that bad group labels fail before the DeLong work;
     # ``is_pos`` (already validated) gives the same rows as ``y_true`` and ``pos_label``
