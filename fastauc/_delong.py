@@ -29,6 +29,8 @@ SMALL_DELONG = ("DeLong's variance needs a total weight above one in each class;
                  "the covariance is NaN.")
 
 
+_EPS = float(np.finfo(np.float64).eps)
+
 def delong_one(is_pos, s, w):
     """AUC and variance of one model from the moments of one sweep."""
     t = sorted_tallies(is_pos, s, w, curve=False, moments=True)
@@ -96,6 +98,12 @@ def paired_test(aucs, cov, a, b, level, alternative) -> DeLongTestResult:
     """DeLong's z test of ``aucs[a] - aucs[b]`` from their covariance matrix."""
     d = float(aucs[a] - aucs[b])
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
+    if abs(var) <= 8.0 * _EPS * (abs(cov[a, a]) + abs(cov[b, b])):
+        # zero up to the rounding of its terms (the models place every row
+        # alike): so is a difference of two AUCs (in [0, 1]) at rounding level
+        var = 0.0
+        if abs(d) <= 8.0 * _EPS:
+            d = 0.0
     se = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
     z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
     low, high = difference_interval(d, se, level, alternative)

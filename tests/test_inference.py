@@ -708,3 +708,17 @@ def test_draws_counted_block_by_block_equal_draws_counted_as_made(n, dtype):
         assert R._count_draws(np.uint64(9), r, strata, blocked, buf)
         np.testing.assert_array_equal(blocked, direct)
         assert int(direct[:123_457].sum()) == 123_457 and int(direct.sum()) == n
+
+
+def test_delong_test_variance_zero_up_to_rounding_gives_zero_se():
+    """Two models that place every row alike have a difference of variance
+    zero, and here of zero: computed as c_aa + c_bb - 2 c_ab and as a
+    difference of two sums, both are zero only up to rounding, which a square
+    root would turn into an se of 5e-9 (a case hypothesis found)."""
+    y = np.array([0, 0, 0] + [1] * 28)
+    a = np.array([-1.0, -1e300, -1e300] + [-2.5] * 28)
+    b = np.round(a + np.random.default_rng(3).normal(size=a.shape[0]), 1)
+    res = fastauc.delong_test(y, a, b)
+    assert fastauc.roc_auc_score(y, a) == pytest.approx(2 / 3, abs=1e-15)
+    assert fastauc.roc_auc_score(y, b) == pytest.approx(2 / 3, abs=1e-15)
+    assert (res.difference, res.se, res.statistic, res.pvalue) == (0.0, 0.0, 0.0, 1.0)
