@@ -99,6 +99,39 @@ def test_many_buckets_give_the_same_stable_sort(problem, bucket_rows, weighted, 
 
 
 @settings(max_examples=100, deadline=None)
+@given(rows(), st.sampled_from(["key", "value"]), st.sampled_from([2, 5, 40]), st.booleans())
+def test_key_bins_and_value_bins_give_the_same_stable_sort(problem, bins, bucket_rows,
+                                                           weighted):
+    """Buckets cut from bins of the key range or of the values (whichever the
+    sample prefers, forced here both ways) sort the same."""
+    is_pos, score = problem
+    n = score.shape[0]
+    weight = np.random.default_rng(n).choice([0.0, 0.5, 2.0], n) if weighted else EMPTY
+    with mock.patch.object(_sort, "BINS", bins), \
+            mock.patch.object(_sort, "BUCKET_ROWS", bucket_rows):
+        check(is_pos, score, weight, np.arange(n, dtype=np.int64), path="radix")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_rows_tied_on_the_bytes_sorted_first_are_finished(dtype, rng):
+    """The in-cache radix sorts only the high bytes that spread the rows and
+    finishes the runs tied on them: short runs by insertion, long ones (a
+    cluster of close scores among spread ones) by sorting their low bytes."""
+    tiny = np.finfo(dtype).eps
+    spread = rng.standard_normal(6000)
+    long_run = 1.0 + rng.integers(0, 300, 400) * tiny  # shares all but its low bytes
+    short_runs = np.repeat(rng.standard_normal(50), 3) + rng.integers(0, 8, 150) * tiny
+    score = rng.permutation(np.concatenate([spread, long_run, short_runs])).astype(dtype)
+    n = score.shape[0]
+    is_pos = rng.random(n) < 0.4
+    weight = rng.random(n)
+    check(is_pos, score, path="radix")
+    check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
+    with mock.patch.object(_sort, "BUCKET_ROWS", 1000):  # the same through buckets
+        check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
+
+
+@settings(max_examples=100, deadline=None)
 @given(rows())
 def test_numpy_path_gives_the_same_runs(problem):
     is_pos, score = problem

@@ -12,15 +12,17 @@ The sort of a column (``_sort.sort_by_class``) takes three passes over the
 rows and one in cache:
 
 1. ``bin_counts``: each class's rows counted per *bin*, an equal-width slice
-   of the key range ``[lo, lo + (nbins << shift))`` (the caller's exact range
-   of the scores, which also caught NaN and infinities).
+   of the key range ``[lo, lo + (nbins << shift))`` or of the score range
+   (the caller's exact range of the scores, which also caught NaN and
+   infinities, and its choice of the two: ``bin_of``).
 2. The caller joins consecutive bins into buckets of about ``BUCKET_ROWS``
    rows (a bin is never split; numpy on the counts), and ``scatter_rows``
    writes each row's key, weight and payload into its class's region, bucket
    after bucket.
-3. ``sort_segments`` sorts every (class, bucket) segment with a stable LSD
-   radix sort whose passes skip the bytes the segment's keys share: the
-   buckets are cache-sized, so every pass but the scatter runs in cache.
+3. ``sort_segments`` sorts every (class, bucket) segment in cache with a
+   stable LSD radix sort on the segment's highest varying bytes (``radix``:
+   bytes all keys share are skipped, and the low bytes are sorted only
+   within the few runs of rows that tie on the high ones).
 
 Buckets follow key order, so each class comes out as one ascending run.  The
 buckets, and so every result, depend on the data alone, never on threads.
@@ -43,6 +45,7 @@ NEG_ZERO = np.uint64(0x7FFFFFFFFFFFFFFF)  # the key -0.0 gets before it joins +0
 NEG_ZERO32 = np.uint64(0x7FFFFFFF)
 BYTE = np.uint64(0xFF)
 INSERTION_MAX = 24  # segments up to this long are insertion-sorted
+PREFIX_LIMIT = 0.5  # rows expected to tie on the bytes sorted before runs are finished
 
 
 @jit
@@ -175,32 +178,44 @@ def _payload_of(extra, i, first_row):
     return lambda extra, i, first_row: extra[i]
 
 
+@jit(inline="always")
+def bin_of(bits, score, i, lo, shift, vlo, scale, top):
+    """Row ``i``'s bin: an equal-width slice of the key range
+    ``[lo, lo + (nbins << shift))`` when ``scale`` is 0, else of the values
+    (``(score - vlo) * scale``, at most ``top``).  Either is non-decreasing
+    in the key, so bins, and the buckets joined from them, follow key order."""
+    if scale > 0.0:
+        return min(np.int64((np.float64(score[i]) - vlo) * scale), top)
+    return np.int64((np.uint64(row_key(bits[i])) - lo) >> shift)
+
+
 @jit
-def bin_counts(bits, is_pos, weight, lo, shift, hist):
+def bin_counts(bits, score, is_pos, weight, lo, shift, vlo, scale, hist):
     """Count each class's rows of non-zero weight per bin (``hist``: int64
-    zeros (2, nbins); row 0 negatives, row 1 positives).  Every key lies in
-    ``[lo, lo + (nbins << shift))``: ``lo`` is the least key, from the
-    caller's exact range of the (finite) scores.  ``weight``: None for unit
-    weights."""
+    zeros (2, nbins); row 0 negatives, row 1 positives); bins as ``bin_of``
+    (the caller's exact range of the (finite) scores: ``lo`` the least key,
+    ``vlo`` the least score).  ``weight``: None for unit weights."""
+    top = hist.shape[1] - 1
     for i in range(bits.shape[0]):
         if skipped(weight, i):
             continue
-        hist[np.int64(is_pos[i]), (np.uint64(row_key(bits[i])) - lo) >> shift] += 1
+        hist[np.int64(is_pos[i]), bin_of(bits, score, i, lo, shift, vlo, scale, top)] += 1
 
 
 @jit
-def scatter_rows(bits, is_pos, weight, extra, first_row, lo, shift, lut, cursor, keys, w_out,
-                 x_out):
+def scatter_rows(bits, score, is_pos, weight, extra, first_row, lo, shift, vlo, scale, lut,
+                 cursor, keys, w_out, x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
     advanced): its key to ``keys``, its weight to ``w_out`` and its payload
     to ``x_out`` (each None when not wanted): ``extra[i]``, or with ``extra``
     None the row's index (``first_row`` for the first row here)."""
+    top = lut.shape[0] - 1
     for i in range(bits.shape[0]):
         if skipped(weight, i):
             continue
         k = row_key(bits[i])
         c = np.int64(is_pos[i])
-        b = lut[(np.uint64(k) - lo) >> shift]
+        b = lut[bin_of(bits, score, i, lo, shift, vlo, scale, top)]
         o = cursor[c, b]
         cursor[c, b] = o + 1
         keys[o] = k
@@ -238,13 +253,18 @@ def _key_bytes(keys):
     return lambda keys: size
 
 
-@jit(inline="always")
-def radix(keys, w, x, tk, tw, tx, hist, offset):
-    """Stable LSD radix sort of ``keys`` (with ``w``/``x`` unless None),
-    passing back and forth through the scratch ``t*`` (at least as long);
-    bytes that every key shares are skipped.  Returns True when the sorted
-    keys ended in the scratch."""
+@jit
+def lsd(keys, w, x, tk, tw, tx, hist, offset, limit):
+    """Stable LSD radix sort of ``keys`` (with ``w``/``x`` unless None) on
+    its highest bytes that not every key shares, passing back and forth
+    through the scratch ``t*`` (at least as long).  Bytes are taken from the
+    top until the expected number of rows agreeing with another on all of
+    them is at most ``limit`` (0: every varying byte).  Returns ``(in_tmp,
+    low)``: whether the keys ended in the scratch, and the lowest byte sorted
+    on when bytes below it still vary (else -1: fully sorted)."""
     m = keys.shape[0]
+    if m == 0:
+        return False, -1
     nb = key_bytes(keys)
     for d in range(nb):
         for j in range(256):
@@ -253,20 +273,35 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
         k = np.uint64(keys[i])
         for d in range(nb):
             hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
+    # Sort on the highest varying bytes until rows that agree on all of them
+    # are expected to be rare: ``pairs`` estimates the share of row pairs
+    # that agree (the product of each byte's collision probability).
+    first = 0  # the lowest byte to sort on
+    low = -1
+    pairs = 1.0
+    for d in range(nb - 1, -1, -1):
+        h = hist[d]
+        if h[(np.uint64(keys[0]) >> np.uint64(8 * d)) & BYTE] == m:
+            continue
+        if pairs * m <= limit:
+            low = first
+            break
+        first = d
+        same = 0.0
+        for j in range(256):
+            same += np.float64(h[j]) * np.float64(h[j])
+        pairs *= same / (np.float64(m) * np.float64(m))
     sk, sw, sx = keys, w, x
     dk, dw, dx = tk, tw, tx
     in_tmp = False
-    for d in range(nb):
+    for d in range(first, nb):
         h = hist[d]
+        if h[(np.uint64(keys[0]) >> np.uint64(8 * d)) & BYTE] == m:
+            continue
         total = 0
-        constant = False
         for j in range(256):
             offset[j] = total
             total += h[j]
-            if h[j] == m:
-                constant = True
-        if constant:
-            continue
         shift = np.uint64(8 * d)
         for i in range(m):
             k = sk[i]
@@ -280,6 +315,49 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
         sw, dw = dw, sw
         sx, dx = dx, sx
         in_tmp = not in_tmp
+    return in_tmp, low
+
+
+@jit(inline="always")
+def radix(keys, w, x, tk, tw, tx, hist, offset):
+    """Stable radix sort of ``keys`` (with ``w``/``x`` unless None) through
+    the scratch ``t*`` (at least as long); returns True when the sorted keys
+    ended in the scratch.
+
+    Only the highest bytes that vary get an LSD pass, as many as it takes
+    to leave about ``PREFIX_LIMIT`` rows tied with another on them (the
+    bytes every key shares are skipped).  Keys then agree above the lowest
+    byte sorted on exactly within runs that are already in place and hold
+    their rows in input order; a run is finished by insertion sort when
+    short, by an LSD sort of its remaining bytes otherwise.  In a cache-sized
+    bucket of continuous scores such runs are nearly all single rows, so this
+    saves the passes over the low bytes."""
+    in_tmp, low = lsd(keys, w, x, tk, tw, tx, hist, offset, PREFIX_LIMIT)
+    if low < 0:
+        return in_tmp
+    if in_tmp:
+        sk, sw, sx, dk, dw, dx = tk, tw, tx, keys, w, x
+    else:
+        sk, sw, sx, dk, dw, dx = keys, w, x, tk, tw, tx
+    m = keys.shape[0]
+    shift = np.uint64(8 * low)
+    i = 0
+    while i < m:
+        p = np.uint64(sk[i]) >> shift
+        j = i + 1
+        while j < m and (np.uint64(sk[j]) >> shift) == p:
+            j += 1
+        if j - i > INSERTION_MAX:
+            back, _ = lsd(sk[i:j], part(sw, i, j), part(sx, i, j), dk[i:j], part(dw, i, j),
+                          part(dx, i, j), hist, offset, 0.0)
+            if back:
+                for r in range(i, j):
+                    sk[r] = dk[r]
+                    put(sw, r, dw, r)
+                    put(sx, r, dx, r)
+        elif j - i > 1:
+            _insertion(sk, sw, sx, i, j)
+        i = j
     return in_tmp
 
 
