@@ -24,6 +24,7 @@ from .delong import (
 )
 from .groups import GroupMetrics, by_group
 from .losses import log_loss
+from .pairwise import pairwise_loss, pairwise_loss_gradient
 from .ranktests import MannWhitneyResult, mann_whitney_u
 from .thresholds import (
     BestThreshold,

@@ -40,6 +40,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.sorting import (
     bin_counts,
+    scatter_groups,
     scatter_rows,
     sort_segments,
     sort_small,
@@ -47,7 +48,7 @@ from ._kernels.sorting import (
 )
 from ._parallel import map_chunks
 
-__all__ = ["ClassRuns", "method", "sort_by_class"]
+__all__ = ["ClassRuns", "method", "sort_by_class", "sort_by_group"]
 
 CHUNK_MIN = 1 << 16  # rows below which one thread does everything
 BUCKET_ROWS = 1 << 15  # rows per bucket: a bucket and its scratch stay in L2
@@ -174,6 +175,54 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     w = v.EMPTY_WEIGHT if w is None else w
     x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:], w[n_pos:], x[n_pos:])
+
+
+def sort_by_group(is_pos, score, weight, codes, n_groups):
+    """Each class's rows sorted by group, and by score within each group.
+
+    ``codes``: int64 (n,) group codes in ``[0, n_groups)``, or None for one
+    group.  Rows go to their (class, group) segment in one scatter pass and
+    every segment is sorted in one ``sort_segments`` call, so many small
+    groups sort in cache (one group takes :func:`sort_by_class`).  Returns
+    ``(runs, p_starts, n_starts)``: :class:`ClassRuns` with the row indices
+    as payload, and each class's first row of each group (``n_groups + 1``
+    each).
+    """
+    if codes is None:
+        runs = sort_by_class(is_pos, score, weight, row_index=True)
+        return (runs, np.array([0, runs.pk.shape[0]], np.int64),
+                np.array([0, runs.nk.shape[0]], np.int64))
+    n = score.shape[0]
+    weighted = weight.shape[0] > 0
+    counts = np.zeros((2, n_groups), np.int64)  # row 1: positives
+    for c, rows in ((1, is_pos), (0, ~is_pos)):
+        if weighted:
+            rows = rows & (weight != 0)
+        counts[c] = np.bincount(codes[rows], minlength=n_groups)
+    _score_range(score, "y_score")  # NaN or infinity raises
+    starts = np.zeros(2 * n_groups + 1, np.int64)  # the positives' segments first
+    np.cumsum(counts[::-1].reshape(-1), out=starts[1:])
+    cursor = starts[:-1].reshape(2, n_groups)[::-1].copy()  # indexed by is_pos
+    m = int(starts[-1])
+    bits = _bits(score)
+    keys = np.empty(m, bits.dtype)
+    w = np.empty(m, np.float64) if weighted else None
+    x_dtype = np.int32 if n < 2**31 else np.int64
+    x = np.empty(m, x_dtype)
+    scatter_groups(bits, is_pos, weight if weighted else None, codes, cursor, keys, w, x)
+    out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
+    longest = int(np.max(np.diff(starts))) if m else 0
+    sort_segments(keys, w, x, starts, 0, 2 * n_groups, np.empty(longest, keys.dtype),
+                  None if w is None else np.empty(longest), np.empty(longest, x_dtype),
+                  out, _tables())
+    p = int(counts[1].sum())
+    w = v.EMPTY_WEIGHT if w is None else w
+    runs = ClassRuns(out[:p], w[:p], x[:p], out[p:], w[p:], x[p:])
+    p_starts = np.zeros(n_groups + 1, np.int64)
+    n_starts = np.zeros(n_groups + 1, np.int64)
+    np.cumsum(counts[1], out=p_starts[1:])
+    np.cumsum(counts[0], out=n_starts[1:])
+    return runs, p_starts, n_starts
 
 
 def _buckets(hist, target):

@@ -223,6 +223,24 @@ def scatter_rows(bits, score, is_pos, weight, extra, first_row, lo, shift, vlo, 
         put_value(x_out, o, payload_of(extra, i, first_row))
 
 
+@jit
+def scatter_groups(bits, is_pos, weight, codes, cursor, keys, w_out, x_out):
+    """Write each row of non-zero weight to ``cursor[is_pos, codes[i]]``
+    (then advanced): its key to ``keys``, its weight to ``w_out`` (None
+    without weights) and its index to ``x_out``.  Segments are then sorted
+    by ``sort_segments``: each (class, group) comes out sorted by score."""
+    for i in range(bits.shape[0]):
+        if skipped(weight, i):
+            continue
+        c = np.int64(is_pos[i])
+        g = codes[i]
+        o = cursor[c, g]
+        cursor[c, g] = o + 1
+        keys[o] = row_key(bits[i])
+        put(w_out, o, weight, i)
+        x_out[o] = i
+
+
 @jit(inline="always")
 def _insertion(keys, w, x, a, b):
     """Stable insertion sort of ``a:b`` in place (short segments)."""
