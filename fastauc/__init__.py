@@ -53,9 +53,9 @@ from .ranking import (
 __version__ = "0.1.0"
 
 # Submodules loaded on first use, so ``import fastauc`` stays light:
-# ``fastauc.naive`` (slow references), ``fastauc.sklearn`` (needs scikit-learn) and
-# ``fastauc.dask`` (needs dask).
-_LAZY_SUBMODULES = ("naive", "sklearn", "dask")
+# ``fastauc.naive`` (slow references), ``fastauc.sklearn`` (needs scikit-learn),
+# ``fastauc.dask`` (needs dask) and ``fastauc.objectives`` (for LightGBM and XGBoost).
+_LAZY_SUBMODULES = ("naive", "sklearn", "dask", "objectives")
 
 
 def __getattr__(name):
