@@ -56,20 +56,25 @@ __version__ = "0.1.0"
 # ``fastauc.naive`` (slow references), ``fastauc.sklearn`` (needs scikit-learn),
 # ``fastauc.dask`` (needs dask) and ``fastauc.objectives`` (for LightGBM and XGBoost).
 _LAZY_SUBMODULES = ("naive", "sklearn", "dask", "objectives")
+# Classes of optional modules, imported on first use: ``AUCLinearClassifier``
+# is a scikit-learn estimator (needs scikit-learn and scipy).
+_LAZY_CLASSES = {"AUCLinearClassifier": "linear_model"}
 
 
 def __getattr__(name):
-    if name in _LAZY_SUBMODULES:
+    if name in _LAZY_SUBMODULES or name in _LAZY_CLASSES:
         import importlib
 
-        return importlib.import_module(f".{name}", __name__)
+        module = importlib.import_module(f".{_LAZY_CLASSES.get(name, name)}", __name__)
+        return getattr(module, name) if name in _LAZY_CLASSES else module
     raise AttributeError(f"module 'fastauc' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted([*globals(), *_LAZY_SUBMODULES])
+    return sorted([*globals(), *_LAZY_SUBMODULES, *_LAZY_CLASSES])
 
 __all__ = [
+    "AUCLinearClassifier",
     "Accumulator",
     "BestThreshold",
     "BootstrapResult",
@@ -101,6 +106,8 @@ __all__ = [
     "lift_at",
     "log_loss",
     "mann_whitney_u",
+    "pairwise_loss",
+    "pairwise_loss_gradient",
     "partial_auc",
     "plot_gains",
     "plot_precision_recall",

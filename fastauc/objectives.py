@@ -23,7 +23,8 @@ import numpy as np
 
 from . import _validation as v
 from .groups import by_group
-from .pairwise import _check_params, _pairwise, pairwise_loss
+from ._pairwise import check_params, pairwise_terms
+from .pairwise import pairwise_loss
 from .ranking import average_precision_score, roc_auc_score
 
 __all__ = ["lightgbm_metric", "lightgbm_objective", "xgboost_metric", "xgboost_objective"]
@@ -73,7 +74,7 @@ class _Objective:
     """
 
     def __init__(self, loss, margin):
-        self.margin, _ = _check_params(loss, margin, True)
+        self.margin, _ = check_params(loss, margin, True)
         self.loss = loss
 
     def __repr__(self):
@@ -85,11 +86,11 @@ class _Objective:
         weight = _none_if_empty(weight)
         with warnings.catch_warnings():  # queries of one class are common in ranking
             warnings.simplefilter("ignore", v.UndefinedMetricWarning)
-            _, grad, hess = _pairwise(y_true, preds, self.loss, self.margin, weight, None,
-                                      groups, True, True)
+            _, grad, hess = pairwise_terms(y_true, preds, self.loss, self.margin, weight, None,
+                                           groups, True)
             if self.loss not in _QUADRATIC:
-                _, _, hess = _pairwise(y_true, preds, "square", self.margin, weight, None,
-                                       groups, True, True)
+                _, _, hess = pairwise_terms(y_true, preds, "square", self.margin, weight, None,
+                                            groups, True)
         total = float(np.sum(weight)) if weight is not None else float(preds.shape[0])
         scale = total / 2.0
         return grad * scale, hess * scale
@@ -205,7 +206,7 @@ class _Metric:
         if metric == "partial_auc" and not (max_fpr is not None and 0 < max_fpr <= 1):
             raise ValueError(f"metric='partial_auc' needs max_fpr in (0, 1], got {max_fpr!r}")
         if metric == "pairwise_loss":
-            _check_params(loss, margin, True)
+            check_params(loss, margin, True)
         self.metric, self.max_fpr, self.loss, self.margin = metric, max_fpr, loss, margin
         self.name = {"roc_auc": "fastauc_auc", "average_precision": "fastauc_ap",
                      "partial_auc": "fastauc_pauc",

@@ -44,6 +44,9 @@ CALLS = {
     "det_curve": lambda y, s, s2, w, p: fastauc.det_curve(y, s, sample_weight=w),
     "auc": lambda y, s, s2, w, p: fastauc.auc(*fastauc.roc_curve(y, s)[:2]),
     "log_loss": lambda y, s, s2, w, p: fastauc.log_loss(y, s, sample_weight=w),
+    "pairwise_loss": lambda y, s, s2, w, p: fastauc.pairwise_loss(y, s, sample_weight=w),
+    "pairwise_loss_gradient": lambda y, s, s2, w, p:
+        fastauc.pairwise_loss_gradient(y, s, sample_weight=w, groups=GROUPS, hessian=True),
     "f1_score": lambda y, s, s2, w, p: fastauc.f1_score(y, p, sample_weight=w),
     "fbeta_score": lambda y, s, s2, w, p: fastauc.fbeta_score(y, p, beta=2, sample_weight=w),
     "precision_score": lambda y, s, s2, w, p: fastauc.precision_score(y, p, sample_weight=w),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import fastauc
 from fastauc import UndefinedMetricWarning, naive
-from fastauc import pairwise as pw
+from fastauc import _pairwise as pw
 
 LOSSES = ["linear", "square", "squared_hinge", "hinge", "aum"]
 

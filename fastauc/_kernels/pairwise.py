@@ -59,14 +59,23 @@ def _code_at(codes, i):
 
 
 @jit
-def class_sums(score, is_pos, weight, codes, wp, wn, sp, sn):
+def class_sums(score, is_pos, weight, codes, ref, seen, wp, wn, sp, sn):
     """Each group's positive and negative weight (``wp``, ``wn``) and
-    weighted score sums (``sp``, ``sn``), added into the zeroed arrays."""
+    weighted sums of the scores less the class's first score in the group
+    (``sp``, ``sn``; those scores go to ``ref[1, g]`` and ``ref[0, g]``,
+    ``seen`` (2, G) marks them), added into the zeroed arrays.  Each class's
+    scores are summed about one of their own, so that equal scores give a
+    mean equal to them however large they are, and a far score of the other
+    class does not swamp them."""
     for i in range(is_pos.shape[0]):
-        w = weight_at(weight, i)
         g = code_at(codes, i)
-        x = w * np.float64(score[i])
-        if is_pos[i]:
+        c = np.int64(is_pos[i])
+        if not seen[c, g]:
+            seen[c, g] = True
+            ref[c, g] = np.float64(score[i])
+        w = weight_at(weight, i)
+        x = w * (np.float64(score[i]) - ref[c, g])
+        if c:
             wp[g] += w
             sp[g] += x
         else:
@@ -75,23 +84,26 @@ def class_sums(score, is_pos, weight, codes, wp, wn, sp, sn):
 
 
 @jit
-def negative_spread(score, is_pos, weight, codes, mean_n, m2n):
+def negative_spread(score, is_pos, weight, codes, ref, mean_n, m2n):
     """Each group's weighted sum of squared deviations of the negatives from
-    their mean (added into ``m2n``): the second pass of a two-pass variance."""
+    their mean (``mean_n``, about ``ref[0]`` as ``class_sums`` gives it),
+    added into ``m2n``: the second pass of a two-pass variance."""
     for i in range(is_pos.shape[0]):
         if not is_pos[i]:
             g = code_at(codes, i)
-            dev = np.float64(score[i]) - mean_n[g]
+            dev = (np.float64(score[i]) - ref[0, g]) - mean_n[g]
             m2n[g] += weight_at(weight, i) * dev * dev
 
 
 @jit
-def closed_form(score, is_pos, weight, codes, wp, wn, mean_p, mean_n, margin, square, c,
+def closed_form(score, is_pos, weight, codes, ref, wp, wn, mean_p, mean_n, margin, square, c,
                 grad, hess):
     """Gradient and Hessian of the linear (``square`` False) or square loss,
     each multiplied by ``c``; returns the square loss's sum over the
     positives of ``w_i W_neg (m - s_i + mean_neg)**2`` (the rest of its value
-    is the negatives' spread, which the caller adds)."""
+    is the negatives' spread, which the caller adds).  Each class's mean is
+    about its ``ref`` (``class_sums``); a row's difference to the other
+    class's mean is taken from that class's first score, then its mean."""
     value = 0.0
     for i in range(is_pos.shape[0]):
         w = weight_at(weight, i) * c
@@ -99,7 +111,7 @@ def closed_form(score, is_pos, weight, codes, wp, wn, mean_p, mean_n, margin, sq
         x = np.float64(score[i])
         if is_pos[i]:
             if square:
-                gap = margin - x + mean_n[g]
+                gap = margin - ((x - ref[0, g]) - mean_n[g])
                 value += w * wn[g] * gap * gap
                 grad[i] = -2.0 * w * wn[g] * gap
                 hess[i] = 2.0 * w * wn[g]
@@ -107,7 +119,7 @@ def closed_form(score, is_pos, weight, codes, wp, wn, mean_p, mean_n, margin, sq
                 grad[i] = -w * wn[g]
         else:
             if square:
-                grad[i] = 2.0 * w * wp[g] * (margin - mean_p[g] + x)
+                grad[i] = 2.0 * w * wp[g] * (margin - ((ref[1, g] - x) + mean_p[g]))
                 hess[i] = 2.0 * w * wp[g]
             else:
                 grad[i] = w * wp[g]
@@ -154,14 +166,17 @@ def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, sca
                     j -= 1
                 offset = t1 / t0
                 w_new = w_act + t0
-                delta = first + offset - mean
+                delta = (first - mean) + offset
                 mean += delta * (t0 / w_new)
-                m2 += max(t2 - t1 * offset, 0.0) + delta * delta * (w_act * t0 / w_new)
+                spread = t2 - t1 * offset
+                if spread != spread:  # inf - inf: squares past the float range
+                    spread = np.inf
+                m2 += max(spread, 0.0) + (delta * (w_act * t0 / w_new)) * delta
                 w_act = w_new
             if w_act == 0.0:
                 continue
             wi = weight_at(pw, i) * c
-            gap = margin - si + mean
+            gap = margin - (si - mean)  # the difference first: exact for close scores
             if squared:
                 value += wi * (w_act * gap * gap + m2)
                 grad[px[i]] = -2.0 * wi * w_act * gap
@@ -197,13 +212,13 @@ def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, sca
                     t1 += w * (ps[i] - first)
                     i += 1
                 w_new = w_act + t0
-                mean += (first + t1 / t0 - mean) * (t0 / w_new)
+                mean += ((first - mean) + t1 / t0) * (t0 / w_new)
                 w_act = w_new
             if w_act == 0.0:
                 continue
             wj = weight_at(nw, j) * c
             if squared:
-                grad[nx[j]] = 2.0 * wj * w_act * (margin - mean + sj)
+                grad[nx[j]] = 2.0 * wj * w_act * (margin - (mean - sj))
                 hess[nx[j]] = 2.0 * wj * w_act
             else:
                 grad[nx[j]] = wj * w_act
