@@ -552,6 +552,85 @@ def accumulator_rows(n_big, repeat):
     return rows
 
 
+def training_rows(n, n_naive, n_boost, rounds, repeat):
+    """Issue 22: the all-pairs losses against one AUC and against the O(n**2)
+    definition, gradient boosting with fastauc's objective against the built-in
+    one, and AUCLinearClassifier against LogisticRegression."""
+    import warnings
+
+    from sklearn.linear_model import LogisticRegression
+
+    from fastauc import naive
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(n) < 0.1).astype(np.int64)
+    s = rng.standard_normal(n) + y
+    groups = rng.integers(0, 10_000, n)
+    fastauc.roc_auc_score(y[:1000], s[:1000])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", fastauc.UndefinedMetricWarning)
+        for g in (None, groups[:1000]):
+            fastauc.pairwise_loss_gradient(y[:1000], s[:1000], groups=g, hessian=True)
+        t_auc = best_time(lambda: fastauc.roc_auc_score(y, s), repeat)
+        t_grad = best_time(lambda: fastauc.pairwise_loss_gradient(y, s, hessian=True), repeat)
+        t_groups = best_time(lambda: fastauc.pairwise_loss_gradient(y, s, groups=groups,
+                                                                    hessian=True), repeat)
+    rows = [judged("`pairwise_loss_gradient(loss=\"squared_hinge\", hessian=True)`", n, t_grad,
+                   t_auc, "one `roc_auc_score`", "pairwise gradient"),
+            judged("the same with 10,000 groups", n, t_groups, t_auc, "one `roc_auc_score`",
+                   "pairwise gradient groups")]
+    # the O(n**2) definition at n_naive rows, times (1e5 / n_naive)**2 for 1e5
+    yn, sn = y[:n_naive], s[:n_naive]
+    t_naive = best_time(lambda: naive.pairwise_loss(yn, sn), 1) * (10**5 / n_naive) ** 2
+    y5, s5 = y[:10**5], s[:10**5]
+    t_5 = best_time(lambda: fastauc.pairwise_loss_gradient(y5, s5, hessian=True), repeat)
+    rows.append(judged(f"`pairwise_loss_gradient` vs `naive.pairwise_loss` (naive timed at "
+                       f"{n_naive:.0e} rows, times {(10**5 / n_naive) ** 2:.0f})", 10**5, t_5,
+                       t_naive, "`naive.pairwise_loss`", "pairwise naive"))
+    rows += boosting_rows(n_boost, rounds)
+    X = rng.standard_normal((n_boost, 20))
+    yl = (X[:, :5].sum(axis=1) + 2 * rng.standard_normal(n_boost) > 3).astype(np.int64)
+    t_ours = best_time(lambda: fastauc.AUCLinearClassifier().fit(X, yl), 1)
+    t_lr = best_time(lambda: LogisticRegression(solver="lbfgs").fit(X, yl), 1)
+    rows.append(judged("`AUCLinearClassifier().fit`, 20 features", n_boost, t_ours, t_lr,
+                       "`LogisticRegression(solver=\"lbfgs\").fit`", "linear classifier"))
+    return rows
+
+
+def boosting_rows(n, rounds):
+    """LightGBM and XGBoost, ``rounds`` rounds on n x 20 float32 features, 2 threads,
+    with fastauc's squared-hinge objective against the library's own log loss."""
+    try:
+        import lightgbm as lgb
+        import xgboost as xgb
+    except ImportError:
+        return []
+    from fastauc.objectives import lightgbm_objective, xgboost_objective
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((n, 20)).astype(np.float32)
+    y = (X[:, :5].sum(axis=1) + 2 * rng.standard_normal(n) > 3).astype(np.float64)
+    data = lgb.Dataset(X, y, free_raw_data=False).construct()
+
+    def lgb_time(objective):
+        return best_time(lambda: lgb.train({"objective": objective, "verbose": -1,
+                                            "num_threads": 2}, data, rounds), 1)
+
+    dtrain = xgb.DMatrix(X, y, nthread=2)
+
+    def xgb_time(**kw):
+        params = {"tree_method": "hist", "nthread": 2, **kw.pop("params", {})}
+        return best_time(lambda: xgb.train(params, dtrain, rounds, **kw), 1)
+
+    t_lgb, t_lgb_ours = lgb_time("binary"), lgb_time(lightgbm_objective("squared_hinge"))
+    t_xgb = xgb_time(params={"objective": "binary:logistic"})
+    t_xgb_ours = xgb_time(obj=xgboost_objective("squared_hinge"))
+    return [judged(f"LightGBM, {rounds} rounds x 20 features, `lightgbm_objective()`", n,
+                   t_lgb_ours, t_lgb, "`objective=\"binary\"`", "lightgbm objective"),
+            judged(f"XGBoost, {rounds} rounds x 20 features, `xgboost_objective()`", n,
+                   t_xgb_ours, t_xgb, "`binary:logistic`", "xgboost objective")]
+
+
 def _goal_table(title, rows):
     lines = ["", title, "", "| function | n | fastauc | compared with | its time | result |",
              "|---|---|---|---|---|---|"]
@@ -629,6 +708,11 @@ def plot(path, sizes, repeat):
     return list(zip(sizes, t_fast, t_sk))
 
 
+def _training(quick):
+    return training_rows(10**5 if quick else 10**7, 2000 if quick else 10**4,
+                         10**5 if quick else 10**6, 100, REPEAT)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="n = 1e5 instead of 1e7")
@@ -644,7 +728,12 @@ def main(argv=None):
                     help="print the 1e8-row memory rows only (1e6 with --quick)")
     ap.add_argument("--only-accumulator", action="store_true",
                     help="print the accumulator rows only")
+    ap.add_argument("--only-training", action="store_true",
+                    help="print the training-loss rows only (issue 22)")
     args = ap.parse_args(argv)
+    if args.only_training:
+        print("\n".join(_goal_table("Training for AUC (issue 22):", _training(args.quick))))
+        return 0
     if args.only_accumulator:
         print("\n".join(_goal_table("Batches and merges (issue 11):", accumulator_rows(
             10**5 if args.quick else 10**7, 3))))
@@ -705,6 +794,10 @@ def main(argv=None):
                          "input a row; peak resident memory of the call):",
                          memory_rows(10**6 if args.quick else 10**8))
     lines += _goal_table("Batches and merges (issue 11):", accumulator_rows(big, REPEAT))
+    lines += _goal_table("Training for AUC (issue 22; scores normal + label, 10% positives; "
+                         "rank:pairwise and the held-out AUC table: "
+                         "benchmarks/training_table.py, docs/training.md):",
+                         _training(args.quick))
     lines += [
         "",
         f"- `import fastauc`: {imp:.3f} s (goal < 1 s)",

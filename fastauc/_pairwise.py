@@ -157,10 +157,14 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         codes = gc.codes
         n_groups = gc.n_groups
         present = np.bincount(codes, minlength=n_groups) > 0
-    ref = np.zeros((2, n_groups))  # each class's first score per group: sums are about it
-    sums = tuple(np.zeros(n_groups) for _ in range(4))  # wp, wn, sp, sn
-    class_sums(s, is_pos, _or_none(w), codes, ref, np.zeros((2, n_groups), bool), *sums)
-    sums = (*sums, ref)
+    if codes is None and w.shape[0] == 0 and loss not in ("linear", "square"):
+        n_pos = float(np.count_nonzero(is_pos))  # the class counts are all the sort needs
+        sums = (np.array([n_pos]), np.array([n - n_pos]))
+    else:
+        ref = np.zeros((2, n_groups))  # each class's first score per group: sums are about it
+        sums = tuple(np.zeros(n_groups) for _ in range(4))  # wp, wn, sp, sn
+        class_sums(s, is_pos, _or_none(w), codes, ref, np.zeros((2, n_groups), bool), *sums)
+        sums = (*sums, ref)
     wp, wn = sums[:2]
     _warn_no_pairs(wp, wn, present, groups is not None)
     pairs = float(np.dot(wp, wn))

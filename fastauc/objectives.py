@@ -92,8 +92,9 @@ class _Objective:
                 _, _, hess = pairwise_terms(y_true, preds, "square", self.margin, weight, None,
                                             groups, True)
         total = float(np.sum(weight)) if weight is not None else float(preds.shape[0])
-        scale = total / 2.0
-        return grad * scale, hess * scale
+        grad *= total / 2.0  # fresh arrays: scaled in place
+        hess *= total / 2.0
+        return grad, hess
 
 
 class LightGBMObjective(_Objective):
