@@ -36,26 +36,26 @@ from numba.extending import overload
 from .._jit import jit
 
 
-def weight_at(weight, i):  # pragma: no cover - replaced by the overload when compiled
-    """Row ``i``'s weight: ``weight[i]``, or 1 when ``weight`` is None."""
+def _item_or(default, doc):
+    """A function ``f(arr, i)`` for kernels: ``arr[i]``, or ``default`` when
+    ``arr`` is None (resolved when a kernel is compiled: nothing is left of
+    the None case but the constant)."""
+    def item(arr, i):  # pragma: no cover - replaced by the overload when compiled
+        pass
+
+    item.__doc__ = doc
+
+    @overload(item)
+    def _item(arr, i):
+        if isinstance(arr, types.NoneType):
+            return lambda arr, i: default
+        return lambda arr, i: arr[i]
+
+    return item
 
 
-@overload(weight_at)
-def _weight_at(weight, i):
-    if isinstance(weight, types.NoneType):
-        return lambda weight, i: 1.0
-    return lambda weight, i: weight[i]
-
-
-def code_at(codes, i):  # pragma: no cover - replaced by the overload when compiled
-    """Row ``i``'s group: ``codes[i]``, or 0 when ``codes`` is None (one group)."""
-
-
-@overload(code_at)
-def _code_at(codes, i):
-    if isinstance(codes, types.NoneType):
-        return lambda codes, i: 0
-    return lambda codes, i: codes[i]
+weight_at = _item_or(1.0, "Row ``i``'s weight: ``weight[i]``, or 1 when ``weight`` is None.")
+code_at = _item_or(0, "Row ``i``'s group: ``codes[i]``, or 0 when ``codes`` is None.")
 
 
 @jit
