@@ -110,24 +110,25 @@ def _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z, normaliz
     ns = keys_to_floats(runs.nk, runs.nk)
     pw, nw = _or_none(runs.pw), _or_none(runs.nw)
     n = s.shape[0]
-    grad = np.zeros(n)
-    hess = np.zeros(n)
     if loss == "aum":
         rates = normalize is True
         pairs = wp * wn
         scale = pairs / pairs.sum() if rates else np.ones(n_groups)
+        grad = np.zeros(n)
         value = aum_groups(ps, pw, runs.px, p_starts, ns, nw, runs.nx, n_starts, rates, scale,
                            grad)
-        return value, grad, hess
+        return value, grad, np.zeros(n)
     squared = loss == "squared_hinge"
     scale = np.full(n_groups, 1.0 / z)
+    out = np.zeros((n, 2))  # gradient and Hessian side by side: one cache line a row
     calls = [
         (hinge_positives, (ps, pw, runs.px, p_starts, ns, nw, n_starts, margin, squared, scale,
-                           grad, hess)),
+                           out)),
         (hinge_negatives, (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale,
-                           grad, hess)),
+                           out)),
     ]  # the two walks write disjoint rows
-    return _run(calls, n >= CHUNK_MIN)[0], grad, hess
+    value = _run(calls, n >= CHUNK_MIN)[0]
+    return value, np.ascontiguousarray(out[:, 0]), np.ascontiguousarray(out[:, 1])
 
 
 def _run(calls, threaded):

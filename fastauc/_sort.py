@@ -40,6 +40,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.sorting import (
     bin_counts,
+    group_counts,
     scatter_groups,
     scatter_rows,
     sort_segments,
@@ -195,10 +196,7 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     n = score.shape[0]
     weighted = weight.shape[0] > 0
     counts = np.zeros((2, n_groups), np.int64)  # row 1: positives
-    for c, rows in ((1, is_pos), (0, ~is_pos)):
-        if weighted:
-            rows = rows & (weight != 0)
-        counts[c] = np.bincount(codes[rows], minlength=n_groups)
+    group_counts(is_pos, weight if weighted else None, codes, counts)
     _score_range(score, "y_score")  # NaN or infinity raises
     starts = np.zeros(2 * n_groups + 1, np.int64)  # the positives' segments first
     np.cumsum(counts[::-1].reshape(-1), out=starts[1:])

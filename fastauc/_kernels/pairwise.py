@@ -127,15 +127,15 @@ def closed_form(score, is_pos, weight, codes, ref, wp, wn, mean_p, mean_n, margi
 
 
 @jit
-def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, scale, grad,
-                    hess):
+def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, scale, out):
     """Value, gradient and Hessian entries of the positives (see the module).
 
     ``ps``/``ns``: each class's scores (float64) sorted ascending within each
     group; ``pw``/``nw`` their weights; ``px`` the positives' row indices;
     ``scale[g]`` multiplies group ``g``'s terms.  Each row's gradient and
-    Hessian entry are written to its row of ``grad`` and ``hess`` (zeros
-    where the row has no active pair).  Returns the (scaled) value.
+    Hessian entry are written side by side to its row of ``out`` (n, 2)
+    (one cache line a row: the rows come in score order, not row order;
+    zeros where the row has no active pair).  Returns the (scaled) value.
     """
     total = 0.0
     for g in range(p_starts.shape[0] - 1):
@@ -179,18 +179,18 @@ def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, sca
             gap = margin - (si - mean)  # the difference first: exact for close scores
             if squared:
                 value += wi * (w_act * gap * gap + m2)
-                grad[px[i]] = -2.0 * wi * w_act * gap
-                hess[px[i]] = 2.0 * wi * w_act
+                r = px[i]
+                out[r, 0] = -2.0 * wi * w_act * gap
+                out[r, 1] = 2.0 * wi * w_act
             else:
                 value += wi * w_act * gap
-                grad[px[i]] = -wi * w_act
+                out[px[i], 0] = -wi * w_act
         total += value
     return total
 
 
 @jit
-def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, scale, grad,
-                    hess):
+def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, scale, out):
     """Gradient and Hessian entries of the negatives: ascending, the active
     positives a growing prefix (arguments as for ``hinge_positives``)."""
     for g in range(p_starts.shape[0] - 1):
@@ -218,10 +218,11 @@ def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, sca
                 continue
             wj = weight_at(nw, j) * c
             if squared:
-                grad[nx[j]] = 2.0 * wj * w_act * (margin - (mean - sj))
-                hess[nx[j]] = 2.0 * wj * w_act
+                r = nx[j]
+                out[r, 0] = 2.0 * wj * w_act * (margin - (mean - sj))
+                out[r, 1] = 2.0 * wj * w_act
             else:
-                grad[nx[j]] = wj * w_act
+                out[nx[j], 0] = wj * w_act
 
 
 @jit

@@ -224,6 +224,17 @@ def scatter_rows(bits, score, is_pos, weight, extra, first_row, lo, shift, vlo, 
 
 
 @jit
+def group_counts(is_pos, weight, codes, counts):
+    """Rows of non-zero weight per class and group, added into ``counts``
+    (int64 (2, n_groups); row 1 positives).  ``weight``: None for unit
+    weights."""
+    for i in range(is_pos.shape[0]):
+        if skipped(weight, i):
+            continue
+        counts[np.int64(is_pos[i]), codes[i]] += 1
+
+
+@jit
 def scatter_groups(bits, is_pos, weight, codes, cursor, keys, w_out, x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, codes[i]]``
     (then advanced): its key to ``keys``, its weight to ``w_out`` (None
