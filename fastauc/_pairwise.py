@@ -102,7 +102,7 @@ def _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z):
     return value, grad, hess
 
 
-def _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z, normalize):
+def _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z, normalize, contiguous):
     """Hinge losses and AUM: one sort by (group, score), then the walks."""
     wp, wn = sums[:2]
     runs, p_starts, n_starts = sort_by_group(is_pos, s, w, codes, n_groups)
@@ -121,13 +121,23 @@ def _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z, normaliz
     squared = loss == "squared_hinge"
     scale = np.full(n_groups, 1.0 / z)
     out = np.zeros((n, 2))  # gradient and Hessian side by side: one cache line a row
-    calls = [
-        (hinge_positives, (ps, pw, runs.px, p_starts, ns, nw, n_starts, margin, squared, scale,
-                           out)),
-        (hinge_negatives, (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale,
-                           out)),
-    ]  # the two walks write disjoint rows
-    value = _run(calls, n >= CHUNK_MIN)[0]
+    # the walks' cost is mostly their writes, one a row: the positives' walk and
+    # the first negatives in one thread, the other negatives in the other (the
+    # cut depends on the class sizes only; the rows written are disjoint)
+    n_neg = ns.shape[0]
+    cut = min(n_neg, max(0, (n_neg - ps.shape[0]) // 2))
+    neg_args = (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale, out)
+
+    def first_part():
+        value = hinge_positives(ps, pw, runs.px, p_starts, ns, nw, n_starts, margin, squared,
+                                scale, out)
+        hinge_negatives(*neg_args, 0, cut)
+        return value
+
+    value = _run([(first_part, ()), (hinge_negatives, (*neg_args, cut, n_neg))],
+                 n >= CHUNK_MIN)[0]
+    if not contiguous:
+        return value, out[:, 0], out[:, 1]
     return value, np.ascontiguousarray(out[:, 0]), np.ascontiguousarray(out[:, 1])
 
 
@@ -138,8 +148,11 @@ def _run(calls, threaded):
     return [fn(*args) for fn, args in calls]
 
 
-def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, groups, normalize):
-    """``(value, gradient, hessian)`` of a loss, inputs validated."""
+def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, groups, normalize,
+                   contiguous=True):
+    """``(value, gradient, hessian)`` of a loss, inputs validated.  With
+    ``contiguous`` False the gradient and Hessian may be strided views of one
+    (n, 2) array (for callers that copy them anyway)."""
     margin, normalize = check_params(loss, margin, normalize)
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                          default_rule="greater", keep_float32=True)
@@ -183,7 +196,7 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         value, grad, hess = _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z)
     else:
         value, grad, hess = _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z,
-                                          normalize)
+                                          normalize, contiguous)
     if loss == "linear" and normalize == "all_pairs":
         value += 0.5
     return float(value), grad, hess

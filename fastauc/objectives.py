@@ -87,7 +87,7 @@ class _Objective:
         with warnings.catch_warnings():  # queries of one class are common in ranking
             warnings.simplefilter("ignore", v.UndefinedMetricWarning)
             _, grad, hess = pairwise_terms(y_true, preds, self.loss, self.margin, weight, None,
-                                           groups, True)
+                                           groups, True, contiguous=False)
             if self.loss not in _QUADRATIC:
                 _, _, hess = pairwise_terms(y_true, preds, "square", self.margin, weight, None,
                                             groups, True)

@@ -190,12 +190,18 @@ def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, sca
 
 
 @jit
-def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, scale, out):
-    """Gradient and Hessian entries of the negatives: ascending, the active
-    positives a growing prefix (arguments as for ``hinge_positives``)."""
+def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, scale, out, j_lo,
+                    j_hi):
+    """Gradient and Hessian entries of the negatives ``j_lo <= j < j_hi``:
+    ascending, the active positives a growing prefix (other arguments as for
+    ``hinge_positives``).  A range may start anywhere: its first negative
+    takes in all the positives below it in one batch, so the negatives can be
+    cut into ranges for two threads."""
     for g in range(p_starts.shape[0] - 1):
         a0, a1 = p_starts[g], p_starts[g + 1]
-        b0, b1 = n_starts[g], n_starts[g + 1]
+        b0, b1 = max(n_starts[g], j_lo), min(n_starts[g + 1], j_hi)
+        if b0 >= b1:
+            continue
         c = scale[g]
         w_act = 0.0
         mean = 0.0
