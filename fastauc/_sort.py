@@ -195,24 +195,29 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
                 np.array([0, runs.nk.shape[0]], np.int64))
     n = score.shape[0]
     weighted = weight.shape[0] > 0
-    counts = np.zeros((2, n_groups), np.int64)  # row 1: positives
-    group_counts(is_pos, weight if weighted else None, codes, counts)
     _score_range(score, "y_score")  # NaN or infinity raises
+    bits = _bits(score)
+    # two fixed halves of the rows (as sort_by_class): counted and scattered on
+    # two threads, the second half's rows of a segment after the first half's
+    halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+    parts = [(is_pos[a:b], weight[a:b] if weighted else None, codes[a:b]) for a, b in halves]
+    hists = [np.zeros((2, n_groups), np.int64) for _ in halves]  # row 1: positives
+    map_chunks(group_counts, [(*p, h) for p, h in zip(parts, hists)])
+    counts = hists[0] if len(hists) == 1 else hists[0] + hists[1]
     starts = np.zeros(2 * n_groups + 1, np.int64)  # the positives' segments first
     np.cumsum(counts[::-1].reshape(-1), out=starts[1:])
-    cursor = starts[:-1].reshape(2, n_groups)[::-1].copy()  # indexed by is_pos
+    first = starts[:-1].reshape(2, n_groups)[::-1].copy()  # indexed by is_pos
+    cursors = [first] if len(halves) == 1 else [first, first + hists[0]]
     m = int(starts[-1])
-    bits = _bits(score)
     keys = np.empty(m, bits.dtype)
     w = np.empty(m, np.float64) if weighted else None
     x_dtype = np.int32 if n < 2**31 else np.int64
     x = np.empty(m, x_dtype)
-    scatter_groups(bits, is_pos, weight if weighted else None, codes, cursor, keys, w, x)
+    map_chunks(scatter_groups, [(bits[a:b], *p, a, c, keys, w, x)
+                                for (a, b), p, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
-    longest = int(np.max(np.diff(starts))) if m else 0
-    sort_segments(keys, w, x, starts, 0, 2 * n_groups, np.empty(longest, keys.dtype),
-                  None if w is None else np.empty(longest), np.empty(longest, x_dtype),
-                  out, _tables())
+    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i) for i, (a, b)
+                             in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     p = int(counts[1].sum())
     w = v.EMPTY_WEIGHT if w is None else w
     runs = ClassRuns(out[:p], w[:p], x[:p], out[p:], w[p:], x[p:])

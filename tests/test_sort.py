@@ -328,3 +328,25 @@ def test_split_sweeps_drop_points_as_sklearn_does(problem, weighted):
             for a, b in zip(got, ref):
                 assert a.shape == b.shape
                 np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [500, _sort.CHUNK_MIN + 777])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, rng):
+    """Each class's rows by group, then by score (stable), with their indices;
+    past the two-thread threshold the halves are scattered on two threads."""
+    is_pos = rng.random(n) < 0.3
+    score = np.round(rng.standard_normal(n), 2)
+    codes = rng.integers(0, 37, n)
+    weight = rng.choice([0.0, 1.0, 2.5], n) if weighted else EMPTY
+    runs, p_starts, n_starts = _sort.sort_by_group(is_pos, score, weight, codes, 37)
+    keep = weight != 0 if weighted else np.ones(n, bool)
+    for cls, keys, w, x, starts in ((True, runs.pk, runs.pw, runs.px, p_starts),
+                                    (False, runs.nk, runs.nw, runs.nx, n_starts)):
+        rows = np.flatnonzero((is_pos == cls) & keep)
+        rows = rows[np.lexsort((score[rows], codes[rows]))]  # stable: by group, then score
+        np.testing.assert_array_equal(x, rows)
+        np.testing.assert_array_equal(keys, float_keys(score[rows]))
+        if weighted:
+            np.testing.assert_array_equal(w, weight[rows])
+        np.testing.assert_array_equal(np.diff(starts), np.bincount(codes[rows], minlength=37))

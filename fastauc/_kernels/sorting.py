@@ -235,11 +235,12 @@ def group_counts(is_pos, weight, codes, counts):
 
 
 @jit
-def scatter_groups(bits, is_pos, weight, codes, cursor, keys, w_out, x_out):
+def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, codes[i]]``
     (then advanced): its key to ``keys``, its weight to ``w_out`` (None
-    without weights) and its index to ``x_out``.  Segments are then sorted
-    by ``sort_segments``: each (class, group) comes out sorted by score."""
+    without weights) and its index (``first_row`` for the first row here)
+    to ``x_out``.  Segments are then sorted by ``sort_segments``: each
+    (class, group) comes out sorted by score."""
     for i in range(bits.shape[0]):
         if skipped(weight, i):
             continue
@@ -249,7 +250,7 @@ def scatter_groups(bits, is_pos, weight, codes, cursor, keys, w_out, x_out):
         cursor[c, g] = o + 1
         keys[o] = row_key(bits[i])
         put(w_out, o, weight, i)
-        x_out[o] = i
+        x_out[o] = first_row + i
 
 
 @jit(inline="always")
