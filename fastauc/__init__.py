@@ -73,8 +73,7 @@ def __getattr__(name):
 def __dir__():
     return sorted([*globals(), *_LAZY_SUBMODULES, *_LAZY_CLASSES])
 
-__all__ = [
-    "AUCLinearClassifier",
+__all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-learn
     "Accumulator",
     "BestThreshold",
     "BootstrapResult",

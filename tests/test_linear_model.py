@@ -93,3 +93,31 @@ def test_multiclass_is_refused_with_scikit_learns_words(rng):
     X = rng.normal(size=(30, 2))
     with pytest.raises(ValueError, match="Only binary classification is supported"):
         AUCLinearClassifier().fit(X, np.arange(30) % 3)
+
+
+def test_optional_parts_load_only_when_used():
+    """``import fastauc`` and ``from fastauc import *`` work without
+    scikit-learn, scipy, LightGBM and XGBoost; the estimator and the
+    objectives load them on first use."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('sklearn', 'scipy', 'lightgbm', 'xgboost'):\n"
+        "            raise ImportError('blocked: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from fastauc import *\n"
+        "import fastauc, fastauc.objectives\n"
+        "print(pairwise_loss([0, 1], [0.2, 0.9], loss='hinge'))\n"
+        "try:\n"
+        "    fastauc.AUCLinearClassifier\n"
+        "except ImportError as e:\n"
+        "    print('estimator needs', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert float(out.splitlines()[0]) == pytest.approx(0.3)
+    assert "estimator needs blocked: s" in out  # scipy or scikit-learn, whichever first
