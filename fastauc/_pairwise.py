@@ -149,14 +149,15 @@ def _run(calls, threaded):
 
 
 def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, groups, normalize,
-                   contiguous=True):
+                   contiguous=True, square_hessian=False):
     """``(value, gradient, hessian)`` of a loss, inputs validated.  With
     ``contiguous`` False the gradient and Hessian may be strided views of one
-    (n, 2) array (for callers that copy them anyway)."""
+    (n, 2) array (for callers that copy them anyway); with
+    ``square_hessian`` the Hessian is the square loss's,
+    ``2 w_i W_other / z``, whatever the loss (the boosting objectives')."""
     margin, normalize = check_params(loss, margin, normalize)
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                          default_rule="greater", keep_float32=True)
-    v.check_finite(s, "y_score")
     n = s.shape[0]
     if groups is None:
         codes = None
@@ -180,7 +181,6 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         class_sums(s, is_pos, _or_none(w), codes, ref, np.zeros((2, n_groups), bool), *sums)
         sums = (*sums, ref)
     wp, wn = sums[:2]
-    _warn_no_pairs(wp, wn, present, groups is not None)
     pairs = float(np.dot(wp, wn))
     if normalize == "all_pairs":
         totals = wp + wn
@@ -189,7 +189,10 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         z = pairs
     else:
         z = 1.0
+    if pairs == 0.0 or z == 0.0 or loss in ("linear", "square"):
+        v.check_finite(s, "y_score")  # the sort checks the scores of the other losses
     if pairs == 0.0 or z == 0.0:
+        _warn_no_pairs(wp, wn, present, groups is not None)
         value = 0.5 if loss == "linear" and normalize == "all_pairs" and z > 0 else 0.0
         return value, np.zeros(n), np.zeros(n)
     if loss in ("linear", "square"):
@@ -199,6 +202,17 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
                                           normalize, contiguous)
     if loss == "linear" and normalize == "all_pairs":
         value += 0.5
+    if square_hessian and loss != "square":
+        hess = _square_hessian(is_pos, w, codes, wp, wn, z)
+    _warn_no_pairs(wp, wn, present, groups is not None)  # after the sort's checks
     return float(value), grad, hess
+
+
+def _square_hessian(is_pos, w, codes, wp, wn, z):
+    """The square loss's Hessian, ``2 w_i W_neg / z`` for a positive and
+    ``2 w_j W_pos / z`` for a negative of the same group."""
+    other = np.where(is_pos, wn[0] if codes is None else wn[codes],
+                     wp[0] if codes is None else wp[codes])
+    return (2.0 / z) * other if w.shape[0] == 0 else (2.0 / z) * other * w
 
 

@@ -139,7 +139,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     nbins = 2 if path == "numpy" else _bins(n)
     vlo, vhi = _score_range(score, name)
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
-    halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+    halves = _halves(n)
     # the kernels take None for no weights and for no payload (or the row index)
     parts = [(bits[a:b], score[a:b], is_pos[a:b], weight[a:b] if weighted else None,
               extra[a:b] if extra.shape[0] else None, a) for a, b in halves]
@@ -148,18 +148,8 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
                      for p, h in zip(parts, hists)])
     total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
     lut, firsts = _buckets(total, BUCKET_ROWS if path == "radix" else None)
-    n_buckets = firsts.shape[0]
-    # per half: rows per (class, bucket), the positives' row first
-    counts = [np.add.reduceat(h, firsts, axis=1)[::-1] for h in hists]
-    both = counts[0] if len(counts) == 1 else counts[0] + counts[1]
-    n_pos = int(both[0].sum())
-    m = n_pos + int(both[1].sum())
-    starts = np.zeros(2 * n_buckets + 1, np.int64)  # the positives' segments first
-    np.cumsum(both.reshape(-1), out=starts[1:])
-    first = starts[:-1].reshape(2, n_buckets)[::-1].copy()  # indexed by is_pos
-    cursors = [first]
-    if len(halves) == 2:
-        cursors.append(first + counts[0][::-1])
+    starts, cursors, n_pos = _segments([np.add.reduceat(h, firsts, axis=1) for h in hists])
+    m = int(starts[-1])
     keys = alloc("keys", m, bits.dtype)
     w = alloc("weights", m, np.float64) if weighted else None
     x = alloc("payload", m, x_dtype) if with_extra else None
@@ -173,9 +163,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     else:
         run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i) for i, (a, b)
                           in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
-    w = v.EMPTY_WEIGHT if w is None else w
-    x = np.empty(0, x_dtype) if x is None else x
-    return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:], w[n_pos:], x[n_pos:])
+    return _class_runs(out, w, x, n_pos, x_dtype)
 
 
 def sort_by_group(is_pos, score, weight, codes, n_groups):
@@ -198,16 +186,12 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     _score_range(score, "y_score")  # NaN or infinity raises
     bits = _bits(score)
     # two fixed halves of the rows (as sort_by_class): counted and scattered on
-    # two threads, the second half's rows of a segment after the first half's
-    halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+    # two threads; the segments are the (class, group) pairs
+    halves = _halves(n)
     parts = [(is_pos[a:b], weight[a:b] if weighted else None, codes[a:b]) for a, b in halves]
     hists = [np.zeros((2, n_groups), np.int64) for _ in halves]  # row 1: positives
     map_chunks(group_counts, [(*p, h) for p, h in zip(parts, hists)])
-    counts = hists[0] if len(hists) == 1 else hists[0] + hists[1]
-    starts = np.zeros(2 * n_groups + 1, np.int64)  # the positives' segments first
-    np.cumsum(counts[::-1].reshape(-1), out=starts[1:])
-    first = starts[:-1].reshape(2, n_groups)[::-1].copy()  # indexed by is_pos
-    cursors = [first] if len(halves) == 1 else [first, first + hists[0]]
+    starts, cursors, p = _segments(hists)
     m = int(starts[-1])
     keys = np.empty(m, bits.dtype)
     w = np.empty(m, np.float64) if weighted else None
@@ -218,14 +202,37 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
     map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i) for i, (a, b)
                              in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
-    p = int(counts[1].sum())
+    # each class's groups start where its segments do, less the class's start
+    return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
+            starts[n_groups:] - p)
+
+
+def _halves(n):
+    """Two fixed halves of the rows (one part below ``CHUNK_MIN``)."""
+    return [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+
+
+def _segments(counts):
+    """The segments' layout from each half's rows per (class, segment)
+    (int64 (2, K) each, row 1 the positives): ``(starts, cursors, n_pos)``,
+    the positives' segments first, each half's cursors indexed by
+    ``[is_pos, segment]``; the second half's rows of a segment follow the
+    first half's, so the layout never depends on the threads."""
+    both = counts[0] if len(counts) == 1 else counts[0] + counts[1]
+    k = both.shape[1]
+    starts = np.zeros(2 * k + 1, np.int64)
+    np.cumsum(both[::-1].reshape(-1), out=starts[1:])
+    first = starts[:-1].reshape(2, k)[::-1].copy()
+    cursors = [first] if len(counts) == 1 else [first, first + counts[0]]
+    return starts, cursors, int(both[1].sum())
+
+
+def _class_runs(out, w, x, n_pos, x_dtype):
+    """:class:`ClassRuns` of sorted keys ``out`` split at ``n_pos`` (weights
+    and payload None when not carried)."""
     w = v.EMPTY_WEIGHT if w is None else w
-    runs = ClassRuns(out[:p], w[:p], x[:p], out[p:], w[p:], x[p:])
-    p_starts = np.zeros(n_groups + 1, np.int64)
-    n_starts = np.zeros(n_groups + 1, np.int64)
-    np.cumsum(counts[1], out=p_starts[1:])
-    np.cumsum(counts[0], out=n_starts[1:])
-    return runs, p_starts, n_starts
+    x = np.empty(0, x_dtype) if x is None else x
+    return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:], w[n_pos:], x[n_pos:])
 
 
 def _buckets(hist, target):
