@@ -18,6 +18,7 @@ from ._kernels.pairwise import (
     hinge_negatives,
     hinge_positives,
     negative_spread,
+    segment_sums,
 )
 from ._kernels.sorting import keys_to_floats
 from ._parallel import map_chunks
@@ -64,6 +65,11 @@ def check_params(loss, margin, normalize):
 
 
 def _warn_no_pairs(wp, wn, present, grouped):
+    """One warning for the groups with rows but no pair; ``present()``
+    gives which groups have rows (called only when some group has no pair)."""
+    if np.all((wp > 0) & (wn > 0)):
+        return
+    present = present()
     lonely = int(np.count_nonzero(present & ((wp == 0) | (wn == 0))))
     if not lonely:
         return
@@ -102,14 +108,13 @@ def _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z):
     return value, grad, hess
 
 
-def _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z, normalize, contiguous):
-    """Hinge losses and AUM: one sort by (group, score), then the walks."""
-    wp, wn = sums[:2]
-    runs, p_starts, n_starts = sort_by_group(is_pos, s, w, codes, n_groups)
+def _sorted_terms(loss, runs, p_starts, n_starts, n, wp, wn, margin, z, normalize,
+                  contiguous):
+    """Hinge losses and AUM from the sort by (group, score): the walks."""
     ps = keys_to_floats(runs.pk, runs.pk)
     ns = keys_to_floats(runs.nk, runs.nk)
     pw, nw = _or_none(runs.pw), _or_none(runs.nw)
-    n = s.shape[0]
+    n_groups = wp.shape[0]
     if loss == "aum":
         rates = normalize is True
         pairs = wp * wn
@@ -121,11 +126,14 @@ def _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z, normaliz
     squared = loss == "squared_hinge"
     scale = np.full(n_groups, 1.0 / z)
     out = np.zeros((n, 2))  # gradient and Hessian side by side: one cache line a row
-    # the walks' cost is mostly their writes, one a row: the positives' walk and
-    # the first negatives in one thread, the other negatives in the other (the
-    # cut depends on the class sizes only; the rows written are disjoint)
+    # the positives' walk (which reads every row of both classes) and the
+    # first negatives in one thread, the other negatives in the other; a
+    # negative costs about three rows of the positives' walk (its write lands
+    # on a random row), so the cut balances 3 (n_neg - cut) = n_neg + 3
+    # n_pos + 3 cut.  It depends on the class sizes only; the rows written
+    # are disjoint.
     n_neg = ns.shape[0]
-    cut = min(n_neg, max(0, (n_neg - ps.shape[0]) // 2))
+    cut = min(n_neg, max(0, (2 * n_neg - 3 * ps.shape[0]) // 6))
     neg_args = (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale, out)
 
     def first_part():
@@ -138,7 +146,8 @@ def _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z, normaliz
                  n >= CHUNK_MIN)[0]
     if not contiguous:
         return value, out[:, 0], out[:, 1]
-    return value, np.ascontiguousarray(out[:, 0]), np.ascontiguousarray(out[:, 1])
+    grad, hess = _run([(np.ascontiguousarray, (out[:, k],)) for k in (0, 1)], n >= CHUNK_MIN)
+    return value, grad, hess
 
 
 def _run(calls, threaded):
@@ -162,7 +171,6 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
     if groups is None:
         codes = None
         n_groups = 1
-        present = np.array([n > 0])
     else:
         gc = group_codes(groups, n)
         if gc.n_missing:
@@ -171,16 +179,23 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
                 f"{gc.first_missing}); every row needs a group")
         codes = gc.codes
         n_groups = gc.n_groups
-        present = np.bincount(codes, minlength=n_groups) > 0
-    if codes is None and w.shape[0] == 0 and loss not in ("linear", "square"):
-        n_pos = float(np.count_nonzero(is_pos))  # the class counts are all the sort needs
-        sums = (np.array([n_pos]), np.array([n - n_pos]))
-    else:
+
+    def present():  # which groups have rows (for the warning only)
+        if codes is None:
+            return np.array([n > 0])
+        return np.bincount(codes, minlength=n_groups) > 0
+
+    if loss in ("linear", "square"):
+        v.check_finite(s, "y_score")
         ref = np.zeros((2, n_groups))  # each class's first score per group: sums are about it
         sums = tuple(np.zeros(n_groups) for _ in range(4))  # wp, wn, sp, sn
         class_sums(s, is_pos, _or_none(w), codes, ref, np.zeros((2, n_groups), bool), *sums)
         sums = (*sums, ref)
-    wp, wn = sums[:2]
+        wp, wn = sums[:2]
+    else:  # the sort checks the scores and gives the groups' class weights
+        runs, p_starts, n_starts = sort_by_group(is_pos, s, w, codes, n_groups)
+        wp, wn = (_segment_weights(x, starts) for x, starts in
+                  ((runs.pw, p_starts), (runs.nw, n_starts)))
     pairs = float(np.dot(wp, wn))
     if normalize == "all_pairs":
         totals = wp + wn
@@ -189,8 +204,6 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         z = pairs
     else:
         z = 1.0
-    if pairs == 0.0 or z == 0.0 or loss in ("linear", "square"):
-        v.check_finite(s, "y_score")  # the sort checks the scores of the other losses
     if pairs == 0.0 or z == 0.0:
         _warn_no_pairs(wp, wn, present, groups is not None)
         value = 0.5 if loss == "linear" and normalize == "all_pairs" and z > 0 else 0.0
@@ -198,14 +211,23 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
     if loss in ("linear", "square"):
         value, grad, hess = _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z)
     else:
-        value, grad, hess = _sorted_terms(loss, s, is_pos, w, codes, n_groups, sums, margin, z,
+        value, grad, hess = _sorted_terms(loss, runs, p_starts, n_starts, n, wp, wn, margin, z,
                                           normalize, contiguous)
     if loss == "linear" and normalize == "all_pairs":
         value += 0.5
     if square_hessian and loss != "square":
         hess = _square_hessian(is_pos, w, codes, wp, wn, z)
-    _warn_no_pairs(wp, wn, present, groups is not None)  # after the sort's checks
+    _warn_no_pairs(wp, wn, present, groups is not None)
     return float(value), grad, hess
+
+
+def _segment_weights(w, starts):
+    """Each segment's weight (its row count for unit weights ``w`` empty)."""
+    if w.shape[0] == 0:
+        return np.diff(starts).astype(np.float64)
+    out = np.empty(starts.shape[0] - 1)
+    segment_sums(w, starts, out)
+    return out
 
 
 def _square_hessian(is_pos, w, codes, wp, wn, z):

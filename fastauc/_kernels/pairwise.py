@@ -300,3 +300,13 @@ def aum_groups(ps, pw, px, p_starts, ns, nw, nx, n_starts, rates, scale, grad):
             i, j = i_end, j_end
         total += c * area
     return total
+
+
+@jit
+def segment_sums(w, starts, out):
+    """``out[s] = w[starts[s]:starts[s + 1]].sum()``, each summed in order."""
+    for s in range(starts.shape[0] - 1):
+        total = 0.0
+        for i in range(starts[s], starts[s + 1]):
+            total += w[i]
+        out[s] = total
