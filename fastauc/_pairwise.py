@@ -108,32 +108,31 @@ def _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z):
     return value, grad, hess
 
 
-def _sorted_terms(loss, runs, p_starts, n_starts, n, wp, wn, margin, z, normalize,
-                  contiguous):
-    """Hinge losses and AUM from the sort by (group, score): the walks."""
+def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, normalize):
+    """Hinge losses and AUM from the sort by (group, score): the walks write
+    each row's gradient and Hessian entry to its slot (``_sort.Placement``),
+    then the slots are brought back to row order."""
     ps = keys_to_floats(runs.pk, runs.pk)
     ns = keys_to_floats(runs.nk, runs.nk)
     pw, nw = _or_none(runs.pw), _or_none(runs.nw)
     n_groups = wp.shape[0]
+    out = np.zeros((placement.slots, 2))  # gradient and Hessian side by side
     if loss == "aum":
         rates = normalize is True
         pairs = wp * wn
         scale = pairs / pairs.sum() if rates else np.ones(n_groups)
-        grad = np.zeros(n)
         value = aum_groups(ps, pw, runs.px, p_starts, ns, nw, runs.nx, n_starts, rates, scale,
-                           grad)
-        return value, grad, np.zeros(n)
+                           out[:, 0])
+        return (value, *placement.to_rows(out))
     squared = loss == "squared_hinge"
     scale = np.full(n_groups, 1.0 / z)
-    out = np.zeros((n, 2))  # gradient and Hessian side by side: one cache line a row
     # the positives' walk (which reads every row of both classes) and the
-    # first negatives in one thread, the other negatives in the other; a
-    # negative costs about three rows of the positives' walk (its write lands
-    # on a random row), so the cut balances 3 (n_neg - cut) = n_neg + 3
-    # n_pos + 3 cut.  It depends on the class sizes only; the rows written
-    # are disjoint.
+    # first negatives in one thread, the other negatives in the other: a
+    # negative costs about 1.8 rows of the positives' walk (measured), so the
+    # cut balances n_neg + n_pos + 1.8 cut = 1.8 (n_neg - cut).  It depends
+    # on the class sizes only; the slots written are disjoint.
     n_neg = ns.shape[0]
-    cut = min(n_neg, max(0, (2 * n_neg - 3 * ps.shape[0]) // 6))
+    cut = min(n_neg, max(0, (4 * n_neg - 5 * ps.shape[0]) // 18))
     neg_args = (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale, out)
 
     def first_part():
@@ -143,11 +142,8 @@ def _sorted_terms(loss, runs, p_starts, n_starts, n, wp, wn, margin, z, normaliz
         return value
 
     value = _run([(first_part, ()), (hinge_negatives, (*neg_args, cut, n_neg))],
-                 n >= CHUNK_MIN)[0]
-    if not contiguous:
-        return value, out[:, 0], out[:, 1]
-    grad, hess = _run([(np.ascontiguousarray, (out[:, k],)) for k in (0, 1)], n >= CHUNK_MIN)
-    return value, grad, hess
+                 placement.slots >= CHUNK_MIN)[0]
+    return (value, *placement.to_rows(out))
 
 
 def _run(calls, threaded):
@@ -158,10 +154,8 @@ def _run(calls, threaded):
 
 
 def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, groups, normalize,
-                   contiguous=True, square_hessian=False):
+                   square_hessian=False):
     """``(value, gradient, hessian)`` of a loss, inputs validated.  With
-    ``contiguous`` False the gradient and Hessian may be strided views of one
-    (n, 2) array (for callers that copy them anyway); with
     ``square_hessian`` the Hessian is the square loss's,
     ``2 w_i W_other / z``, whatever the loss (the boosting objectives')."""
     margin, normalize = check_params(loss, margin, normalize)
@@ -193,7 +187,7 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         sums = (*sums, ref)
         wp, wn = sums[:2]
     else:  # the sort checks the scores and gives the groups' class weights
-        runs, p_starts, n_starts = sort_by_group(is_pos, s, w, codes, n_groups)
+        runs, p_starts, n_starts, placement = sort_by_group(is_pos, s, w, codes, n_groups)
         wp, wn = (_segment_weights(x, starts) for x, starts in
                   ((runs.pw, p_starts), (runs.nw, n_starts)))
     pairs = float(np.dot(wp, wn))
@@ -211,8 +205,8 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
     if loss in ("linear", "square"):
         value, grad, hess = _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z)
     else:
-        value, grad, hess = _sorted_terms(loss, runs, p_starts, n_starts, n, wp, wn, margin, z,
-                                          normalize, contiguous)
+        value, grad, hess = _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn,
+                                          margin, z, normalize)
     if loss == "linear" and normalize == "all_pairs":
         value += 0.5
     if square_hessian and loss != "square":

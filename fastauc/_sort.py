@@ -45,11 +45,13 @@ from ._kernels.sorting import (
     scatter_rows,
     sort_segments,
     sort_small,
+    unscatter_groups,
+    unscatter_rows,
     widen_keys,
 )
 from ._parallel import map_chunks
 
-__all__ = ["ClassRuns", "method", "sort_by_class", "sort_by_group"]
+__all__ = ["ClassRuns", "Placement", "method", "sort_by_class", "sort_by_group"]
 
 CHUNK_MIN = 1 << 16  # rows below which one thread does everything
 BUCKET_ROWS = 1 << 15  # rows per bucket: a bucket and its scratch stay in L2
@@ -68,6 +70,34 @@ class ClassRuns(NamedTuple):
     nk: np.ndarray  # the negatives' keys, weights and payload
     nw: np.ndarray
     nx: np.ndarray
+
+
+class Placement(NamedTuple):
+    """Where a sort put each row before sorting its segments: the payload of
+    a sort with ``positions`` is each row's *slot* (its position then), and
+    :meth:`to_rows` brings values computed per slot back to row order by
+    running the scatter again (a stream per segment, read ahead) instead of
+    writing each value to a random row.  For a sort in one bucket the slots
+    are the row indices themselves."""
+
+    slots: int  # rows of the array to_rows takes
+    kernel: object  # unscatter_rows or unscatter_groups; None: slots are rows
+    parts: list  # per half of the rows: (first row, last row, the kernel's arguments)
+    cursors: list  # per half: the scatter's cursors before it ran
+
+    def to_rows(self, src):
+        """``(src[slot(i), 0], src[slot(i), 1])`` for each row ``i``, as two
+        contiguous arrays; ``src``: float64 (slots, 2).  Rows of weight zero
+        (in no run) get 0, or what their slot holds when the slots are the
+        rows (a caller writing the runs' slots only leaves them at 0)."""
+        if self.kernel is None:
+            cols = map_chunks(np.ascontiguousarray, [(src[:, k],) for k in (0, 1)])
+            return cols[0], cols[1]
+        n = self.parts[-1][1]
+        a, b = np.empty(n), np.empty(n)
+        map_chunks(self.kernel, [(*args, c.copy(), src, a[r0:r1], b[r0:r1])
+                                 for (r0, r1, args), c in zip(self.parts, self.cursors)])
+        return a, b
 
 
 def _bits(score):
@@ -93,7 +123,7 @@ def _serial(fn, arg_tuples):
 
 
 def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="y_score",
-                  *, row_index=False, path=None, serial=False, alloc=_fresh) -> ClassRuns:
+                  *, row_index=False, positions=False, path=None, serial=False, alloc=_fresh):
     """Split rows by class and sort each class by score, ascending and stable.
 
     Parameters
@@ -108,6 +138,11 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     row_index : bool
         Carry each row's index instead (int32 below 2**31 rows, else int64),
         made as the rows are read rather than read from an array.
+    positions : bool
+        Carry each row's slot (:class:`Placement`) instead, and return
+        ``(runs, placement)``: values computed in sorted order can then be
+        written per slot, near each other, and brought back to row order in
+        one pass.
     name : str
         The input's name in the error for NaN or infinite scores.
     path : {"radix", "numpy"} or None
@@ -125,17 +160,20 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     bits = _bits(score)
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
-    with_extra = extra.shape[0] > 0 or row_index
+    with_extra = extra.shape[0] > 0 or row_index or positions
+    if positions:
+        path = "radix"
     if path is None:  # the choice pays from 2**16 rows on; a forced path applies to all
         free = not weighted and not with_extra
         path = method() if free and (n >= CHUNK_MIN or "FASTAUC_SORT" in os.environ) else "radix"
     if path == "numpy" and (weighted or with_extra):
         raise ValueError("the numpy sort path takes no weights and no payload")
-    x_dtype = (np.int32 if n < 2**31 else np.int64) if row_index else extra.dtype
+    x_dtype = (np.int32 if n < 2**31 else np.int64) if row_index or positions else extra.dtype
     if path == "radix" and n <= BUCKET_ROWS:  # one bucket: the whole sort in one call
-        return _sort_small(bits, is_pos, weight if weighted else None,
+        runs = _sort_small(bits, is_pos, weight if weighted else None,
                            extra if extra.shape[0] else None, with_extra, x_dtype, name, score,
                            alloc)
+        return (runs, Placement(n, None, [(0, n, ())], [None])) if positions else runs
     nbins = 2 if path == "numpy" else _bins(n)
     vlo, vhi = _score_range(score, name)
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
@@ -153,7 +191,12 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     keys = alloc("keys", m, bits.dtype)
     w = alloc("weights", m, np.float64) if weighted else None
     x = alloc("payload", m, x_dtype) if with_extra else None
-    run(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, x)
+    placement = None
+    if positions:  # the slots are numbered in cache by the segment sort
+        placement = Placement(m, unscatter_rows, [
+            (a, b, (p[0], p[1], p[2], p[3], lo, shift, vlo, scale, lut))
+            for (a, b), p in zip(halves, parts)], [c.copy() for c in cursors])
+    run(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, None if positions else x)
                        for p, c in zip(parts, cursors)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     if path == "numpy":
@@ -161,9 +204,10 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         if out is not keys:
             widen_keys(keys, out)
     else:
-        run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i) for i, (a, b)
+        run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, positions) for i, (a, b)
                           in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
-    return _class_runs(out, w, x, n_pos, x_dtype)
+    runs = _class_runs(out, w, x, n_pos, x_dtype)
+    return (runs, placement) if positions else runs
 
 
 def sort_by_group(is_pos, score, weight, codes, n_groups):
@@ -173,14 +217,14 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     group.  Rows go to their (class, group) segment in one scatter pass and
     every segment is sorted in one ``sort_segments`` call, so many small
     groups sort in cache (one group takes :func:`sort_by_class`).  Returns
-    ``(runs, p_starts, n_starts)``: :class:`ClassRuns` with the row indices
-    as payload, and each class's first row of each group (``n_groups + 1``
-    each).
+    ``(runs, p_starts, n_starts, placement)``: :class:`ClassRuns` with the
+    rows' slots as payload (:class:`Placement`), each class's first row of
+    each group (``n_groups + 1`` each), and the placement.
     """
     if codes is None:
-        runs = sort_by_class(is_pos, score, weight, row_index=True)
+        runs, placement = sort_by_class(is_pos, score, weight, positions=True)
         return (runs, np.array([0, runs.pk.shape[0]], np.int64),
-                np.array([0, runs.nk.shape[0]], np.int64))
+                np.array([0, runs.nk.shape[0]], np.int64), placement)
     n = score.shape[0]
     weighted = weight.shape[0] > 0
     _score_range(score, "y_score")  # NaN or infinity raises
@@ -197,14 +241,16 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     w = np.empty(m, np.float64) if weighted else None
     x_dtype = np.int32 if n < 2**31 else np.int64
     x = np.empty(m, x_dtype)
-    map_chunks(scatter_groups, [(bits[a:b], *p, a, c, keys, w, x)
-                                for (a, b), p, c in zip(halves, parts, cursors)])
+    placement = Placement(m, unscatter_groups, [(a, b, q) for (a, b), q in zip(halves, parts)],
+                          [c.copy() for c in cursors])
+    map_chunks(scatter_groups, [(bits[a:b], *q, a, c, keys, w, None)
+                                for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
-    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i) for i, (a, b)
+    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, True) for i, (a, b)
                              in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
-            starts[n_groups:] - p)
+            starts[n_groups:] - p, placement)
 
 
 def _halves(n):
@@ -339,14 +385,14 @@ def _segment_ranges(starts, split: bool):
     return [(0, cut), (cut, n_seg)]
 
 
-def _sort_range(keys, w, x, starts, first, last, out, alloc, i):
+def _sort_range(keys, w, x, starts, first, last, out, alloc, i, number=False):
     """Sort segments ``first:last`` (the ``i``-th range) with scratch as long
-    as the longest of them."""
+    as the longest of them (``number``: the payload is the rows' slots)."""
     longest = int(np.max(np.diff(starts[first:last + 1]))) if last > first else 0
     tk = alloc(f"scratch keys {i}", longest, keys.dtype)
     tw = None if w is None else alloc(f"scratch weights {i}", longest, np.float64)
     tx = None if x is None else alloc(f"scratch payload {i}", longest, x.dtype)
-    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables())
+    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), number)
 
 
 # ----------------------------------------------------------------- the choice

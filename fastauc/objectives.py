@@ -87,7 +87,7 @@ class _Objective:
         with warnings.catch_warnings():  # queries of one class are common in ranking
             warnings.simplefilter("ignore", v.UndefinedMetricWarning)
             _, grad, hess = pairwise_terms(y_true, preds, self.loss, self.margin, weight, None,
-                                           groups, True, contiguous=False,
+                                           groups, True,
                                            square_hessian=self.loss not in _QUADRATIC)
         total = float(np.sum(weight)) if weight is not None else float(preds.shape[0])
         grad *= total / 2.0  # fresh arrays: scaled in place

@@ -332,21 +332,35 @@ def test_split_sweeps_drop_points_as_sklearn_does(problem, weighted):
 
 @pytest.mark.parametrize("n", [500, _sort.CHUNK_MIN + 777])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, rng):
-    """Each class's rows by group, then by score (stable), with their indices;
-    past the two-thread threshold the halves are scattered on two threads."""
+@pytest.mark.parametrize("n_groups", [None, 37])
+def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, n_groups, rng):
+    """Each class's rows by group, then by score (stable), with their slots,
+    which the placement maps back to the rows; past the two-thread threshold
+    the halves are scattered on two threads (one group: ``sort_by_class``,
+    in one bucket at 500 rows, in many past it)."""
     is_pos = rng.random(n) < 0.3
     score = np.round(rng.standard_normal(n), 2)
-    codes = rng.integers(0, 37, n)
+    codes = None if n_groups is None else rng.integers(0, n_groups, n)
     weight = rng.choice([0.0, 1.0, 2.5], n) if weighted else EMPTY
-    runs, p_starts, n_starts = _sort.sort_by_group(is_pos, score, weight, codes, 37)
+    runs, p_starts, n_starts, placement = _sort.sort_by_group(is_pos, score, weight, codes,
+                                                              n_groups or 1)
     keep = weight != 0 if weighted else np.ones(n, bool)
+    # each row's slot, through the placement: values per slot come back per row
+    per_slot = np.zeros((placement.slots, 2))
+    per_slot[:, 0] = np.arange(placement.slots)
+    per_slot[np.concatenate([runs.px, runs.nx]), 1] = -1.0  # the slots of rows in the runs
+    slot_of, minus_one = placement.to_rows(per_slot)
+    np.testing.assert_array_equal(minus_one, np.where(keep, -1.0, 0.0))
+    row_of = np.full(placement.slots, -1)
+    row_of[slot_of[keep].astype(np.int64)] = np.flatnonzero(keep)
+    group = np.zeros(n, np.int64) if codes is None else codes
     for cls, keys, w, x, starts in ((True, runs.pk, runs.pw, runs.px, p_starts),
                                     (False, runs.nk, runs.nw, runs.nx, n_starts)):
         rows = np.flatnonzero((is_pos == cls) & keep)
-        rows = rows[np.lexsort((score[rows], codes[rows]))]  # stable: by group, then score
-        np.testing.assert_array_equal(x, rows)
+        rows = rows[np.lexsort((score[rows], group[rows]))]  # stable: by group, then score
+        np.testing.assert_array_equal(row_of[x], rows)
         np.testing.assert_array_equal(keys, float_keys(score[rows]))
         if weighted:
             np.testing.assert_array_equal(w, weight[rows])
-        np.testing.assert_array_equal(np.diff(starts), np.bincount(codes[rows], minlength=37))
+        np.testing.assert_array_equal(np.diff(starts),
+                                      np.bincount(group[rows], minlength=n_groups or 1))

@@ -31,8 +31,10 @@ buckets, and so every result, depend on the data alone, never on threads.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from .._jit import jit
 
@@ -156,6 +158,43 @@ def _get(src, i):
     return lambda src, i: src[i]
 
 
+def number_rows(x, a, b):  # pragma: no cover - replaced by the overload when compiled
+    """``x[a:b] = a, ..., b - 1`` (nothing when ``x`` is None)."""
+
+
+@overload(number_rows)
+def _number_rows(x, a, b):
+    if _is_none(x):
+        return lambda x, a, b: None
+
+    def impl(x, a, b):
+        for i in range(a, b):
+            x[i] = i
+    return impl
+
+
+@intrinsic
+def prefetch(typingctx, arr, i):
+    """A hint that row ``i`` of the 2-D array ``arr`` will be read soon
+    (LLVM's ``prefetch``: no fault, no effect on any value)."""
+    def codegen(context, builder, signature, args):
+        arr_type, i_type = signature.args
+        array = context.make_array(arr_type)(context, builder, args[0])
+        row = context.cast(builder, args[1], i_type, types.intp)
+        ptr = cgutils.get_item_pointer(context, builder, arr_type, array,
+                                       [row, context.get_constant(types.intp, 0)])
+        byte_ptr = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]),
+            "llvm.prefetch.p0i8")
+        # read, high locality, data cache
+        builder.call(fn, [builder.bitcast(ptr, byte_ptr), ir.Constant(i32, 0),
+                          ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(arr, i), codegen
+
+
 def part(arr, a, b):  # pragma: no cover - replaced by the overload when compiled
     """``arr[a:b]`` (None when ``arr`` is None)."""
 
@@ -237,9 +276,9 @@ def group_counts(is_pos, weight, codes, counts):
 @jit
 def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, x_out):
     """Write each row of non-zero weight to ``cursor[is_pos, codes[i]]``
-    (then advanced): its key to ``keys``, its weight to ``w_out`` (None
-    without weights) and its index (``first_row`` for the first row here)
-    to ``x_out``.  Segments are then sorted by ``sort_segments``: each
+    (then advanced): its key to ``keys``, its weight to ``w_out`` and its
+    index (``first_row`` for the first row here) to ``x_out`` (each None when
+    not wanted).  Segments are then sorted by ``sort_segments``: each
     (class, group) comes out sorted by score."""
     for i in range(bits.shape[0]):
         if skipped(weight, i):
@@ -250,7 +289,51 @@ def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, 
         cursor[c, g] = o + 1
         keys[o] = row_key(bits[i])
         put(w_out, o, weight, i)
-        x_out[o] = first_row + i
+        put_value(x_out, o, first_row + i)
+
+
+@jit(inline="always")
+def _take(src, o, a, b, i):
+    """``a[i], b[i] = src[o]``, with a hint for the slot two cache lines on:
+    the reads follow one stream per segment, too many for the hardware's
+    prefetcher, each coming back to its next line a few hundred rows later."""
+    prefetch(src, min(o + 8, src.shape[0] - 1))
+    a[i] = src[o, 0]
+    b[i] = src[o, 1]
+
+
+@jit
+def unscatter_rows(bits, score, is_pos, weight, lo, shift, vlo, scale, lut, cursor, src, a, b):
+    """``scatter_rows`` backwards: each row's two values from the slot the
+    scatter gave it (``cursor`` as it was before the scatter, advanced the
+    same way), ``src[slot]``, into ``a[i]`` and ``b[i]`` in row order (0 for
+    a row of weight zero)."""
+    top = lut.shape[0] - 1
+    for i in range(bits.shape[0]):
+        if skipped(weight, i):
+            a[i] = 0.0
+            b[i] = 0.0
+            continue
+        c = np.int64(is_pos[i])
+        k = lut[bin_of(bits, score, i, lo, shift, vlo, scale, top)]
+        o = cursor[c, k]
+        cursor[c, k] = o + 1
+        _take(src, o, a, b, i)
+
+
+@jit
+def unscatter_groups(is_pos, weight, codes, cursor, src, a, b):
+    """``scatter_groups`` backwards (as ``unscatter_rows``)."""
+    for i in range(is_pos.shape[0]):
+        if skipped(weight, i):
+            a[i] = 0.0
+            b[i] = 0.0
+            continue
+        c = np.int64(is_pos[i])
+        g = codes[i]
+        o = cursor[c, g]
+        cursor[c, g] = o + 1
+        _take(src, o, a, b, i)
 
 
 @jit(inline="always")
@@ -392,7 +475,7 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
 
 
 @jit
-def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables):
+def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, number):
     """Sort each segment ``starts[s]:starts[s + 1]`` for ``first <= s < last``
     ascending (stable), weights ``w`` and payload ``x`` (each possibly empty)
     carried along, in place; the sorted keys are written to ``out`` as
@@ -400,13 +483,17 @@ def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables):
     ``tk``/``tw``/``tx`` are scratch as long as the longest segment (None
     with ``w``/``x``).  ``tables``: int64 scratch (9, 256), the radix sort's
     byte counts and offsets (passed in: an allocation here adds to the compile
-    time of every process that starts without Numba's cache)."""
+    time of every process that starts without Numba's cache).  ``number``:
+    the payload is each row's position before the sort, written here (in
+    cache) instead of read."""
     hist = tables[:8]
     offset = tables[8]
     for s in range(first, last):
         a = starts[s]
         b = starts[s + 1]
         m = b - a
+        if number:
+            number_rows(x, a, b)
         if m <= INSERTION_MAX:
             _insertion(keys, w, x, a, b)
             in_tmp = False
@@ -483,7 +570,7 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out,
     starts[0] = 0
     starts[1] = n_pos
     starts[2] = m
-    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables)
+    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables, False)
     return n_pos, m
 
 
