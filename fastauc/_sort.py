@@ -45,8 +45,7 @@ from ._kernels.sorting import (
     scatter_rows,
     sort_segments,
     sort_small,
-    unscatter_groups,
-    unscatter_rows,
+    take_slots,
     widen_keys,
 )
 from ._parallel import map_chunks
@@ -75,28 +74,25 @@ class ClassRuns(NamedTuple):
 class Placement(NamedTuple):
     """Where a sort put each row before sorting its segments: the payload of
     a sort with ``positions`` is each row's *slot* (its position then), and
-    :meth:`to_rows` brings values computed per slot back to row order by
-    running the scatter again (a stream per segment, read ahead) instead of
-    writing each value to a random row.  For a sort in one bucket the slots
-    are the row indices themselves."""
+    :meth:`to_rows` brings values computed per slot back to row order in one
+    gather (each read requested well ahead) instead of writing each value to
+    a random row.  For a sort in one bucket the slots are the rows."""
 
     slots: int  # rows of the array to_rows takes
-    kernel: object  # unscatter_rows or unscatter_groups; None: slots are rows
-    parts: list  # per half of the rows: (first row, last row, the kernel's arguments)
-    cursors: list  # per half: the scatter's cursors before it ran
+    slot_of: np.ndarray | None  # each row's slot (-1: weight zero); None: the row itself
 
     def to_rows(self, src):
         """``(src[slot(i), 0], src[slot(i), 1])`` for each row ``i``, as two
         contiguous arrays; ``src``: float64 (slots, 2).  Rows of weight zero
         (in no run) get 0, or what their slot holds when the slots are the
         rows (a caller writing the runs' slots only leaves them at 0)."""
-        if self.kernel is None:
+        if self.slot_of is None:
             cols = map_chunks(np.ascontiguousarray, [(src[:, k],) for k in (0, 1)])
             return cols[0], cols[1]
-        n = self.parts[-1][1]
+        n = self.slot_of.shape[0]
         a, b = np.empty(n), np.empty(n)
-        map_chunks(self.kernel, [(*args, c.copy(), src, a[r0:r1], b[r0:r1])
-                                 for (r0, r1, args), c in zip(self.parts, self.cursors)])
+        map_chunks(take_slots, [(self.slot_of[r0:r1], src, a[r0:r1], b[r0:r1])
+                                for r0, r1 in _halves(n)])
         return a, b
 
 
@@ -173,7 +169,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         runs = _sort_small(bits, is_pos, weight if weighted else None,
                            extra if extra.shape[0] else None, with_extra, x_dtype, name, score,
                            alloc)
-        return (runs, Placement(n, None, [(0, n, ())], [None])) if positions else runs
+        return (runs, Placement(n, None)) if positions else runs
     nbins = 2 if path == "numpy" else _bins(n)
     vlo, vhi = _score_range(score, name)
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
@@ -191,13 +187,12 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     keys = alloc("keys", m, bits.dtype)
     w = alloc("weights", m, np.float64) if weighted else None
     x = alloc("payload", m, x_dtype) if with_extra else None
-    placement = None
-    if positions:  # the slots are numbered in cache by the segment sort
-        placement = Placement(m, unscatter_rows, [
-            (a, b, (p[0], p[1], p[2], p[3], lo, shift, vlo, scale, lut))
-            for (a, b), p in zip(halves, parts)], [c.copy() for c in cursors])
-    run(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, None if positions else x)
-                       for p, c in zip(parts, cursors)])
+    # with positions the payload is numbered in cache by the segment sort,
+    # and each row's slot is written in row order
+    slot_of = np.empty(n, x_dtype) if positions else None
+    run(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, None if positions else x,
+                        None if slot_of is None else slot_of[a:b])
+                       for p, c, (a, b) in zip(parts, cursors, halves)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     if path == "numpy":
         run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
@@ -207,7 +202,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, positions) for i, (a, b)
                           in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     runs = _class_runs(out, w, x, n_pos, x_dtype)
-    return (runs, placement) if positions else runs
+    return (runs, Placement(m, slot_of)) if positions else runs
 
 
 def sort_by_group(is_pos, score, weight, codes, n_groups):
@@ -227,30 +222,30 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
                 np.array([0, runs.nk.shape[0]], np.int64), placement)
     n = score.shape[0]
     weighted = weight.shape[0] > 0
-    _score_range(score, "y_score")  # NaN or infinity raises
     bits = _bits(score)
     # two fixed halves of the rows (as sort_by_class): counted and scattered on
     # two threads; the segments are the (class, group) pairs
     halves = _halves(n)
     parts = [(is_pos[a:b], weight[a:b] if weighted else None, codes[a:b]) for a, b in halves]
     hists = [np.zeros((2, n_groups), np.int64) for _ in halves]  # row 1: positives
-    map_chunks(group_counts, [(*p, h) for p, h in zip(parts, hists)])
+    if sum(map_chunks(group_counts, [(score[a:b], *p, h)
+                                     for (a, b), p, h in zip(halves, parts, hists)])):
+        v.raise_non_finite("y_score", score)
     starts, cursors, p = _segments(hists)
     m = int(starts[-1])
     keys = np.empty(m, bits.dtype)
     w = np.empty(m, np.float64) if weighted else None
     x_dtype = np.int32 if n < 2**31 else np.int64
     x = np.empty(m, x_dtype)
-    placement = Placement(m, unscatter_groups, [(a, b, q) for (a, b), q in zip(halves, parts)],
-                          [c.copy() for c in cursors])
-    map_chunks(scatter_groups, [(bits[a:b], *q, a, c, keys, w, None)
+    slot_of = np.empty(n, x_dtype)
+    map_chunks(scatter_groups, [(bits[a:b], *q, a, c, keys, w, None, slot_of[a:b])
                                 for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
     map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, True) for i, (a, b)
                              in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
-            starts[n_groups:] - p, placement)
+            starts[n_groups:] - p, Placement(m, slot_of))
 
 
 def _halves(n):

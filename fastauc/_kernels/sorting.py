@@ -243,14 +243,17 @@ def bin_counts(bits, score, is_pos, weight, lo, shift, vlo, scale, hist):
 
 @jit
 def scatter_rows(bits, score, is_pos, weight, extra, first_row, lo, shift, vlo, scale, lut,
-                 cursor, keys, w_out, x_out):
+                 cursor, keys, w_out, x_out, slot_out):
     """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
     advanced): its key to ``keys``, its weight to ``w_out`` and its payload
     to ``x_out`` (each None when not wanted): ``extra[i]``, or with ``extra``
-    None the row's index (``first_row`` for the first row here)."""
+    None the row's index (``first_row`` for the first row here).  With
+    ``slot_out``, each row's position there (-1 for weight zero) goes to
+    ``slot_out[i]``."""
     top = lut.shape[0] - 1
     for i in range(bits.shape[0]):
         if skipped(weight, i):
+            put_value(slot_out, i, -1)
             continue
         k = row_key(bits[i])
         c = np.int64(is_pos[i])
@@ -260,28 +263,36 @@ def scatter_rows(bits, score, is_pos, weight, extra, first_row, lo, shift, vlo, 
         keys[o] = k
         put(w_out, o, weight, i)
         put_value(x_out, o, payload_of(extra, i, first_row))
+        put_value(slot_out, i, o)
 
 
 @jit
-def group_counts(is_pos, weight, codes, counts):
+def group_counts(score, is_pos, weight, codes, counts):
     """Rows of non-zero weight per class and group, added into ``counts``
     (int64 (2, n_groups); row 1 positives).  ``weight``: None for unit
-    weights."""
+    weights.  Returns how many scores (of any weight) are NaN or infinite."""
+    bad = 0
     for i in range(is_pos.shape[0]):
+        x = score[i]
+        if not (x - x == 0.0):
+            bad += 1
         if skipped(weight, i):
             continue
         counts[np.int64(is_pos[i]), codes[i]] += 1
+    return bad
 
 
 @jit
-def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, x_out):
+def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, x_out, slot_out):
     """Write each row of non-zero weight to ``cursor[is_pos, codes[i]]``
     (then advanced): its key to ``keys``, its weight to ``w_out`` and its
     index (``first_row`` for the first row here) to ``x_out`` (each None when
-    not wanted).  Segments are then sorted by ``sort_segments``: each
+    not wanted), and (``slot_out``) its position to ``slot_out[i]`` as
+    ``scatter_rows``.  Segments are then sorted by ``sort_segments``: each
     (class, group) comes out sorted by score."""
     for i in range(bits.shape[0]):
         if skipped(weight, i):
+            put_value(slot_out, i, -1)
             continue
         c = np.int64(is_pos[i])
         g = codes[i]
@@ -290,50 +301,25 @@ def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, 
         keys[o] = row_key(bits[i])
         put(w_out, o, weight, i)
         put_value(x_out, o, first_row + i)
-
-
-@jit(inline="always")
-def _take(src, o, a, b, i):
-    """``a[i], b[i] = src[o]``, with a hint for the slot two cache lines on:
-    the reads follow one stream per segment, too many for the hardware's
-    prefetcher, each coming back to its next line a few hundred rows later."""
-    prefetch(src, min(o + 8, src.shape[0] - 1))
-    a[i] = src[o, 0]
-    b[i] = src[o, 1]
+        put_value(slot_out, i, o)
 
 
 @jit
-def unscatter_rows(bits, score, is_pos, weight, lo, shift, vlo, scale, lut, cursor, src, a, b):
-    """``scatter_rows`` backwards: each row's two values from the slot the
-    scatter gave it (``cursor`` as it was before the scatter, advanced the
-    same way), ``src[slot]``, into ``a[i]`` and ``b[i]`` in row order (0 for
-    a row of weight zero)."""
-    top = lut.shape[0] - 1
-    for i in range(bits.shape[0]):
-        if skipped(weight, i):
+def take_slots(slot, src, a, b):
+    """``a[i], b[i] = src[slot[i]]`` (0 where ``slot[i]`` is -1), with a
+    hint for the row 32 ahead: the slots are scattered, and the reads wait
+    on memory unless requested early."""
+    m = slot.shape[0]
+    for i in range(m):
+        if i + 32 < m:
+            prefetch(src, max(slot[i + 32], 0))
+        o = slot[i]
+        if o < 0:
             a[i] = 0.0
             b[i] = 0.0
-            continue
-        c = np.int64(is_pos[i])
-        k = lut[bin_of(bits, score, i, lo, shift, vlo, scale, top)]
-        o = cursor[c, k]
-        cursor[c, k] = o + 1
-        _take(src, o, a, b, i)
-
-
-@jit
-def unscatter_groups(is_pos, weight, codes, cursor, src, a, b):
-    """``scatter_groups`` backwards (as ``unscatter_rows``)."""
-    for i in range(is_pos.shape[0]):
-        if skipped(weight, i):
-            a[i] = 0.0
-            b[i] = 0.0
-            continue
-        c = np.int64(is_pos[i])
-        g = codes[i]
-        o = cursor[c, g]
-        cursor[c, g] = o + 1
-        _take(src, o, a, b, i)
+        else:
+            a[i] = src[o, 0]
+            b[i] = src[o, 1]
 
 
 @jit(inline="always")
@@ -379,27 +365,31 @@ def lsd(keys, w, x, tk, tw, tx, hist, offset, limit):
     if m == 0:
         return False, -1
     nb = key_bytes(keys)
-    for d in range(nb):
-        for j in range(256):
-            hist[d, j] = 0
+    k0 = np.uint64(keys[0])
+    vary = np.uint64(0)  # the bits that are not the same in every key
     for i in range(m):
-        k = np.uint64(keys[i])
-        for d in range(nb):
-            hist[d, (k >> np.uint64(8 * d)) & BYTE] += 1
+        vary |= np.uint64(keys[i]) ^ k0
     # Sort on the highest varying bytes until rows that agree on all of them
     # are expected to be rare: ``pairs`` estimates the share of row pairs
-    # that agree (the product of each byte's collision probability).
+    # that agree (the product of each byte's collision probability).  A
+    # byte's counts are taken only when it is reached (one pass over the
+    # keys, in cache): the bytes below are often never needed.
     first = 0  # the lowest byte to sort on
     low = -1
     pairs = 1.0
     for d in range(nb - 1, -1, -1):
-        h = hist[d]
-        if h[(np.uint64(keys[0]) >> np.uint64(8 * d)) & BYTE] == m:
+        shift = np.uint64(8 * d)
+        if (vary >> shift) & BYTE == 0:
             continue
         if pairs * m <= limit:
             low = first
             break
         first = d
+        h = hist[d]
+        for j in range(256):
+            h[j] = 0
+        for i in range(m):
+            h[(np.uint64(keys[i]) >> shift) & BYTE] += 1
         same = 0.0
         for j in range(256):
             same += np.float64(h[j]) * np.float64(h[j])
@@ -409,7 +399,7 @@ def lsd(keys, w, x, tk, tw, tx, hist, offset, limit):
     in_tmp = False
     for d in range(first, nb):
         h = hist[d]
-        if h[(np.uint64(keys[0]) >> np.uint64(8 * d)) & BYTE] == m:
+        if (vary >> np.uint64(8 * d)) & BYTE == 0:
             continue
         total = 0
         for j in range(256):
