@@ -158,19 +158,11 @@ def _get(src, i):
     return lambda src, i: src[i]
 
 
-def number_rows(x, a, b):  # pragma: no cover - replaced by the overload when compiled
+@jit(inline="always")
+def number_rows(x, a, b):
     """``x[a:b] = a, ..., b - 1`` (nothing when ``x`` is None)."""
-
-
-@overload(number_rows)
-def _number_rows(x, a, b):
-    if _is_none(x):
-        return lambda x, a, b: None
-
-    def impl(x, a, b):
-        for i in range(a, b):
-            x[i] = i
-    return impl
+    for i in range(a, b):
+        put_value(x, i, i)
 
 
 @intrinsic
