@@ -108,7 +108,8 @@ def _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z):
     return value, grad, hess
 
 
-def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, normalize):
+def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, normalize,
+                  factor):
     """Hinge losses and AUM from the sort by (group, score): the walks write
     each row's gradient and Hessian entry to its slot (``_sort.Placement``),
     then the slots are brought back to row order."""
@@ -120,7 +121,7 @@ def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, 
     if loss == "aum":
         rates = normalize is True
         pairs = wp * wn
-        scale = pairs / pairs.sum() if rates else np.ones(n_groups)
+        scale = (pairs / pairs.sum() if rates else np.ones(n_groups)) * factor
         value = aum_groups(ps, pw, runs.px, p_starts, ns, nw, runs.nx, n_starts, rates, scale,
                            out[:, 0])
         return (value, *placement.to_rows(out))
@@ -154,9 +155,10 @@ def _run(calls, threaded):
 
 
 def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, groups, normalize,
-                   square_hessian=False):
-    """``(value, gradient, hessian)`` of a loss, inputs validated.  With
-    ``square_hessian`` the Hessian is the square loss's,
+                   square_hessian=False, factor=1.0):
+    """``(value, gradient, hessian)`` of a loss, inputs validated, all three
+    multiplied by ``factor`` (> 0; folded into the normalisation, so no pass
+    over the arrays).  With ``square_hessian`` the Hessian is the square loss's,
     ``2 w_i W_other / z``, whatever the loss (the boosting objectives')."""
     margin, normalize = check_params(loss, margin, normalize)
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
@@ -198,6 +200,7 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         z = pairs
     else:
         z = 1.0
+    z /= factor
     if pairs == 0.0 or z == 0.0:
         _warn_no_pairs(wp, wn, present, groups is not None)
         value = 0.5 if loss == "linear" and normalize == "all_pairs" and z > 0 else 0.0
@@ -206,7 +209,7 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         value, grad, hess = _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z)
     else:
         value, grad, hess = _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn,
-                                          margin, z, normalize)
+                                          margin, z, normalize, factor)
     if loss == "linear" and normalize == "all_pairs":
         value += 0.5
     if square_hessian and loss != "square":

@@ -86,12 +86,11 @@ class _Objective:
         weight = _none_if_empty(weight)
         with warnings.catch_warnings():  # queries of one class are common in ranking
             warnings.simplefilter("ignore", v.UndefinedMetricWarning)
+            total = float(np.sum(weight)) if weight is not None else float(preds.shape[0])
             _, grad, hess = pairwise_terms(y_true, preds, self.loss, self.margin, weight, None,
                                            groups, True,
-                                           square_hessian=self.loss not in _QUADRATIC)
-        total = float(np.sum(weight)) if weight is not None else float(preds.shape[0])
-        grad *= total / 2.0  # fresh arrays: scaled in place
-        hess *= total / 2.0
+                                           square_hessian=self.loss not in _QUADRATIC,
+                                           factor=total / 2.0 if total > 0 else 1.0)
         return grad, hess
 
 
