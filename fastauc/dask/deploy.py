@@ -14,8 +14,10 @@ def _warm_here() -> float:
     import dask.array as da
     import numpy as np
 
-    from ..cli import warmup
-    from . import delong_test, report, roc_auc_score
+    from ..deploy import warmup
+    from .inference import delong_test
+    from .metrics import roc_auc_score
+    from .report import report
 
     t0 = time.perf_counter()
     warmup()
