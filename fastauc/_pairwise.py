@@ -22,14 +22,13 @@ from ._kernels.pairwise import (
 )
 from ._kernels.sorting import keys_to_floats
 from ._parallel import map_chunks
-from ._sort import sort_by_group
+from ._sort import CHUNK_MIN, sort_by_group
 
 __all__ = ["LOSSES", "check_params", "pairwise_terms"]
 
 LOSSES = ("linear", "square", "squared_hinge", "hinge", "aum")
 _HINGES = ("squared_hinge", "hinge")
 _NORMALIZE = (True, False, "all_pairs")
-CHUNK_MIN = 1 << 16  # rows from which the two walks run on two threads
 
 
 def check_params(loss, margin, normalize):

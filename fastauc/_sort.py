@@ -238,7 +238,7 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     x_dtype = np.int32 if n < 2**31 else np.int64
     x = np.empty(m, x_dtype)
     slot_of = np.empty(n, x_dtype)
-    map_chunks(scatter_groups, [(bits[a:b], *q, a, c, keys, w, None, slot_of[a:b])
+    map_chunks(scatter_groups, [(bits[a:b], *q, c, keys, w, slot_of[a:b])
                                 for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
     map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, True) for i, (a, b)
@@ -336,7 +336,6 @@ def _binning(score, nbins, vlo, vhi):
     cache; value bins suit those.  The choice is the one whose bins hold a
     strided sample of the rows more evenly (a smaller sum of squared
     counts).  It only decides where buckets are cut, never the order."""
-    width = score.dtype.itemsize * 8
     lo, hi = _key_of(score.dtype.type(vlo)), _key_of(score.dtype.type(vhi))
     shift = max(0, (hi - lo).bit_length() - (nbins.bit_length() - 1))
     span = vhi - vlo
@@ -345,19 +344,16 @@ def _binning(score, nbins, vlo, vhi):
     scale = nbins / span
     if BINS == "value":
         return np.uint64(lo), np.uint64(shift), scale
-    n = score.shape[0]
-    sample = score[::max(1, n // SAMPLE_ROWS)]
-    b = _bits(sample).astype(np.uint64)
-    top = np.uint64(width - 1)
-    sign = np.uint64(1 << (width - 1))
-    mask = np.uint64((1 << width) - 1)
-    keys = b ^ (((np.uint64(0) - (b >> top)) & mask) | sign)
-    by_key = np.bincount(((keys - np.uint64(lo)) >> np.uint64(shift)).astype(np.intp),
-                         minlength=nbins)
-    by_value = np.bincount(np.minimum(((sample - vlo) * scale).astype(np.intp), nbins - 1),
-                           minlength=nbins)
-    even = np.dot(by_value, by_value) <= np.dot(by_key, by_key)
-    return np.uint64(lo), np.uint64(shift), (scale if even else 0.0)
+    # the sample binned both ways by the sort's own kernel (row 0: every row)
+    sample = np.ascontiguousarray(score[::max(1, score.shape[0] // SAMPLE_ROWS)])
+    is_neg = np.zeros(sample.shape[0], bool)
+    spread = []
+    for kind_scale in (0.0, scale):
+        hist = np.zeros((2, nbins), np.int64)
+        bin_counts(_bits(sample), sample, is_neg, None, np.uint64(lo), np.uint64(shift), vlo,
+                   kind_scale, hist)
+        spread.append(np.dot(hist[0], hist[0]))
+    return np.uint64(lo), np.uint64(shift), (scale if spread[1] <= spread[0] else 0.0)
 
 
 def _key_of(x) -> int:

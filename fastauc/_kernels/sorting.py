@@ -275,16 +275,15 @@ def group_counts(score, is_pos, weight, codes, counts):
 
 
 @jit
-def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, x_out, slot_out):
+def scatter_groups(bits, is_pos, weight, codes, cursor, keys, w_out, slot_out):
     """Write each row of non-zero weight to ``cursor[is_pos, codes[i]]``
-    (then advanced): its key to ``keys``, its weight to ``w_out`` and its
-    index (``first_row`` for the first row here) to ``x_out`` (each None when
-    not wanted), and (``slot_out``) its position to ``slot_out[i]`` as
-    ``scatter_rows``.  Segments are then sorted by ``sort_segments``: each
-    (class, group) comes out sorted by score."""
+    (then advanced): its key to ``keys`` and its weight to ``w_out`` (None
+    without weights), and its position to ``slot_out[i]`` (-1 for weight
+    zero), as ``scatter_rows``.  Segments are then sorted by
+    ``sort_segments``: each (class, group) comes out sorted by score."""
     for i in range(bits.shape[0]):
         if skipped(weight, i):
-            put_value(slot_out, i, -1)
+            slot_out[i] = -1
             continue
         c = np.int64(is_pos[i])
         g = codes[i]
@@ -292,8 +291,7 @@ def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, 
         cursor[c, g] = o + 1
         keys[o] = row_key(bits[i])
         put(w_out, o, weight, i)
-        put_value(x_out, o, first_row + i)
-        put_value(slot_out, i, o)
+        slot_out[i] = o
 
 
 @jit
