@@ -39,6 +39,9 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import (
+    DIGIT_MAX,
+    TABLE_ROWS,
+    VALUE_ROWS,
     bin_counts,
     group_counts,
     scatter_groups,
@@ -53,6 +56,7 @@ from ._parallel import map_chunks
 __all__ = ["ClassRuns", "Placement", "method", "sort_by_class", "sort_by_group"]
 
 CHUNK_MIN = 1 << 16  # rows below which one thread does everything
+DIRECT_ROWS = 1 << 20  # rows up to which sort_by_group carries row indices, not slots
 BUCKET_ROWS = 1 << 15  # rows per bucket: a bucket and its scratch stay in L2
 SAMPLE_ROWS = 2048  # rows sampled to choose key or value bins
 BINS = None  # "key" or "value" forces the kind of bins (tests); None: sampled
@@ -76,7 +80,8 @@ class Placement(NamedTuple):
     a sort with ``positions`` is each row's *slot* (its position then), and
     :meth:`to_rows` brings values computed per slot back to row order in one
     gather (each read requested well ahead) instead of writing each value to
-    a random row.  For a sort in one bucket the slots are the rows."""
+    a random row.  For a sort in one bucket, and for one that carried the
+    rows' indices, the slots are the rows (``slot_of`` None)."""
 
     slots: int  # rows of the array to_rows takes
     slot_of: np.ndarray | None  # each row's slot (-1: weight zero); None: the row itself
@@ -212,15 +217,24 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     group.  Rows go to their (class, group) segment in one scatter pass and
     every segment is sorted in one ``sort_segments`` call, so many small
     groups sort in cache (one group takes :func:`sort_by_class`).  Returns
-    ``(runs, p_starts, n_starts, placement)``: :class:`ClassRuns` with the
-    rows' slots as payload (:class:`Placement`), each class's first row of
+    ``(runs, p_starts, n_starts, placement)``: :class:`ClassRuns` whose
+    payload places each row (:class:`Placement`), each class's first row of
     each group (``n_groups + 1`` each), and the placement.
+
+    Up to ``DIRECT_ROWS`` rows the payload is the rows' indices (a caller's
+    array of results per row stays in cache, and writing to random rows of
+    it is cheaper than a gather afterwards); above, the rows' slots.
     """
+    n = score.shape[0]
+    direct = n <= DIRECT_ROWS
     if codes is None:
-        runs, placement = sort_by_class(is_pos, score, weight, positions=True)
+        if direct:
+            runs = sort_by_class(is_pos, score, weight, row_index=True)
+            placement = Placement(n, None)
+        else:
+            runs, placement = sort_by_class(is_pos, score, weight, positions=True)
         return (runs, np.array([0, runs.pk.shape[0]], np.int64),
                 np.array([0, runs.nk.shape[0]], np.int64), placement)
-    n = score.shape[0]
     weighted = weight.shape[0] > 0
     bits = _bits(score)
     # two fixed halves of the rows (as sort_by_class): counted and scattered on
@@ -237,15 +251,16 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     w = np.empty(m, np.float64) if weighted else None
     x_dtype = np.int32 if n < 2**31 else np.int64
     x = np.empty(m, x_dtype)
-    slot_of = np.empty(n, x_dtype)
-    map_chunks(scatter_groups, [(bits[a:b], *q, c, keys, w, slot_of[a:b])
+    slot_of = None if direct else np.empty(n, x_dtype)
+    map_chunks(scatter_groups, [(bits[a:b], *q, a, c, keys, w, x if direct else None,
+                                 None if direct else slot_of[a:b])
                                 for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
-    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, True) for i, (a, b)
-                             in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
+    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, not direct)
+                             for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
-            starts[n_groups:] - p, Placement(m, slot_of))
+            starts[n_groups:] - p, Placement(n, None) if direct else Placement(m, slot_of))
 
 
 def _halves(n):
@@ -293,7 +308,11 @@ def _buckets(hist, target):
 
 
 def _tables():
-    return np.empty((9, 256), np.int64)
+    return np.empty((TABLE_ROWS, 1 << DIGIT_MAX), np.int64)
+
+
+def _values():
+    return np.empty(2 * VALUE_ROWS, np.uint64)
 
 
 def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, alloc):
@@ -308,7 +327,7 @@ def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, a
     tw = None if w is None else alloc("scratch weights 0", n, np.float64)
     tx = None if x is None else alloc("scratch payload 0", n, x_dtype)
     n_pos, m = sort_small(bits, is_pos, weight, extra, keys, w, x, tk, tw, tx, out,
-                          np.empty(3, np.int64), _tables())
+                          np.empty(3, np.int64), _tables(), _values())
     w = v.EMPTY_WEIGHT if w is None else w
     x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:m], w[n_pos:m], x[n_pos:m])
@@ -371,8 +390,13 @@ def _segment_ranges(starts, split: bool):
     n_seg = starts.shape[0] - 1
     if not split or n_seg < 2:
         return [(0, n_seg)]
-    cut = int(np.searchsorted(starts, starts[-1] // 2, side="left"))
+    # the segment boundary nearest half the rows (either side of it: a few
+    # large segments would otherwise leave one range with most of them)
+    half = starts[-1] / 2
+    cut = int(np.searchsorted(starts, half, side="left"))
     cut = min(max(cut, 1), n_seg - 1)
+    if cut > 1 and abs(starts[cut - 1] - half) < abs(starts[cut] - half):
+        cut -= 1
     return [(0, cut), (cut, n_seg)]
 
 
@@ -383,7 +407,7 @@ def _sort_range(keys, w, x, starts, first, last, out, alloc, i, number=False):
     tk = alloc(f"scratch keys {i}", longest, keys.dtype)
     tw = None if w is None else alloc(f"scratch weights {i}", longest, np.float64)
     tx = None if x is None else alloc(f"scratch payload {i}", longest, x.dtype)
-    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), number)
+    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), _values(), number)
 
 
 # ----------------------------------------------------------------- the choice

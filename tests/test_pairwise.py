@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import fastauc
 from fastauc import UndefinedMetricWarning, naive
 from fastauc import _pairwise as pw
+from fastauc import _sort
 
 LOSSES = ["linear", "square", "squared_hinge", "hinge", "aum"]
 
@@ -204,7 +205,8 @@ def test_groups_are_independent_rankings(rng):
 @pytest.mark.parametrize("loss", LOSSES)
 def test_large_input_against_the_definition_and_thread_count(loss, rng, monkeypatch):
     """Past the two-thread threshold, many groups: equal to the definition
-    and bit for bit the same with one thread."""
+    and bit for bit the same with one thread, and through the slots (what
+    inputs past ``DIRECT_ROWS`` take) instead of the rows' indices."""
     n = pw.CHUNK_MIN + 3000
     y = (rng.random(n) < 0.1).astype(int)
     s = np.round(rng.normal(size=n) + y, 2)
@@ -219,13 +221,15 @@ def test_large_input_against_the_definition_and_thread_count(loss, rng, monkeypa
                                           groups=g[sub], normalize=False, hessian=True)
     assert_terms_close(mine, ref)
     whole = fastauc.pairwise_loss_gradient(y, s, loss=loss, sample_weight=w, hessian=True)
-    monkeypatch.setenv("FASTAUC_NUM_THREADS", "1")
-    for threaded, args in ((ours, {"groups": g}), (whole, {})):
-        serial = fastauc.pairwise_loss_gradient(y, s, loss=loss, sample_weight=w, hessian=True,
-                                                **args)
-        assert serial[0] == threaded[0]
-        np.testing.assert_array_equal(serial[1], threaded[1])
-        np.testing.assert_array_equal(serial[2], threaded[2])
+    for env, rows in (("1", _sort.DIRECT_ROWS), ("2", 0)):
+        monkeypatch.setenv("FASTAUC_NUM_THREADS", env)
+        monkeypatch.setattr(_sort, "DIRECT_ROWS", rows)
+        for threaded, args in ((ours, {"groups": g}), (whole, {})):
+            other = fastauc.pairwise_loss_gradient(y, s, loss=loss, sample_weight=w,
+                                                   hessian=True, **args)
+            assert other[0] == threaded[0]
+            np.testing.assert_array_equal(other[1], threaded[1])
+            np.testing.assert_array_equal(other[2], threaded[2])
 
 
 def test_pos_label_and_string_labels():

@@ -113,10 +113,10 @@ def test_key_bins_and_value_bins_give_the_same_stable_sort(problem, bins, bucket
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_rows_tied_on_the_bytes_sorted_first_are_finished(dtype, rng):
-    """The in-cache radix sorts only the high bytes that spread the rows and
+def test_rows_tied_on_the_bits_sorted_first_are_finished(dtype, rng):
+    """The in-cache radix sorts only the high bits that spread the rows and
     finishes the runs tied on them: short runs by insertion, long ones (a
-    cluster of close scores among spread ones) by sorting their low bytes."""
+    cluster of close scores among spread ones) by sorting their low bits."""
     tiny = np.finfo(dtype).eps
     spread = rng.standard_normal(6000)
     long_run = 1.0 + rng.integers(0, 300, 400) * tiny  # shares all but its low bytes
@@ -129,6 +129,29 @@ def test_rows_tied_on_the_bytes_sorted_first_are_finished(dtype, rng):
     check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
     with mock.patch.object(_sort, "BUCKET_ROWS", 1000):  # the same through buckets
         check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
+
+
+@pytest.mark.parametrize("n", [300, 3000])
+def test_short_segments_sorted_by_value_codes(n, rng):
+    """Segments of up to ``VALUE_ROWS`` float64 rows sort by a 16-bit code of
+    their values, then by key: scores straddling zero, a span past the float
+    range (the code cannot be formed: the radix sort instead), clusters that
+    share one code (finished by key), signed zeros and denormals."""
+    assert n <= _sort.VALUE_ROWS
+    cases = {
+        "straddling zero": rng.standard_normal(n),
+        "past the float range": rng.choice([-1.7e308, 1.7e308, 0.0, 1.0], n) * rng.random(n),
+        "one code": np.where(rng.random(n) < 0.5, 0.5 + rng.integers(0, 50, n) * 1e-15,
+                             rng.random(n) * 1e6),
+        "zeros and denormals": rng.choice([-0.0, 0.0, 5e-324, -5e-324, 1e-310, 1.0], n),
+    }
+    for score in cases.values():
+        is_pos = rng.random(n) < 0.4
+        weight = rng.choice([0.0, 1.0, 2.5], n)
+        check(is_pos, score, path="radix")
+        check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
+        with mock.patch.object(_sort, "BUCKET_ROWS", 64):  # many short buckets
+            check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
 
 
 @settings(max_examples=100, deadline=None)
@@ -333,11 +356,17 @@ def test_split_sweeps_drop_points_as_sklearn_does(problem, weighted):
 @pytest.mark.parametrize("n", [500, _sort.CHUNK_MIN + 777])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("n_groups", [None, 37])
-def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, n_groups, rng):
+@pytest.mark.parametrize("slots", [False, True])
+def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, n_groups, slots, rng,
+                                                            monkeypatch):
     """Each class's rows by group, then by score (stable), with their slots,
     which the placement maps back to the rows; past the two-thread threshold
     the halves are scattered on two threads (one group: ``sort_by_class``,
-    in one bucket at 500 rows, in many past it)."""
+    in one bucket at 500 rows, in many past it).  Small inputs carry the
+    rows' indices (the slots are the rows); ``slots`` forces the slots of
+    larger ones."""
+    if slots:
+        monkeypatch.setattr(_sort, "DIRECT_ROWS", 0)
     is_pos = rng.random(n) < 0.3
     score = np.round(rng.standard_normal(n), 2)
     codes = None if n_groups is None else rng.integers(0, n_groups, n)

@@ -20,9 +20,10 @@ rows and one in cache:
    writes each row's key, weight and payload into its class's region, bucket
    after bucket.
 3. ``sort_segments`` sorts every (class, bucket) segment in cache with a
-   stable LSD radix sort on the segment's highest varying bytes (``radix``:
-   bytes all keys share are skipped, and the low bytes are sorted only
-   within the few runs of rows that tie on the high ones).
+   stable LSD radix sort on the high bits of the keys' span (``radix``:
+   bits all keys share are skipped, and the low bits are sorted only within
+   the few runs of rows that tie on the high ones); short float64 segments
+   by a 16-bit code of their values first (``by_value``).
 
 Buckets follow key order, so each class comes out as one ascending run.  The
 buckets, and so every result, depend on the data alone, never on threads.
@@ -47,7 +48,11 @@ NEG_ZERO = np.uint64(0x7FFFFFFFFFFFFFFF)  # the key -0.0 gets before it joins +0
 NEG_ZERO32 = np.uint64(0x7FFFFFFF)
 BYTE = np.uint64(0xFF)
 INSERTION_MAX = 24  # segments up to this long are insertion-sorted
-PREFIX_LIMIT = 0.5  # rows expected to tie on the bytes sorted before runs are finished
+PREFIX_LIMIT = 1.0  # rows expected to tie on the digits sorted before runs are finished
+DIGIT_MIN = 8  # radix digits' width in bits: 8 for short arrays,
+DIGIT_MAX = 11  # up to 11 from 2**15 rows on (2,048 counts, in L1)
+VALUE_ROWS = 4096  # segments up to this long are sorted by a code of their values
+TABLE_ROWS = 64 // DIGIT_MIN + 1  # the radix tables: a row of counts per digit and the offsets
 
 
 @jit
@@ -275,15 +280,17 @@ def group_counts(score, is_pos, weight, codes, counts):
 
 
 @jit
-def scatter_groups(bits, is_pos, weight, codes, cursor, keys, w_out, slot_out):
+def scatter_groups(bits, is_pos, weight, codes, first_row, cursor, keys, w_out, x_out, slot_out):
     """Write each row of non-zero weight to ``cursor[is_pos, codes[i]]``
-    (then advanced): its key to ``keys`` and its weight to ``w_out`` (None
-    without weights), and its position to ``slot_out[i]`` (-1 for weight
-    zero), as ``scatter_rows``.  Segments are then sorted by
-    ``sort_segments``: each (class, group) comes out sorted by score."""
+    (then advanced): its key to ``keys``, its weight to ``w_out`` (None
+    without weights) and its index (``first_row`` for the first row here)
+    to ``x_out``; or, with ``slot_out``, its position to ``slot_out[i]``
+    (-1 for weight zero), as ``scatter_rows``: one of ``x_out`` and
+    ``slot_out`` is None.  Segments are then sorted by ``sort_segments``:
+    each (class, group) comes out sorted by score."""
     for i in range(bits.shape[0]):
         if skipped(weight, i):
-            slot_out[i] = -1
+            put_value(slot_out, i, -1)
             continue
         c = np.int64(is_pos[i])
         g = codes[i]
@@ -291,7 +298,8 @@ def scatter_groups(bits, is_pos, weight, codes, cursor, keys, w_out, slot_out):
         cursor[c, g] = o + 1
         keys[o] = row_key(bits[i])
         put(w_out, o, weight, i)
-        slot_out[i] = o
+        put_value(x_out, o, first_row + i)
+        put_value(slot_out, i, o)
 
 
 @jit
@@ -332,73 +340,83 @@ def _insertion(keys, w, x, a, b):
         put_value(x, j + 1, xi)
 
 
-def key_bytes(keys):  # pragma: no cover - replaced by the overload when compiled
-    """Bytes per key of a key array (a compile-time constant: 4 or 8)."""
-
-
-@overload(key_bytes)
-def _key_bytes(keys):
-    size = keys.dtype.bitwidth // 8
-    return lambda keys: size
-
-
 @jit
 def lsd(keys, w, x, tk, tw, tx, hist, offset, limit):
     """Stable LSD radix sort of ``keys`` (with ``w``/``x`` unless None) on
-    its highest bytes that not every key shares, passing back and forth
-    through the scratch ``t*`` (at least as long).  Bytes are taken from the
-    top until the expected number of rows agreeing with another on all of
-    them is at most ``limit`` (0: every varying byte).  Returns ``(in_tmp,
-    low)``: whether the keys ended in the scratch, and the lowest byte sorted
-    on when bytes below it still vary (else -1: fully sorted)."""
+    the high bits of each key's distance above the least key, passing back
+    and forth through the scratch ``t*`` (at least as long).  Digits are
+    ``DIGIT_MIN`` to ``DIGIT_MAX`` bits wide (wider for longer arrays) and
+    aligned at the highest bit of the keys' span, so no pass is spent on
+    bits every key shares, and the first digit cuts the span evenly (scores
+    on both sides of 1.0 differ in every exponent bit, but their span is
+    what it is).  Digits are taken from the top until the expected number of
+    rows agreeing with another on all of them is at most ``limit`` (0: every
+    bit).  ``hist``: int64 (at least 64 / DIGIT_MIN, 2**DIGIT_MAX),
+    ``offset``: int64 (2**DIGIT_MAX,).  Returns ``(in_tmp, low, base)``:
+    whether the keys ended in the scratch, the lowest bit of ``key - base``
+    sorted on when bits below it still vary (else -1: fully sorted), and
+    ``base``, the least key."""
     m = keys.shape[0]
     if m == 0:
-        return False, -1
-    nb = key_bytes(keys)
-    k0 = np.uint64(keys[0])
-    vary = np.uint64(0)  # the bits that are not the same in every key
+        return False, -1, np.uint64(0)
+    base = np.uint64(keys[0])
+    top_key = base
     for i in range(m):
-        vary |= np.uint64(keys[i]) ^ k0
-    # Sort on the highest varying bytes until rows that agree on all of them
-    # are expected to be rare: ``pairs`` estimates the share of row pairs
-    # that agree (the product of each byte's collision probability).  A
-    # byte's counts are taken only when it is reached (one pass over the
-    # keys, in cache): the bytes below are often never needed.
-    first = 0  # the lowest byte to sort on
+        k = np.uint64(keys[i])
+        base = min(base, k)
+        top_key = max(top_key, k)
+    span = top_key - base
+    top = 0  # one above the span's highest bit
+    while top < 64 and (span >> np.uint64(top)) != 0:
+        top += 1
+    # wider digits for more rows: fewer passes, while the counts to clear
+    # and add up stay few next to the rows
+    width = DIGIT_MIN
+    while width < DIGIT_MAX and (np.int64(1) << (width + 4)) < m:
+        width += 1
+    # ``pairs`` estimates the share of row pairs that agree on the digits
+    # so far (the product of each digit's collision probability).  A
+    # digit's counts are taken only when it is reached (one pass over the
+    # keys, in cache): the digits below are often never needed.
     low = -1
+    digits = 0
     pairs = 1.0
-    for d in range(nb - 1, -1, -1):
-        shift = np.uint64(8 * d)
-        if (vary >> shift) & BYTE == 0:
-            continue
+    hi = top
+    while hi > 0:
         if pairs * m <= limit:
-            low = first
+            low = hi
             break
-        first = d
-        h = hist[d]
-        for j in range(256):
+        lo = max(0, hi - width)
+        shift = np.uint64(lo)
+        mask = (np.uint64(1) << np.uint64(hi - lo)) - np.uint64(1)
+        h = hist[digits]
+        size = 1 << (hi - lo)
+        for j in range(size):
             h[j] = 0
         for i in range(m):
-            h[(np.uint64(keys[i]) >> shift) & BYTE] += 1
+            h[((np.uint64(keys[i]) - base) >> shift) & mask] += 1
         same = 0.0
-        for j in range(256):
+        for j in range(size):
             same += np.float64(h[j]) * np.float64(h[j])
         pairs *= same / (np.float64(m) * np.float64(m))
+        digits += 1
+        hi = lo
     sk, sw, sx = keys, w, x
     dk, dw, dx = tk, tw, tx
     in_tmp = False
-    for d in range(first, nb):
+    for d in range(digits - 1, -1, -1):  # least significant digit first
+        hi = top - d * width
+        lo = max(0, hi - width)
         h = hist[d]
-        if (vary >> np.uint64(8 * d)) & BYTE == 0:
-            continue
         total = 0
-        for j in range(256):
+        for j in range(1 << (hi - lo)):
             offset[j] = total
             total += h[j]
-        shift = np.uint64(8 * d)
+        shift = np.uint64(lo)
+        mask = (np.uint64(1) << np.uint64(hi - lo)) - np.uint64(1)
         for i in range(m):
             k = sk[i]
-            j = (np.uint64(k) >> shift) & BYTE
+            j = ((np.uint64(k) - base) >> shift) & mask
             o = offset[j]
             offset[j] = o + 1
             dk[o] = k
@@ -408,7 +426,7 @@ def lsd(keys, w, x, tk, tw, tx, hist, offset, limit):
         sw, dw = dw, sw
         sx, dx = dx, sx
         in_tmp = not in_tmp
-    return in_tmp, low
+    return in_tmp, low, base
 
 
 @jit(inline="always")
@@ -417,15 +435,15 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
     the scratch ``t*`` (at least as long); returns True when the sorted keys
     ended in the scratch.
 
-    Only the highest bytes that vary get an LSD pass, as many as it takes
-    to leave about ``PREFIX_LIMIT`` rows tied with another on them (the
-    bytes every key shares are skipped).  Keys then agree above the lowest
-    byte sorted on exactly within runs that are already in place and hold
-    their rows in input order; a run is finished by insertion sort when
-    short, by an LSD sort of its remaining bytes otherwise.  In a cache-sized
-    bucket of continuous scores such runs are nearly all single rows, so this
-    saves the passes over the low bytes."""
-    in_tmp, low = lsd(keys, w, x, tk, tw, tx, hist, offset, PREFIX_LIMIT)
+    Only the highest bits that vary get LSD passes, as many digits as it
+    takes to leave about ``PREFIX_LIMIT`` rows tied with another on them
+    (the bits every key shares are skipped).  Keys then agree above the
+    lowest bit sorted on exactly within runs that are already in place and
+    hold their rows in input order; a run is finished by insertion sort when
+    short, by an LSD sort of its remaining bits otherwise.  In a cache-sized
+    bucket of continuous scores such runs are nearly all one or two rows, so
+    this saves the passes over the low bits."""
+    in_tmp, low, base = lsd(keys, w, x, tk, tw, tx, hist, offset, PREFIX_LIMIT)
     if low < 0:
         return in_tmp
     if in_tmp:
@@ -433,15 +451,15 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
     else:
         sk, sw, sx, dk, dw, dx = keys, w, x, tk, tw, tx
     m = keys.shape[0]
-    shift = np.uint64(8 * low)
+    shift = np.uint64(low)
     i = 0
     while i < m:
-        p = np.uint64(sk[i]) >> shift
+        p = (np.uint64(sk[i]) - base) >> shift
         j = i + 1
-        while j < m and (np.uint64(sk[j]) >> shift) == p:
+        while j < m and ((np.uint64(sk[j]) - base) >> shift) == p:
             j += 1
         if j - i > INSERTION_MAX:
-            back, _ = lsd(sk[i:j], part(sw, i, j), part(sx, i, j), dk[i:j], part(dw, i, j),
+            back, _, _ = lsd(sk[i:j], part(sw, i, j), part(sx, i, j), dk[i:j], part(dw, i, j),
                           part(dx, i, j), hist, offset, 0.0)
             if back:
                 for r in range(i, j):
@@ -455,19 +473,133 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
 
 
 @jit
-def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, number):
+def by_value(keys, w, x, tk, tw, tx, values, hist, offset):
+    """Stable sort of a short array of float64 keys (with ``w``/``x`` unless
+    None) in place, through the scratch ``t*`` (at least as long), by a
+    16-bit code linear in the value, then by key where codes tie.
+
+    The top digits of a key are poor digits when the scores straddle zero
+    (or 1.0): their keys differ in every exponent bit, so the first LSD
+    digits hold a few distinct values and the rows need three passes.  The
+    code ``(v - v_min) * 65535 / (v_max - v_min)`` (rounded down) spreads
+    them as evenly as the values are spread, and is non-decreasing in the
+    key (a subtraction of a constant and a product by a positive one are
+    monotone in IEEE 754), so sorting by it and then finishing each run of
+    equal codes by key (insertion sort, or ``radix`` when long) is the
+    key order: two LSD passes of 8 bits, which end in place.  ``values``:
+    uint64 scratch (``2 * VALUE_ROWS``,), ``hist``/``offset`` as for
+    ``lsd``.  Returns False (the sorted keys are in place), as ``radix``
+    returns where they ended."""
+    m = keys.shape[0]
+    bits = values[:m]
+    v = bits.view(np.float64)
+    codes = values[VALUE_ROWS:].view(np.uint32)
+    q = codes[:m]
+    tq = codes[VALUE_ROWS:VALUE_ROWS + m]
+    for i in range(m):
+        bits[i] = key_to_float_bits(keys[i])
+    lo = v[0]
+    hi = v[0]
+    for i in range(m):
+        if v[i] < lo:
+            lo = v[i]
+        if v[i] > hi:
+            hi = v[i]
+    span = hi - lo
+    if span == 0.0:
+        return False
+    scale = 65535.0 / span
+    if not (span < np.inf and scale < np.inf):  # past the float range
+        if radix(keys, w, x, tk, tw, tx, hist, offset):
+            for i in range(m):
+                keys[i] = tk[i]
+                put(w, i, tw, i)
+                put(x, i, tx, i)
+        return False
+    low = hist[0]
+    high = hist[1]
+    for j in range(256):
+        low[j] = 0
+        high[j] = 0
+    for i in range(m):
+        c = np.uint32(min((v[i] - lo) * scale, 65535.0))
+        q[i] = c
+        low[c & np.uint32(255)] += 1
+        high[c >> np.uint32(8)] += 1
+    t_low = 0
+    t_high = 0
+    for j in range(256):
+        c_low = low[j]
+        low[j] = t_low
+        t_low += c_low
+        c_high = high[j]
+        high[j] = t_high
+        t_high += c_high
+    for i in range(m):  # by the low byte into the scratch
+        c = q[i]
+        o = low[c & np.uint32(255)]
+        low[c & np.uint32(255)] = o + 1
+        tk[o] = keys[i]
+        tq[o] = c
+        put(tw, o, w, i)
+        put(tx, o, x, i)
+    for i in range(m):  # by the high byte back in place
+        c = tq[i]
+        o = high[c >> np.uint32(8)]
+        high[c >> np.uint32(8)] = o + 1
+        keys[o] = tk[i]
+        q[o] = c
+        put(w, o, tw, i)
+        put(x, o, tx, i)
+    i = 0
+    while i < m:  # runs of equal codes, by key
+        c = q[i]
+        j = i + 1
+        while j < m and q[j] == c:
+            j += 1
+        if j - i > INSERTION_MAX:
+            if radix(keys[i:j], part(w, i, j), part(x, i, j), tk, tw, tx, hist, offset):
+                for r in range(i, j):
+                    keys[r] = tk[r - i]
+                    put(w, r, tw, r - i)
+                    put(x, r, tx, r - i)
+        elif j - i > 1:
+            _insertion(keys, w, x, i, j)
+        i = j
+    return False
+
+
+def short_sort(keys, w, x, tk, tw, tx, values, hist, offset):  # pragma: no cover - overload
+    """A segment of up to ``VALUE_ROWS`` rows: ``by_value`` for float64 keys,
+    ``radix`` for float32 ones (half the bytes: two passes already)."""
+
+
+@overload(short_sort)
+def _short_sort(keys, w, x, tk, tw, tx, values, hist, offset):
+    if keys.dtype.bitwidth == 64:
+        return lambda keys, w, x, tk, tw, tx, values, hist, offset: by_value(
+            keys, w, x, tk, tw, tx, values, hist, offset)
+    return lambda keys, w, x, tk, tw, tx, values, hist, offset: radix(
+        keys, w, x, tk, tw, tx, hist, offset)
+
+
+@jit
+def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, values, number):
     """Sort each segment ``starts[s]:starts[s + 1]`` for ``first <= s < last``
     ascending (stable), weights ``w`` and payload ``x`` (each possibly empty)
     carried along, in place; the sorted keys are written to ``out`` as
     float64 keys (``out`` may be ``keys`` itself when they are uint64).
     ``tk``/``tw``/``tx`` are scratch as long as the longest segment (None
-    with ``w``/``x``).  ``tables``: int64 scratch (9, 256), the radix sort's
-    byte counts and offsets (passed in: an allocation here adds to the compile
-    time of every process that starts without Numba's cache).  ``number``:
-    the payload is each row's position before the sort, written here (in
-    cache) instead of read."""
-    hist = tables[:8]
-    offset = tables[8]
+    with ``w``/``x``).  ``tables``: int64 scratch (``TABLE_ROWS``,
+    ``2**DIGIT_MAX``), the radix sort's digit counts and offsets, and
+    ``values``: uint64 scratch (``2 * VALUE_ROWS``,) for ``by_value`` (both
+    passed in: an allocation here adds to the compile time of every process
+    that starts without Numba's cache).  Segments of up to ``INSERTION_MAX``
+    rows are insertion-sorted, up to ``VALUE_ROWS`` sorted by ``short_sort``,
+    longer ones by ``radix``.  ``number``: the payload is each row's position
+    before the sort, written here (in cache) instead of read."""
+    hist = tables[:-1]
+    offset = tables[-1]
     for s in range(first, last):
         a = starts[s]
         b = starts[s + 1]
@@ -477,6 +609,9 @@ def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, numb
         if m <= INSERTION_MAX:
             _insertion(keys, w, x, a, b)
             in_tmp = False
+        elif m <= VALUE_ROWS:
+            in_tmp = short_sort(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, values,
+                                hist, offset)
         else:
             in_tmp = radix(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, hist, offset)
         if in_tmp:  # copied back (in cache) so that every segment ends in place
@@ -518,12 +653,13 @@ def _widen_into(keys, out):
 
 @jit
 def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out, starts,
-               tables):
+               tables, values):
     """The whole sort of an input that is one bucket (at most ``BUCKET_ROWS``
     rows) in one call: the rows of non-zero weight split by class, the
     positives first, then each class sorted (``sort_segments``).  Arrays as
     for ``scatter_rows`` and ``sort_segments``, each as long as the input;
-    ``starts``: int64 scratch (3,), ``tables`` as for ``sort_segments``.
+    ``starts``: int64 scratch (3,), ``tables`` and ``values`` as for
+    ``sort_segments``.
     Returns ``(n_pos, m)``: the positives are ``out[:n_pos]``, the negatives
     ``out[n_pos:m]``."""
     n_pos = 0
@@ -550,7 +686,7 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out,
     starts[0] = 0
     starts[1] = n_pos
     starts[2] = m
-    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables, False)
+    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables, values, False)
     return n_pos, m
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from .._jit import jit
 from .losses import EPS, log_into, neumaier_add
-from .sorting import float_key, key_to_float_bits, radix
+from .sorting import DIGIT_MAX, TABLE_ROWS, float_key, key_to_float_bits, radix
 
 # layout of the ``stats`` array (0, 1 are inputs; the rest outputs)
 ST_TOTAL_POS, ST_TOTAL_NEG = 0, 1
@@ -552,8 +552,8 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, l
     ck = np.empty(biggest, np.uint64)
     cp = np.empty(biggest, np.float64)
     cn = np.empty(biggest, np.float64)
-    hist = np.zeros((8, 256), np.int64)
-    offset = np.empty(256, np.int64)
+    hist = np.zeros((TABLE_ROWS - 1, 1 << DIGIT_MAX), np.int64)
+    offset = np.empty(1 << DIGIT_MAX, np.int64)
     for j in range(first, last):
         lo = row_starts[j]
         mid = lo + n_pos[j]
