@@ -256,7 +256,7 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
                                  None if direct else slot_of[a:b])
                                 for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
-    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, not direct)
+    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, not direct, True)
                              for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
@@ -312,7 +312,8 @@ def _tables():
 
 
 def _values():
-    return np.empty(2 * VALUE_ROWS, np.uint64)
+    """``by_value``'s scratch: the values and their codes (two halves)."""
+    return np.empty(VALUE_ROWS), np.empty(2 * VALUE_ROWS, np.uint32)
 
 
 def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, alloc):
@@ -327,7 +328,7 @@ def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, a
     tw = None if w is None else alloc("scratch weights 0", n, np.float64)
     tx = None if x is None else alloc("scratch payload 0", n, x_dtype)
     n_pos, m = sort_small(bits, is_pos, weight, extra, keys, w, x, tk, tw, tx, out,
-                          np.empty(3, np.int64), _tables(), _values())
+                          np.empty(3, np.int64), _tables(), None, None)
     w = v.EMPTY_WEIGHT if w is None else w
     x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:m], w[n_pos:m], x[n_pos:m])
@@ -400,14 +401,17 @@ def _segment_ranges(starts, split: bool):
     return [(0, cut), (cut, n_seg)]
 
 
-def _sort_range(keys, w, x, starts, first, last, out, alloc, i, number=False):
+def _sort_range(keys, w, x, starts, first, last, out, alloc, i, number=False, short=False):
     """Sort segments ``first:last`` (the ``i``-th range) with scratch as long
-    as the longest of them (``number``: the payload is the rows' slots)."""
+    as the longest of them (``number``: the payload is the rows' slots;
+    ``short``: the segments are mostly short, the groups of ``sort_by_group``,
+    and those of float64 keys are sorted by ``by_value``)."""
     longest = int(np.max(np.diff(starts[first:last + 1]))) if last > first else 0
     tk = alloc(f"scratch keys {i}", longest, keys.dtype)
     tw = None if w is None else alloc(f"scratch weights {i}", longest, np.float64)
     tx = None if x is None else alloc(f"scratch payload {i}", longest, x.dtype)
-    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), _values(), number)
+    v, codes = _values() if short else (None, None)
+    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), v, codes, number)
 
 
 # ----------------------------------------------------------------- the choice

@@ -131,13 +131,15 @@ def test_rows_tied_on_the_bits_sorted_first_are_finished(dtype, rng):
         check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
 
 
-@pytest.mark.parametrize("n", [300, 3000])
-def test_short_segments_sorted_by_value_codes(n, rng):
-    """Segments of up to ``VALUE_ROWS`` float64 rows sort by a 16-bit code of
-    their values, then by key: scores straddling zero, a span past the float
-    range (the code cannot be formed: the radix sort instead), clusters that
-    share one code (finished by key), signed zeros and denormals."""
-    assert n <= _sort.VALUE_ROWS
+@pytest.mark.parametrize("n", [300, 3000, _sort.CHUNK_MIN + 777])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_short_segments_sorted_by_value_codes(n, weighted, rng):
+    """The groups' segments of up to ``VALUE_ROWS`` float64 rows sort by a
+    16-bit code of their values, then by key: scores straddling zero, a span
+    past the float range (no code can be formed: the radix sort instead),
+    clusters that share one code (finished by key, by insertion or by the
+    radix sort when long), signed zeros and denormals."""
+    n_groups = 3 if n < 1000 else 40  # segments of about 50 to 500 rows
     cases = {
         "straddling zero": rng.standard_normal(n),
         "past the float range": rng.choice([-1.7e308, 1.7e308, 0.0, 1.0], n) * rng.random(n),
@@ -147,11 +149,21 @@ def test_short_segments_sorted_by_value_codes(n, rng):
     }
     for score in cases.values():
         is_pos = rng.random(n) < 0.4
-        weight = rng.choice([0.0, 1.0, 2.5], n)
-        check(is_pos, score, path="radix")
-        check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
-        with mock.patch.object(_sort, "BUCKET_ROWS", 64):  # many short buckets
-            check(is_pos, score, weight, np.arange(n, dtype=np.int32), path="radix")
+        codes = rng.integers(0, n_groups, n)
+        weight = rng.choice([0.0, 1.0, 2.5], n) if weighted else EMPTY
+        runs, p_starts, n_starts, placement = _sort.sort_by_group(is_pos, score, weight, codes,
+                                                                  n_groups)
+        keep = weight != 0 if weighted else np.ones(n, bool)
+        for cls, keys, w, x in ((True, runs.pk, runs.pw, runs.px),
+                                (False, runs.nk, runs.nw, runs.nx)):
+            rows = np.flatnonzero((is_pos == cls) & keep)
+            order = np.lexsort((np.arange(rows.shape[0]), float_keys(score[rows]), codes[rows]))
+            rows = rows[order]  # stable: by group, then by key (-0.0 ties +0.0)
+            np.testing.assert_array_equal(keys, float_keys(score[rows]))
+            if weighted:
+                np.testing.assert_array_equal(w, weight[rows])
+            if placement.slot_of is None:  # the payload is the rows' indices
+                np.testing.assert_array_equal(x, rows)
 
 
 @settings(max_examples=100, deadline=None)

@@ -192,6 +192,15 @@ def prefetch(typingctx, arr, i):
     return types.void(arr, i), codegen
 
 
+@intrinsic
+def bits_to_float(typingctx, bits):
+    """The float64 whose IEEE 754 bits are the uint64 ``bits`` (a bit cast,
+    as ``view``; an array view inside a kernel costs seconds of compile)."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+    return types.float64(types.uint64), codegen
+
+
 def part(arr, a, b):  # pragma: no cover - replaced by the overload when compiled
     """``arr[a:b]`` (None when ``arr`` is None)."""
 
@@ -473,7 +482,15 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
 
 
 @jit
-def by_value(keys, w, x, tk, tw, tx, values, hist, offset):
+def radix_sort(keys, w, x, tk, tw, tx, hist, offset):
+    """``radix``, compiled once per argument types and called, not inlined:
+    ``sort_segments`` and ``by_value`` share one copy of its code (each
+    inlined copy adds to the compile time of a process without the cache)."""
+    return radix(keys, w, x, tk, tw, tx, hist, offset)
+
+
+@jit
+def by_value(keys, w, x, tk, tw, tx, v, codes, hist, offset):
     """Stable sort of a short array of float64 keys (with ``w``/``x`` unless
     None) in place, through the scratch ``t*`` (at least as long), by a
     16-bit code linear in the value, then by key where codes tie.
@@ -486,18 +503,15 @@ def by_value(keys, w, x, tk, tw, tx, values, hist, offset):
     key (a subtraction of a constant and a product by a positive one are
     monotone in IEEE 754), so sorting by it and then finishing each run of
     equal codes by key (insertion sort, or ``radix`` when long) is the
-    key order: two LSD passes of 8 bits, which end in place.  ``values``:
-    uint64 scratch (``2 * VALUE_ROWS``,), ``hist``/``offset`` as for
-    ``lsd``.  Returns False (the sorted keys are in place), as ``radix``
+    key order: two LSD passes of 8 bits, which end in place.  ``v``:
+    float64 scratch (``VALUE_ROWS``,), ``codes``: uint32 scratch
+    (``2 * VALUE_ROWS``,), ``hist``/``offset`` as for ``lsd``.  Returns False (the sorted keys are in place), as ``radix``
     returns where they ended."""
     m = keys.shape[0]
-    bits = values[:m]
-    v = bits.view(np.float64)
-    codes = values[VALUE_ROWS:].view(np.uint32)
     q = codes[:m]
     tq = codes[VALUE_ROWS:VALUE_ROWS + m]
     for i in range(m):
-        bits[i] = key_to_float_bits(keys[i])
+        v[i] = bits_to_float(key_to_float_bits(keys[i]))
     lo = v[0]
     hi = v[0]
     for i in range(m):
@@ -510,7 +524,7 @@ def by_value(keys, w, x, tk, tw, tx, values, hist, offset):
         return False
     scale = 65535.0 / span
     if not (span < np.inf and scale < np.inf):  # past the float range
-        if radix(keys, w, x, tk, tw, tx, hist, offset):
+        if radix_sort(keys, w, x, tk, tw, tx, hist, offset):
             for i in range(m):
                 keys[i] = tk[i]
                 put(w, i, tw, i)
@@ -558,7 +572,7 @@ def by_value(keys, w, x, tk, tw, tx, values, hist, offset):
         while j < m and q[j] == c:
             j += 1
         if j - i > INSERTION_MAX:
-            if radix(keys[i:j], part(w, i, j), part(x, i, j), tk, tw, tx, hist, offset):
+            if radix_sort(keys[i:j], part(w, i, j), part(x, i, j), tk, tw, tx, hist, offset):
                 for r in range(i, j):
                     keys[r] = tk[r - i]
                     put(w, r, tw, r - i)
@@ -569,22 +583,25 @@ def by_value(keys, w, x, tk, tw, tx, values, hist, offset):
     return False
 
 
-def short_sort(keys, w, x, tk, tw, tx, values, hist, offset):  # pragma: no cover - overload
-    """A segment of up to ``VALUE_ROWS`` rows: ``by_value`` for float64 keys,
-    ``radix`` for float32 ones (half the bytes: two passes already)."""
+def short_sort(keys, w, x, tk, tw, tx, v, codes, hist, offset):  # pragma: no cover - overload
+    """A segment of up to ``VALUE_ROWS`` rows: ``by_value`` for float64 keys
+    given its scratch, else ``radix`` (float32 keys have half the bytes: two
+    passes already).  ``v`` None compiles no ``by_value`` into the caller:
+    the column sorts, whose buckets are long, leave it out of the compile
+    time of a first ``roc_auc_score``."""
 
 
 @overload(short_sort)
-def _short_sort(keys, w, x, tk, tw, tx, values, hist, offset):
-    if keys.dtype.bitwidth == 64:
-        return lambda keys, w, x, tk, tw, tx, values, hist, offset: by_value(
-            keys, w, x, tk, tw, tx, values, hist, offset)
-    return lambda keys, w, x, tk, tw, tx, values, hist, offset: radix(
+def _short_sort(keys, w, x, tk, tw, tx, v, codes, hist, offset):
+    if keys.dtype.bitwidth == 64 and not _is_none(v):
+        return lambda keys, w, x, tk, tw, tx, v, codes, hist, offset: by_value(
+            keys, w, x, tk, tw, tx, v, codes, hist, offset)
+    return lambda keys, w, x, tk, tw, tx, v, codes, hist, offset: radix_sort(
         keys, w, x, tk, tw, tx, hist, offset)
 
 
 @jit
-def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, values, number):
+def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, v, codes, number):
     """Sort each segment ``starts[s]:starts[s + 1]`` for ``first <= s < last``
     ascending (stable), weights ``w`` and payload ``x`` (each possibly empty)
     carried along, in place; the sorted keys are written to ``out`` as
@@ -592,8 +609,7 @@ def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, valu
     ``tk``/``tw``/``tx`` are scratch as long as the longest segment (None
     with ``w``/``x``).  ``tables``: int64 scratch (``TABLE_ROWS``,
     ``2**DIGIT_MAX``), the radix sort's digit counts and offsets, and
-    ``values``: uint64 scratch (``2 * VALUE_ROWS``,) for ``by_value`` (both
-    passed in: an allocation here adds to the compile time of every process
+    ``v``/``codes`` the scratch of ``by_value`` (None: no ``by_value``; all passed in: an allocation here adds to the compile time of every process
     that starts without Numba's cache).  Segments of up to ``INSERTION_MAX``
     rows are insertion-sorted, up to ``VALUE_ROWS`` sorted by ``short_sort``,
     longer ones by ``radix``.  ``number``: the payload is each row's position
@@ -610,10 +626,11 @@ def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, valu
             _insertion(keys, w, x, a, b)
             in_tmp = False
         elif m <= VALUE_ROWS:
-            in_tmp = short_sort(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, values,
+            in_tmp = short_sort(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, v, codes,
                                 hist, offset)
         else:
-            in_tmp = radix(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, hist, offset)
+            in_tmp = radix_sort(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, hist,
+                                offset)
         if in_tmp:  # copied back (in cache) so that every segment ends in place
             for i in range(m):
                 keys[a + i] = tk[i]
@@ -653,12 +670,12 @@ def _widen_into(keys, out):
 
 @jit
 def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out, starts,
-               tables, values):
+               tables, v, codes):
     """The whole sort of an input that is one bucket (at most ``BUCKET_ROWS``
     rows) in one call: the rows of non-zero weight split by class, the
     positives first, then each class sorted (``sort_segments``).  Arrays as
     for ``scatter_rows`` and ``sort_segments``, each as long as the input;
-    ``starts``: int64 scratch (3,), ``tables`` and ``values`` as for
+    ``starts``: int64 scratch (3,), ``tables``, ``v`` and ``codes`` as for
     ``sort_segments``.
     Returns ``(n_pos, m)``: the positives are ``out[:n_pos]``, the negatives
     ``out[n_pos:m]``."""
@@ -686,7 +703,7 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out,
     starts[0] = 0
     starts[1] = n_pos
     starts[2] = m
-    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables, values, False)
+    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables, v, codes, False)
     return n_pos, m
 
 
