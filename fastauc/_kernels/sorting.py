@@ -481,6 +481,16 @@ def radix(keys, w, x, tk, tw, tx, hist, offset):
     return in_tmp
 
 
+@jit(inline="always")
+def _copy_back(keys, w, x, tk, tw, tx, a, b):
+    """``keys[a:b]`` (and ``w``/``x`` unless None) from the scratch's first
+    ``b - a`` rows: a sort that ended in the scratch, put back in place."""
+    for i in range(b - a):
+        keys[a + i] = tk[i]
+        put(w, a + i, tw, i)
+        put(x, a + i, tx, i)
+
+
 @jit
 def radix_sort(keys, w, x, tk, tw, tx, hist, offset):
     """``radix``, compiled once per argument types and called, not inlined:
@@ -525,10 +535,7 @@ def by_value(keys, w, x, tk, tw, tx, v, codes, hist, offset):
     scale = 65535.0 / span
     if not (span < np.inf and scale < np.inf):  # past the float range
         if radix_sort(keys, w, x, tk, tw, tx, hist, offset):
-            for i in range(m):
-                keys[i] = tk[i]
-                put(w, i, tw, i)
-                put(x, i, tx, i)
+            _copy_back(keys, w, x, tk, tw, tx, 0, m)
         return False
     low = hist[0]
     high = hist[1]
@@ -573,10 +580,7 @@ def by_value(keys, w, x, tk, tw, tx, v, codes, hist, offset):
             j += 1
         if j - i > INSERTION_MAX:
             if radix_sort(keys[i:j], part(w, i, j), part(x, i, j), tk, tw, tx, hist, offset):
-                for r in range(i, j):
-                    keys[r] = tk[r - i]
-                    put(w, r, tw, r - i)
-                    put(x, r, tx, r - i)
+                _copy_back(keys, w, x, tk, tw, tx, i, j)
         elif j - i > 1:
             _insertion(keys, w, x, i, j)
         i = j
@@ -632,10 +636,7 @@ def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, v, c
             in_tmp = radix_sort(keys[a:b], part(w, a, b), part(x, a, b), tk, tw, tx, hist,
                                 offset)
         if in_tmp:  # copied back (in cache) so that every segment ends in place
-            for i in range(m):
-                keys[a + i] = tk[i]
-                put(w, a + i, tw, i)
-                put(x, a + i, tx, i)
+            _copy_back(keys, w, x, tk, tw, tx, a, b)
         widen_segment(keys, out, a, b)
 
 
