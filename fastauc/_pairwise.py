@@ -116,13 +116,13 @@ def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, 
     ns = keys_to_floats(runs.nk, runs.nk)
     pw, nw = _or_none(runs.pw), _or_none(runs.nw)
     n_groups = wp.shape[0]
-    out = np.zeros((placement.slots, 2))  # gradient and Hessian side by side
+    out, at = placement.buffer()
     if loss == "aum":
         rates = normalize is True
         pairs = wp * wn
         scale = (pairs / pairs.sum() if rates else np.ones(n_groups)) * factor
         value = aum_groups(ps, pw, runs.px, p_starts, ns, nw, runs.nx, n_starts, rates, scale,
-                           out[:, 0])
+                           out, at)
         return (value, *placement.to_rows(out))
     squared = loss == "squared_hinge"
     scale = np.full(n_groups, 1.0 / z)
@@ -130,14 +130,14 @@ def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, 
     # first negatives in one thread, the other negatives in the other: a
     # negative costs about 1.8 rows of the positives' walk (measured), so the
     # cut balances n_neg + n_pos + 1.8 cut = 1.8 (n_neg - cut).  It depends
-    # on the class sizes only; the slots written are disjoint.
+    # on the class sizes only; the rows written are disjoint.
     n_neg = ns.shape[0]
     cut = min(n_neg, max(0, (4 * n_neg - 5 * ps.shape[0]) // 18))
-    neg_args = (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale, out)
+    neg_args = (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale, out, at)
 
     def first_part():
         value = hinge_positives(ps, pw, runs.px, p_starts, ns, nw, n_starts, margin, squared,
-                                scale, out)
+                                scale, out, at)
         hinge_negatives(*neg_args, 0, cut)
         return value
 

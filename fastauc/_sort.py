@@ -86,16 +86,27 @@ class Placement(NamedTuple):
     slots: int  # rows of the array to_rows takes
     slot_of: np.ndarray | None  # each row's slot (-1: weight zero); None: the row itself
 
-    def to_rows(self, src):
-        """``(src[slot(i), 0], src[slot(i), 1])`` for each row ``i``, as two
-        contiguous arrays; ``src``: float64 (slots, 2).  Rows of weight zero
-        (in no run) get 0, or what their slot holds when the slots are the
-        rows (a caller writing the runs' slots only leaves them at 0)."""
+    def buffer(self):
+        """``(out, at)``: a zeroed float64 buffer for two values per slot and
+        where they go (``_kernels.pairwise.put``: slot ``r``'s first value at
+        ``r * at[0]``, its second ``at[1]`` further).  Side by side per slot
+        (one cache line a slot for :meth:`to_rows`' gather), or, when the
+        slots are the rows, the two columns back to back: then
+        :meth:`to_rows` returns them as they are, with no pass at all."""
+        at = (1, self.slots) if self.slot_of is None else (2, 1)
+        return np.zeros(2 * self.slots), at
+
+    def to_rows(self, out):
+        """The two values of each row, as two contiguous arrays in row order,
+        from :meth:`buffer`'s ``out``.  Rows of weight zero (in no run) get
+        0, or what their slot holds when the slots are the rows (a caller
+        writing the runs' slots only leaves them at 0)."""
+        m = self.slots
         if self.slot_of is None:
-            cols = map_chunks(np.ascontiguousarray, [(src[:, k],) for k in (0, 1)])
-            return cols[0], cols[1]
+            return out[:m], out[m:]
         n = self.slot_of.shape[0]
         a, b = np.empty(n), np.empty(n)
+        src = out.reshape(m, 2)
         map_chunks(take_slots, [(self.slot_of[r0:r1], src, a[r0:r1], b[r0:r1])
                                 for r0, r1 in _halves(n)])
         return a, b

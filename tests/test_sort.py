@@ -387,10 +387,13 @@ def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, n_group
                                                               n_groups or 1)
     keep = weight != 0 if weighted else np.ones(n, bool)
     # each row's slot, through the placement: values per slot come back per row
-    per_slot = np.zeros((placement.slots, 2))
-    per_slot[:, 0] = np.arange(placement.slots)
-    per_slot[np.concatenate([runs.px, runs.nx]), 1] = -1.0  # the slots of rows in the runs
+    per_slot, (step, lag) = placement.buffer()
+    assert not per_slot.any() and per_slot.shape == (2 * placement.slots,)
+    at = np.arange(placement.slots) * step
+    per_slot[at] = np.arange(placement.slots)
+    per_slot[at[np.concatenate([runs.px, runs.nx])] + lag] = -1.0  # slots of rows in runs
     slot_of, minus_one = placement.to_rows(per_slot)
+    assert slot_of.flags.c_contiguous and minus_one.flags.c_contiguous
     np.testing.assert_array_equal(minus_one, np.where(keep, -1.0, 0.0))
     row_of = np.full(placement.slots, -1)
     row_of[slot_of[keep].astype(np.int64)] = np.flatnonzero(keep)

@@ -58,6 +58,17 @@ weight_at = _item_or(1.0, "Row ``i``'s weight: ``weight[i]``, or 1 when ``weight
 code_at = _item_or(0, "Row ``i``'s group: ``codes[i]``, or 0 when ``codes`` is None.")
 
 
+@jit(inline="always")
+def put(out, at, r, g, h):
+    """Row (or slot) ``r``'s gradient ``g`` and Hessian entry ``h`` into the
+    flat buffer ``out``: at ``r * at[0]`` and ``r * at[0] + at[1]``
+    (``_sort.Placement.buffer``: side by side per slot, or the two columns
+    back to back when the slots are the rows)."""
+    k = r * at[0]
+    out[k] = g
+    out[k + at[1]] = h
+
+
 @jit
 def class_sums(score, is_pos, weight, codes, ref, seen, wp, wn, sp, sn):
     """Each group's positive and negative weight (``wp``, ``wn``) and
@@ -127,15 +138,14 @@ def closed_form(score, is_pos, weight, codes, ref, wp, wn, mean_p, mean_n, margi
 
 
 @jit
-def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, scale, out):
+def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, scale, out, at):
     """Value, gradient and Hessian entries of the positives (see the module).
 
     ``ps``/``ns``: each class's scores (float64) sorted ascending within each
     group; ``pw``/``nw`` their weights; ``px`` the positives' row indices;
     ``scale[g]`` multiplies group ``g``'s terms.  Each row's gradient and
-    Hessian entry are written side by side to its row of ``out`` (n, 2)
-    (one cache line a row: the rows come in score order, not row order;
-    zeros where the row has no active pair).  Returns the (scaled) value.
+    Hessian entry are written to ``out`` where ``at`` says (``put``; zeros
+    where the row has no active pair).  Returns the (scaled) value.
     """
     total = 0.0
     for g in range(p_starts.shape[0] - 1):
@@ -179,19 +189,17 @@ def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, sca
             gap = margin - (si - mean)  # the difference first: exact for close scores
             if squared:
                 value += wi * (w_act * gap * gap + m2)
-                r = px[i]
-                out[r, 0] = -2.0 * wi * w_act * gap
-                out[r, 1] = 2.0 * wi * w_act
+                put(out, at, px[i], -2.0 * wi * w_act * gap, 2.0 * wi * w_act)
             else:
                 value += wi * w_act * gap
-                out[px[i], 0] = -wi * w_act
+                out[px[i] * at[0]] = -wi * w_act
         total += value
     return total
 
 
 @jit
-def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, scale, out, j_lo,
-                    j_hi):
+def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, scale, out, at,
+                    j_lo, j_hi):
     """Gradient and Hessian entries of the negatives ``j_lo <= j < j_hi``:
     ascending, the active positives a growing prefix (other arguments as for
     ``hinge_positives``).  A range may start anywhere: its first negative
@@ -224,18 +232,17 @@ def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, sca
                 continue
             wj = weight_at(nw, j) * c
             if squared:
-                r = nx[j]
-                out[r, 0] = 2.0 * wj * w_act * (margin - (mean - sj))
-                out[r, 1] = 2.0 * wj * w_act
+                put(out, at, nx[j], 2.0 * wj * w_act * (margin - (mean - sj)), 2.0 * wj * w_act)
             else:
-                out[nx[j], 0] = wj * w_act
+                out[nx[j] * at[0]] = wj * w_act
 
 
 @jit
-def aum_groups(ps, pw, px, p_starts, ns, nw, nx, n_starts, rates, scale, grad):
+def aum_groups(ps, pw, px, p_starts, ns, nw, nx, n_starts, rates, scale, out, at):
     """Area under ``min(FP(t), FN(t))`` of each group, summed with the
     weights ``scale[g]``, and each row's gradient: the mean of its two
-    one-sided derivatives, written to ``grad``.  ``rates``: FP and FN as
+    one-sided derivatives, written to ``out`` where ``at`` says (``put``;
+    the Hessian entries are left alone).  ``rates``: FP and FN as
     rates of the group's negatives and positives instead of weighted counts.
 
     A row at score ``u`` bounds the gap below ``u`` (where it is above the
@@ -289,12 +296,12 @@ def aum_groups(ps, pw, px, p_starts, ns, nw, nx, n_starts, rates, scale, grad):
                 w = weight_at(pw, r)
                 right = min(fp_gt * cn, (fn_le - w) * cp) - m_above
                 left = m_below - min(fp_ge * cn, (fn_below + w) * cp)
-                grad[px[r]] = c * 0.5 * (right + left)
+                out[px[r] * at[0]] = c * 0.5 * (right + left)
             for r in range(j, j_end):
                 w = weight_at(nw, r)
                 right = min((fp_gt + w) * cn, fn_le * cp) - m_above
                 left = m_below - min((fp_ge - w) * cn, fn_below * cp)
-                grad[nx[r]] = c * 0.5 * (right + left)
+                out[nx[r] * at[0]] = c * 0.5 * (right + left)
             fn_below = fn_le
             fp_ge = fp_gt
             i, j = i_end, j_end
