@@ -50,6 +50,13 @@ def _codes_from_pointers(ptr, n):
     return _codes_from_sizes(np.diff(np.asarray(ptr, np.int64)), n)
 
 
+def _scores(preds):
+    """The libraries' scores, flat: XGBoost's float32 margins stay float32
+    (sorted as 32-bit keys; the terms are computed in float64 all the same)."""
+    preds = np.asarray(preds).reshape(-1)
+    return preds if preds.dtype == np.float32 else preds.astype(np.float64, copy=False)
+
+
 def _none_if_empty(w):
     """The weights as float64 (the libraries keep float32), None for none."""
     if w is None:
@@ -82,7 +89,7 @@ class _Objective:
 
     def gradient(self, y_true, preds, weight=None, groups=None):
         """``(grad, hess)`` in row order for scores ``preds``."""
-        preds = np.asarray(preds, np.float64).reshape(-1)
+        preds = _scores(preds)
         weight = _none_if_empty(weight)
         with warnings.catch_warnings():  # queries of one class are common in ranking
             warnings.simplefilter("ignore", v.UndefinedMetricWarning)
@@ -215,7 +222,7 @@ class _Metric:
         return f"{type(self).__name__}(metric={self.metric!r})"
 
     def value(self, y_true, preds, weight=None, groups=None):
-        preds = np.asarray(preds, np.float64).reshape(-1)
+        preds = _scores(preds)
         weight = _none_if_empty(weight)
         if self.metric == "pairwise_loss":
             with warnings.catch_warnings():

@@ -79,6 +79,12 @@ def test_xgboost_objective_reads_weights_and_qid(loss, data, rng):
     np.testing.assert_allclose(hess, h, rtol=1e-12, atol=1e-15)
     grad2, _ = xgboost_objective(loss)(y, s, sample_weight=w)  # XGBClassifier: no groups
     np.testing.assert_allclose(grad2, expected(y, s, loss, w)[0], rtol=1e-12, atol=1e-15)
+    # XGBoost's own margins are float32: sorted as 32-bit keys, the same terms
+    s32 = s.astype(np.float32)
+    grad3, hess3 = xgboost_objective(loss)(s32, dm)
+    g, h = expected(y, s32.astype(np.float64), loss, w, codes)
+    np.testing.assert_allclose(grad3, g, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(hess3, h, rtol=1e-12, atol=1e-15)
 
 
 def test_training_ranks_well_through_every_api(data):
