@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import fastauc
+from fastauc._adapters import ranges as _ranges
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
@@ -55,7 +56,7 @@ def _dask_arrays(y, s, w, chunks):
 @pytest.mark.parametrize("weighted", [False, True])
 def test_scalar_metrics_equal_in_memory(client, parts, range_rows, weighted, rng, monkeypatch):
     """``range_rows`` small: several key ranges, each swept from the weight above it."""
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng, weighted=weighted)
     # sorted by label in the first half: whole partitions of one class
     order = np.r_[np.argsort(y[:3000], kind="stable"), np.arange(3000, 6000)]
@@ -148,7 +149,7 @@ def test_paired_delong_equals_in_memory(client, parts, range_rows, rng, monkeypa
     """Three models on the same rows: every row's placement under each model is
     looked up in its range's table and the block sums add up to DeLong's
     covariance."""
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     b = np.round(s + rng.normal(size=len(y)), 2)
     c = np.round(rng.normal(size=len(y)) + 0.3 * y, 1)
@@ -171,7 +172,7 @@ def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_ro
                                                          monkeypatch):
     """Counts keyed by (seed, replicate, global row): the same replicates as the
     in-memory Poisson bootstrap, bit for bit, whatever the partitions."""
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
     for weights, dw in ((None, None), (w, W)):
@@ -205,7 +206,7 @@ def test_report_with_poisson_bootstrap_intervals(client, rng, monkeypatch):
     intervals (the same replicates), the DeLong comparisons as there."""
     from .compare import assert_close
 
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", 1500)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", 1500)
     y, s, w = _data(rng)
     b = np.round(s + rng.normal(scale=0.2, size=len(s)), 2)
     labels = np.where(y == 1, "yes", "no")
@@ -226,7 +227,7 @@ def test_report_with_poisson_bootstrap_intervals(client, rng, monkeypatch):
 
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1500)])
 def test_curves_equal_in_memory(client, parts, range_rows, rng, monkeypatch):
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     s = np.round(s, 3).astype(np.float32)
     Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
@@ -263,7 +264,7 @@ def test_curves_need_a_pos_label_for_other_labels(client, rng):
 def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch):
     """best_threshold: each range's best from the weight above it, the best of
     those (the highest threshold among equals); threshold_metrics: every point."""
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
     y, s, w = _data(rng)
     s = np.round(s, 2)
     Y, S, W = _dask_arrays(y, s, w, _chunks(len(y), parts, rng))
@@ -288,7 +289,7 @@ def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch)
 def test_report_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
     from .compare import assert_close
 
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
     y, p, w = _data(rng)
     p = np.round(p, 3)
     q = np.round(rng.normal(size=len(y)) + 0.5 * y, 2)  # not a probability: no log loss
@@ -364,7 +365,7 @@ def test_by_group_equals_in_memory(client, parts, range_rows, rng, monkeypatch):
     groups merged across partitions: the in-memory table, in group order."""
     from .compare import assert_close
 
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", range_rows)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
     y, p, w = _data(rng)
     p = np.round(p, 3)
     g1 = rng.integers(0, 40, len(y))
@@ -415,7 +416,7 @@ def test_series_cut_apart_and_fewer_distinct_scores_than_ranges(client, rng, mon
     ds = dd.from_dask_array(da.from_array(s, chunks=((1000, 3000, 2000),)))
     assert dy.npartitions == ds.npartitions == 3
     assert fd.roc_auc_score(dy, ds) == pytest.approx(fastauc.roc_auc_score(y, s), abs=TOL)
-    monkeypatch.setattr(fd.ranges, "RANGE_ROWS", 40)
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", 40)
     yb, sb, qb = y[:400], (rng.random(400) < 0.5).astype(float), np.round(s[:400], 1)
     Y, S, Q = (da.from_array(a, chunks=37) for a in (yb, sb, qb))
     assert fd.roc_auc_score(Y, S) == pytest.approx(fastauc.roc_auc_score(yb, sb), abs=TOL)

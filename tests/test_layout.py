@@ -71,3 +71,25 @@ def test_kernels_import_no_python_layer():
             assert mod.startswith(("_", "sorting", "table", "sweeps", "losses", "thresholds",
                                    "placements", "resampling", "ranks")) or \
                 mod == "", (path.name, mod, line)
+
+
+def _absolute_imports(path):
+    """Top-level names of every absolute import in a file."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module.split(".")[0]
+
+
+def test_the_adapters_shared_layer_sits_between():
+    """``fastauc._adapters`` (what fastauc.dask and fastauc.spark share) imports
+    no engine, and no in-memory module imports it."""
+    shared = sorted((PKG / "_adapters").glob("*.py"))
+    assert shared
+    for path in shared:
+        engines = {"dask", "distributed", "pyspark"} & set(_absolute_imports(path))
+        assert not engines, (path.name, engines)
+    for path in PUBLIC + PRIVATE:
+        assert "_adapters" not in path.read_text(), path.name

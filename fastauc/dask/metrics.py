@@ -3,17 +3,16 @@ and thresholds."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import _validation as v
+from .._adapters.ranges import ap_of, auc_interval, mann_whitney_of
 from .._kernels.sorting import keys_to_floats
 from .._stats import ALTERNATIVES as _ALTERNATIVES
-from .._stats import delong_variance, mann_whitney_result, wald_interval
 from ..losses import log_loss as _log_loss
-from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, curve_graph, load_dask, range_graph,
-                     range_points, run, tallies_graph, totals_with_keys)
+from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, curve_graph, load_dask,
+                     range_graph, range_points, run, tallies_graph, totals_with_keys)
+
 
 def roc_auc_score(y_true, y_score, *, sample_weight=None, compute=True):
     """:func:`fastauc.roc_auc_score` (binary) of dask collections, exactly.
@@ -36,18 +35,7 @@ def average_precision_score(y_true, y_score, *, pos_label=1, sample_weight=None,
     """:func:`fastauc.average_precision_score` (binary) of dask collections."""
 
     def finish(t):
-        classes = t["classes"]
-        if pos_label not in classes.tolist():
-            raise ValueError(f"pos_label={pos_label} is not a valid label. It should be one "
-                             f"of {np.sort(classes)}")
-        if t["P"] == 0:
-            import warnings
-
-            warnings.warn("No positive class found in y_true, recall is set to one for all "
-                          "thresholds which leads to a flat precision-recall curve with "
-                          "average precision 0.", UserWarning, stacklevel=2)
-            return 0.0
-        return float(max(0.0, t["ap_num"] / t["P"]))
+        return ap_of(t, pos_label)
 
     return run(tallies_graph(y_true, y_score, sample_weight, positive=pos_label), finish,
                 compute)
@@ -61,12 +49,7 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, tr
     v.check_choice(transform, "transform", (None, "logit"))
 
     def finish(t):
-        auc = auc_of(t)
-        var = delong_variance(t["stats"]) if not math.isnan(auc) else math.nan
-        if math.isnan(var) and not math.isnan(auc):
-            v.warn_undefined("DeLong's variance needs a total weight above one in each class; "
-                             "the covariance is NaN.", stacklevel=2)
-        return wald_interval(auc, var, level, transform)
+        return auc_interval(t, level, transform)
 
     return run(tallies_graph(y_true, y_score, sample_weight), finish, compute)
 
@@ -80,8 +63,7 @@ def mann_whitney_u(y_true, y_score, *, alternative="two-sided", use_continuity=T
         raise ValueError(f"use_continuity must be True or False, got {use_continuity!r}")
 
     def finish(t):
-        return mann_whitney_result(t["area2"], t["P"], t["N"], t["stats"], alternative,
-                                   use_continuity, method)
+        return mann_whitney_of(t, alternative, use_continuity, method)
 
     return run(tallies_graph(y_true, y_score, sample_weight), finish, compute)
 

@@ -7,13 +7,49 @@ import math
 
 import numpy as np
 
-from .. import _validation as v
-from .._kernels.table import merge_stats
-from .._table import Table, merge_placed, table_with_rows
-from ..accumulator import Accumulator
+from .._adapters import ranges as _ranges
+from .._adapters.ranges import (
+    RANGE_ROWS,
+    auc_of,
+    aucs_only,
+    classes_of,
+    combine,
+    curve_tallies,
+    cut_block,
+    cut_rows_table,
+    each,
+    merge_placed_pieces,
+    merge_tables,
+    n_ranges_for,
+    oriented,
+    range_points,
+    rows_per_class,
+    splitters_of,
+    sweep,
+    totals_of,
+    totals_with_keys,
+)
 
-_SAMPLE = 64  # keys each partition offers as a sample for the splitters
-RANGE_ROWS = 1 << 21  # rows per key range (K = rows / RANGE_ROWS, at most one per partition)
+# what fastauc.dask's modules take from here (the engine-neutral steps are
+# fastauc._ranges's; only the graphs are Dask's)
+__all__ = ["RANGE_ROWS", "aligned_columns", "as_dask_array", "auc_of", "aucs_only",
+           "blocks_of", "classes_of", "column_graphs", "columns_of", "curve_graph",
+           "load_dask", "oriented", "range_graph", "range_points", "read_block", "run",
+           "tallies_graph", "totals_with_keys"]
+
+
+def _at_row(offset):
+    return lambda i: f"global row {offset + i}"
+
+
+def read_block(y, s, w, offset):
+    """``_ranges.read_block`` of the block at global row ``offset``."""
+    return _ranges.read_block(y, s, w, _at_row(offset))
+
+
+def read_rows(y, s, w, offset):
+    """``_ranges.read_rows`` of the block at global row ``offset``."""
+    return _ranges.read_rows(y, s, w, _at_row(offset))
 
 
 def load_dask():
@@ -133,185 +169,6 @@ def blocks_of(y_true, y_score, sample_weight):
     return list(zip(y, s, w if w is not None else [None] * len(s))), offsets, n_rows
 
 
-def _check_scores(s, offset):
-    """NaN or infinite scores raise scikit-learn's error, naming the global row."""
-    bad = ~np.isfinite(s.astype(np.float64, copy=False)) if s.dtype.kind in "fiub" else None
-    if bad is not None and bad.any():
-        i = int(np.argmax(bad))
-        word = "NaN" if np.isnan(s[i]) else "infinity or a value too large for dtype('float64')"
-        raise ValueError(f"Input y_score contains {word}. (y_score has a non-finite value at "
-                         f"global row {offset + i})")
-
-
-def _summary(t, classes, rows):
-    """What a partition sends for the splitters and the classes: its labels, rows
-    per class and a sample of its keys (the table stays where it is)."""
-    step = max(1, len(t) // _SAMPLE)
-    return {"classes": classes, "rows": list(rows), "sample": t.keys[::step].copy()}
-
-
-def read_block(y, s, w, offset):
-    """One partition's accumulator and a sample of its keys (errors name the
-    global row position)."""
-    s = np.asarray(s)
-    _check_scores(s, offset)
-    acc = Accumulator()
-    try:
-        acc.update(y, s, w)
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(f"{exc} (in the partition starting at global row {offset})") from None
-    t = acc._table()
-    return acc, _summary(t, acc._classes, acc._rows)
-
-
-def read_rows(y, s, w, offset):
-    """One partition's table (positive class: its greater label) with each row's
-    position in it, and the summary ``read_block`` gives: what the paired
-    DeLong test needs to bring the placements back to the rows.  Validated as
-    ``Accumulator.update`` validates a batch (errors name the global row)."""
-    s = np.asarray(s)
-    _check_scores(s, offset)
-    try:
-        y = v.as_label_array(y, allow_empty=True)
-        s = v.as_float_array(s, "y_score") if s.shape[0] else np.empty(0)
-        n = v.check_lengths(y_true=y, y_score=s)
-        w = v.check_batch_weights(w, n)
-        classes = v.unique_labels(y) if n else None
-        if classes is not None and classes.shape[0] > 2:
-            v.require_binary(classes, False)
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(f"{exc} (in the partition starting at global row {offset})") from None
-    is_pos = v.positive_mask(y, classes[-1]) if n else np.zeros(0, bool)
-    table, at = table_with_rows(is_pos, np.ascontiguousarray(s, np.float64), w)
-    n_pos = int(np.count_nonzero(is_pos))
-    return table, _summary(table, classes, (n - n_pos, n_pos)), at
-
-
-def _splitters(samples, n_ranges):
-    """K - 1 distinct splitter keys, descending: quantiles of the pooled samples."""
-    keys = np.unique(np.concatenate([m["sample"] for m in samples])) if samples else \
-        np.empty(0)
-    if keys.shape[0] <= 1 or n_ranges <= 1:
-        return np.empty(0, np.uint64)
-    at = (np.arange(1, n_ranges) * keys.shape[0]) // n_ranges
-    return np.unique(keys[at])[::-1].astype(np.uint64)
-
-
-def classes_of(parts):
-    """The labels of every partition (sorted; a mix of types raises as in memory)."""
-    seen = [m["classes"] for m in parts if m["classes"] is not None]
-    if not seen:
-        raise ValueError("Found array with 0 sample(s) (shape=(0,)) while a minimum of 1 is "
-                         "required. (y_true is empty: at least one sample is required)")
-    kinds = {c.dtype.kind in "biuf" for c in seen}
-    if len(kinds) > 1:
-        raise ValueError("Mix of label input types (string and number)")
-    classes = np.unique(np.concatenate(seen))
-    v.require_binary(classes, False)
-    return classes
-
-
-def _cut(t, splitters, n_ranges):
-    """A table cut into the key ranges (range 0 at the top); ranges the
-    splitters do not reach (fewer distinct keys than ranges) stay empty."""
-    asc = t.keys[::-1]
-    edges = [0, *(len(t) - np.searchsorted(asc, splitters, side="left")), len(t)]
-    edges += [len(t)] * (n_ranges + 1 - len(edges))
-    return [Table(t.keys[a:b], t.pos[a:b], t.neg[a:b]) for a, b in zip(edges[:-1], edges[1:])]
-
-
-def _pieces(acc, classes, splitters, n_ranges):
-    """A partition's table oriented to the global positive class and cut into
-    the key ranges (range 0 at the top)."""
-    levels, _, _ = acc._aligned(classes)
-    return _cut(levels[0] if levels else Table(np.empty(0, np.uint64), np.empty(0),
-                                               np.empty(0)), splitters, n_ranges)
-
-
-def _table_pieces(t, meta, classes, splitters, n_ranges):
-    """``_pieces`` of a ``read_rows`` table: its columns swapped when its
-    positive label is not the global one (as ``Accumulator._aligned`` does)."""
-    if meta["classes"] is not None and meta["classes"][-1] != classes[-1]:
-        t = Table(t.keys, t.neg, t.pos)
-    return _cut(t, splitters, n_ranges)
-
-
-def _merge_placed(*pieces):
-    """One range's table from every partition's piece, and each piece's keys'
-    DeLong placement numerators within the range (``merge_placed``)."""
-    table, values = merge_placed(pieces)
-    return table, tuple(values)
-
-
-def _each(values):
-    """The placements of every block, as a task with one output per block."""
-    return values
-
-
-def _merge(*tables):
-    out = tables[0]
-    for t in tables[1:]:
-        out = out.merge(t)
-    return out
-
-
-def _totals(table):
-    return float(table.pos.sum()), float(table.neg.sum())
-
-
-def _sweep(table, totals, k):
-    """Range k's sweep from the weight above it, with DeLong's moments."""
-    tp0 = sum(t[0] for t in totals[:k])
-    fp0 = sum(t[1] for t in totals[:k])
-    big_p = tp0 + sum(t[0] for t in totals[k:])
-    big_n = fp0 + sum(t[1] for t in totals[k:])
-    sw = table.sweep(tp0, fp0, moments=True, totals=(big_p, big_n))
-    return sw.area2, sw.ap_num, sw.stats
-
-
-def _combine(sweeps, totals, classes, rows):
-    if sum(rows) and not any(t[0] or t[1] for t in totals):  # rows, yet no weight at all
-        raise v.zero_weights_error()
-    stats = None
-    area2 = ap = 0.0
-    for a2, apn, st in sweeps:
-        area2 += a2
-        ap += apn
-        if stats is None:
-            stats = st.copy()
-        else:
-            merge_stats(stats, st)
-    return {"area2": area2, "ap_num": ap, "stats": stats,
-            "P": sum(t[0] for t in totals), "N": sum(t[1] for t in totals),
-            "classes": classes, "rows": rows}
-
-
-def _rows(metas, classes):
-    """Rows per class (negative, positive), each partition oriented to ``classes``
-    (as ``Accumulator._aligned``: a partition whose greater label is not the
-    positive one has its two counts the other way round)."""
-    total = [0, 0]
-    for m in metas:
-        rows = m["rows"]
-        if m["classes"] is not None and m["classes"][-1] != classes[-1]:
-            rows = rows[::-1]
-        total = [total[0] + rows[0], total[1] + rows[1]]
-    return total
-
-
-def oriented(classes, positive, rule="greater"):
-    """The classes with the positive one last (the one ``Accumulator._aligned``
-    makes positive): the greater label unless ``positive`` is given; with
-    ``rule="sklearn"`` a missing ``positive`` needs labels {0, 1} or {-1, 1}
-    (scikit-learn's error otherwise), as the in-memory curves."""
-    if rule == "sklearn":
-        positive = v.resolve_pos_label(classes, positive)
-    if positive is None or positive not in classes.tolist() or positive == classes[-1]:
-        return classes
-    return np.array([c for c in classes.tolist() if c != positive] + [positive],
-                    dtype=classes.dtype)
-
-
 def tallies_graph(y_true, y_score, sample_weight, positive=None):
     """A delayed dict: the whole data's twice area, AP numerator, moments,
     class weights, classes and rows per class (oriented to ``positive``, by
@@ -324,7 +181,7 @@ def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="grea
                 track=False):
     """The delayed pieces of one score column's range-partitioned table:
     ``metas`` (per block), ``classes``, ``splitters``, ``ranges`` (per key
-    range), ``totals`` and ``tallies`` (what ``_combine`` gives).
+    range), ``totals`` and ``tallies`` (what ``combine`` gives).
 
     With ``track`` (the paired DeLong test) each block also keeps every row's
     position in its table (``rows_at``) and each range, merged from all the
@@ -341,34 +198,34 @@ def range_graph(blocks, offsets, n_rows, positive=None, classes=None, rule="grea
     read = [delayed(reader, nout=3 if track else 2)(y, s, w, o)
             for (y, s, w), o in zip(blocks, offsets)]
     metas = [r[1] for r in read]
-    n_ranges = max(1, min(len(read), -(-n_rows // RANGE_ROWS)))  # ceil
+    n_ranges = n_ranges_for(len(read), n_rows)
     if classes is None:
         classes = delayed(oriented)(delayed(classes_of)(metas), positive, rule)
-    splitters = delayed(_splitters)(metas, n_ranges)
+    splitters = delayed(splitters_of)(metas, n_ranges)
     ranges, values = [], []
     if track:
-        pieces = [delayed(_table_pieces, nout=n_ranges)(r[0], r[1], classes, splitters,
+        pieces = [delayed(cut_rows_table, nout=n_ranges)(r[0], r[1], classes, splitters,
                                                          n_ranges) for r in read]
         for k in range(n_ranges):
-            merged = delayed(_merge_placed, nout=2)(*[pc[k] for pc in pieces])
+            merged = delayed(merge_placed_pieces, nout=2)(*[pc[k] for pc in pieces])
             ranges.append(merged[0])
             # the blocks' placements split out by a task of their own: a merge
             # with 1 + P outputs kept its whole result (table and placements)
             # alive and counted twice until every block's share was taken,
             # and a report that spills at 1e8 took 3x longer
-            split = delayed(_each, nout=len(read))(merged[1])
+            split = delayed(each, nout=len(read))(merged[1])
             values.append([split[b] for b in range(len(read))])
     else:
-        pieces = [delayed(_pieces, nout=n_ranges)(r[0], classes, splitters, n_ranges)
+        pieces = [delayed(cut_block, nout=n_ranges)(r[0], classes, splitters, n_ranges)
                   for r in read]
         for k in range(n_ranges):
             level = [pc[k] for pc in pieces]
             while len(level) > 1:  # a tree of merges
-                level = [delayed(_merge)(*level[i:i + 8]) for i in range(0, len(level), 8)]
+                level = [delayed(merge_tables)(*level[i:i + 8]) for i in range(0, len(level), 8)]
             ranges.append(level[0])
-    totals = delayed(list)([delayed(_totals)(r) for r in ranges])
-    sweeps = [delayed(_sweep)(r, totals, k) for k, r in enumerate(ranges)]
-    tallies = delayed(_combine)(sweeps, totals, classes, delayed(_rows)(metas, classes))
+    totals = delayed(list)([delayed(totals_of)(r) for r in ranges])
+    sweeps = [delayed(sweep)(r, totals, k) for k, r in enumerate(ranges)]
+    tallies = delayed(combine)(sweeps, totals, classes, delayed(rows_per_class)(metas, classes))
     return {"metas": metas, "classes": classes, "splitters": splitters, "ranges": ranges,
             "totals": totals, "tallies": tallies, "n_ranges": n_ranges, "values": values,
             "rows_at": [r[2] for r in read] if track else []}
@@ -378,24 +235,6 @@ def run(graph, finish, compute):
     dask, _ = load_dask()
     result = dask.delayed(finish)(graph)
     return result.compute() if compute else result
-
-
-def auc_of(t):
-    (neg_rows, pos_rows), big_p, big_n = t["rows"], t["P"], t["N"]
-    if pos_rows == 0 or neg_rows == 0:
-        v.warn_undefined("Only one class is present in y_true. ROC AUC score is not defined "
-                         "in that case.", stacklevel=2)
-        return math.nan
-    if big_p <= 0 or big_n <= 0:
-        v.warn_undefined("All samples of one class have zero weight. ROC AUC score is not "
-                         "defined in that case.", stacklevel=2)
-        return math.nan
-    return float(t["area2"] / (2.0 * big_p * big_n))
-
-
-def aucs_only(tallies):
-    return np.array([t["area2"] / (2.0 * t["P"] * t["N"]) if t["P"] > 0 and t["N"] > 0
-                     else np.nan for t in tallies])
 
 
 def columns_of(y_scores):
@@ -434,42 +273,6 @@ def column_graphs(y_true, cols, sample_weight, positive, track=False):
     return col_blocks[0], graphs, col_blocks
 
 
-def range_points(table, totals, k, max_points):
-    """Range k's curve points: its keys with the cumulative class weights from
-    the top of the data (its ``tp0``/``fp0`` plus its own), thinned to about
-    ``max_points * share`` points when ``max_points`` is given (every point
-    kept is a point of the exact curve; the range's last point is kept)."""
-    tp0 = sum(t[0] for t in totals[:k])
-    fp0 = sum(t[1] for t in totals[:k])
-    tps = tp0 + np.cumsum(table.pos)
-    fps = fp0 + np.cumsum(table.neg)
-    keys = table.keys
-    if max_points is not None and keys.shape[0]:
-        n_keys = sum(t[2] for t in totals)
-        step = max(1, -(-n_keys // max_points))
-        keep = np.arange(step - 1, keys.shape[0], step)
-        if not keep.shape[0] or keep[-1] != keys.shape[0] - 1:
-            keep = np.append(keep, keys.shape[0] - 1)
-        keys, tps, fps = keys[keep], tps[keep], fps[keep]
-    return keys, tps, fps
-
-
-def totals_with_keys(table):
-    return float(table.pos.sum()), float(table.neg.sum()), len(table)
-
-
-def _curve_tallies(points, tallies):
-    """The in-memory functions' tallies (a spare slot in front) from the
-    ranges' points, top range first."""
-    from .._table import Tallies
-
-    keys = np.concatenate([np.zeros(1, np.uint64)] + [p[0] for p in points])
-    tps = np.concatenate([np.zeros(1)] + [p[1] for p in points])
-    fps = np.concatenate([np.zeros(1)] + [p[2] for p in points])
-    return Tallies(keys, tps, fps, tallies["P"], tallies["N"], tallies["area2"],
-                   tallies["ap_num"], tallies["stats"])
-
-
 def curve_graph(y_true, y_score, sample_weight, pos_label, max_points):
     dask, _ = load_dask()
     delayed = dask.delayed
@@ -482,4 +285,4 @@ def curve_graph(y_true, y_score, sample_weight, pos_label, max_points):
     totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])
     points = [delayed(range_points)(r, totals, k, max_points)
               for k, r in enumerate(g["ranges"])]
-    return delayed(_curve_tallies)(points, g["tallies"])
+    return delayed(curve_tallies)(points, g["tallies"])

@@ -11,7 +11,7 @@ from .._kernels.sorting import keys_to_floats
 from .._stats import delong_variance, wald_interval
 from ..accumulator import Accumulator
 from .inference import delong_graph
-from . import ranges
+from .._adapters.ranges import n_ranges_for
 from .ranges import (aligned_columns, auc_of, classes_of, column_graphs,
                      columns_of, load_dask, oriented, range_points, read_block,
                      totals_with_keys)
@@ -351,7 +351,7 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
              zip(blocks, offsets)]
     positive = delayed(lambda c: c[-1])(delayed(oriented)(delayed(classes_of)(metas),
                                                            pos_label))
-    n_buckets = max(1, min(len(blocks), -(-n_rows // ranges.RANGE_ROWS)))
+    n_buckets = n_ranges_for(len(blocks), n_rows)
     split = [delayed(_group_accumulators, nout=n_buckets)(
         y, s, w, tuple(gb[b] for gb in group_blocks), n_buckets, dropna)
         for b, (y, s, w) in enumerate(blocks)]

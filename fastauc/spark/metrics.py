@@ -1,0 +1,246 @@
+"""Single-model metrics on Spark: AUC, average precision, DeLong's interval,
+Mann-Whitney's test."""
+
+from __future__ import annotations
+
+import time
+
+from .. import _validation as v
+from .._adapters.ranges import ap_of, auc_interval, auc_of, mann_whitney_of
+from .._stats import ALTERNATIVES as _ALTERNATIVES
+from .ranges import collect, tallies
+
+_EXAMPLE_SESSION = """
+    >>> from pyspark.sql import SparkSession
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()
+    >>> import numpy as np, fastauc, fastauc.spark
+    >>> rng = np.random.default_rng(0)
+    >>> y, s = rng.integers(0, 2, 2000), np.round(rng.random(2000), 2)
+    >>> df = spark.createDataFrame([(int(a), float(b)) for a, b in zip(y, s)],
+    ...                            "label long, score double").repartition(7)"""
+
+
+def _doc(f):
+    f.__doc__ = f.__doc__.replace("    >>> SESSION", _EXAMPLE_SESSION.strip("\n"))
+    return f
+
+
+@_doc
+def roc_auc_score(df, y_true, y_score, *, sample_weight=None):
+    """:func:`fastauc.roc_auc_score` (binary) of a Spark DataFrame's columns,
+    exactly: the in-memory number for any partitioning.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true : str
+        The label column: numbers, booleans or strings, two distinct values
+        (the greater one is the positive class).
+    y_score : str
+        The score column: any numeric type (decimals are read as double).
+    sample_weight : str, default=None
+        A column of non-negative weights.
+
+    Returns
+    -------
+    auc : float
+        NaN, with an ``UndefinedMetricWarning``, when one class is missing.
+
+    Raises
+    ------
+    ValueError
+        A missing column or one of the wrong type (before any job starts), a
+        null, NaN or infinite value (naming the column, the partition and
+        the row), a label column with more than two values, bad weights.
+
+    See Also
+    --------
+    fastauc.roc_auc_score : The in-memory function.
+    fastauc.dask.roc_auc_score : The same on Dask.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> auc = fastauc.spark.roc_auc_score(df, "label", "score")
+    >>> abs(auc - fastauc.roc_auc_score(y, s)) < 1e-12
+    True
+    """
+    return auc_of(tallies(df, y_true, y_score, sample_weight))
+
+
+@_doc
+def average_precision_score(df, y_true, y_score, *, pos_label=1, sample_weight=None):
+    """:func:`fastauc.average_precision_score` (binary) of a Spark
+    DataFrame's columns, exactly.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    pos_label : int, float, bool or str, default=1
+        The positive class.
+    sample_weight : str, default=None
+        A column of non-negative weights.
+
+    Returns
+    -------
+    average_precision : float
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_auc_score`, and ``pos_label`` not among the labels.
+
+    See Also
+    --------
+    fastauc.average_precision_score : The in-memory function.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> ap = fastauc.spark.average_precision_score(df, "label", "score")
+    >>> abs(ap - fastauc.average_precision_score(y, s)) < 1e-12
+    True
+    """
+    return ap_of(tallies(df, y_true, y_score, sample_weight, positive=pos_label), pos_label)
+
+
+@_doc
+def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None,
+               transform=None):
+    """:func:`fastauc.roc_auc_ci` (DeLong) of a Spark DataFrame's columns: the
+    moments of every key range's sweep add up to the whole data's.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    confidence_level : float, default=0.95
+    sample_weight : str, default=None
+    transform : {None, "logit"}, default=None
+        As in :func:`fastauc.roc_auc_ci`.
+
+    Returns
+    -------
+    ci : fastauc.ConfidenceInterval
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_auc_score`, and a confidence level outside (0, 1).
+
+    See Also
+    --------
+    fastauc.roc_auc_ci : The in-memory function.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing
+    the areas under two or more correlated receiver operating characteristic
+    curves: a nonparametric approach. Biometrics 44(3).
+
+    Examples
+    --------
+    >>> SESSION
+    >>> ci = fastauc.spark.roc_auc_ci(df, "label", "score")
+    >>> abs(ci.high - fastauc.roc_auc_ci(y, s).high) < 1e-12
+    True
+    """
+    level = v.check_confidence_level(confidence_level)
+    v.check_choice(transform, "transform", (None, "logit"))
+    return auc_interval(tallies(df, y_true, y_score, sample_weight), level, transform)
+
+
+@_doc
+def mann_whitney_u(df, y_true, y_score, *, alternative="two-sided", use_continuity=True,
+                   method="auto", sample_weight=None):
+    """:func:`fastauc.mann_whitney_u` of a Spark DataFrame's columns.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+    use_continuity : bool, default=True
+    method : {"auto", "asymptotic", "exact"}, default="auto"
+    sample_weight : str, default=None
+
+    Returns
+    -------
+    result : fastauc.MannWhitneyResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_auc_score`, and parameters outside their choices.
+
+    See Also
+    --------
+    fastauc.mann_whitney_u : The in-memory function.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> u = fastauc.spark.mann_whitney_u(df, "label", "score")
+    >>> abs(u.pvalue - fastauc.mann_whitney_u(y, s).pvalue) < 1e-12
+    True
+    """
+    v.check_choice(alternative, "alternative", _ALTERNATIVES)
+    v.check_choice(method, "method", ("auto", "asymptotic", "exact"))
+    if use_continuity not in (True, False):
+        raise ValueError(f"use_continuity must be True or False, got {use_continuity!r}")
+    return mann_whitney_of(tallies(df, y_true, y_score, sample_weight), alternative,
+                           use_continuity, method)
+
+
+def _warm_task(batches):
+    import pyarrow as pa
+
+    from ..deploy import warmup
+
+    for _ in batches:
+        pass
+    t0 = time.perf_counter()
+    warmup()
+    yield pa.RecordBatch.from_pydict({"seconds": [time.perf_counter() - t0]})
+
+
+def warm_executors(spark, tasks=None):
+    """Compile (or load from Numba's cache) fastauc's kernels in the Python
+    workers of the executors, before the first real call.
+
+    Spark reuses its Python workers (``spark.python.worker.reuse``, on by
+    default), so a worker pays the load once, not per task.  One job of
+    ``tasks`` tasks (default: ``spark.default.parallelism``, or 2) runs
+    :func:`fastauc.deploy.warmup` in each.
+
+    Parameters
+    ----------
+    spark : pyspark.sql.SparkSession
+    tasks : int, default=None
+
+    Returns
+    -------
+    seconds : list of float
+        Each task's time (the first on a cold cache compiles: seconds; the
+        others load: milliseconds per kernel).
+
+    See Also
+    --------
+    fastauc.dask.warm_workers : The same on Dask.
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession
+    >>> import fastauc.spark
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()
+    >>> len(fastauc.spark.warm_executors(spark, tasks=2))
+    2
+    """
+    if tasks is None:
+        tasks = int(spark.conf.get("spark.default.parallelism", "2"))
+    df = spark.range(0, tasks, 1, tasks)
+    return [r.seconds for r in collect(df.mapInArrow(_warm_task, "seconds double"))]
