@@ -71,6 +71,13 @@ def read_block(y, s, w, where):
     return acc, summary(t, acc._classes, acc._rows)
 
 
+def read_table(y, s, w, where):
+    """``read_block``'s table (positive class: the block's greater label, as
+    ``cut_rows_table`` takes it) and summary."""
+    acc, meta = read_block(y, s, w, where)
+    return acc._table(), meta
+
+
 def read_rows(y, s, w, where):
     """One partition's table (positive class: its greater label) with each row's
     position in it, and the summary ``read_block`` gives: what the paired

@@ -13,11 +13,11 @@ import numpy as np
 from .._adapters.ranges import (
     classes_of,
     combine,
-    cut_block,
+    cut_rows_table,
     merge_tables,
     n_ranges_for,
     oriented,
-    read_block,
+    read_table,
     rows_per_class,
     splitters_of,
     sweep,
@@ -133,22 +133,39 @@ def tallies(df, label, score, weight=None, positive=None, rule="greater"):
     """What ``_adapters.ranges.combine`` gives for one score column of a
     Spark DataFrame: the twice area, AP numerator, DeLong moments, class
     weights, classes and rows per class, oriented to ``positive`` (by default
-    the greater label).  Four jobs; the driver receives a summary per
-    partition (64 keys), the class weights per key range and each range's
-    sums, never the rows or the distinct scores."""
+    the greater label).  Four jobs, each partition read and sorted once (its
+    table persisted until the ranges are merged); the driver receives a
+    summary per partition (64 keys), the class weights per key range and each
+    range's sums, never the rows or the distinct scores."""
     import pyarrow as pa
 
     names = {"y": label, "s": score, "w": weight}
     sel = select_columns(df, label, score, weight)
 
-    # 1. per partition: validated, sorted into its table, summarised
-    def read_summaries(batches):
+    # 1. per partition: validated and sorted once into its table (kept,
+    # persisted, for the cut: the source is read and sorted once), summarised
+    def read_tables(batches):
         y, s, w, part = partition_arrays(batches, names)
-        _, meta = read_block(y, s, w, _where(part))
-        yield pa.RecordBatch.from_pydict({"meta": [_blob(meta)]})
+        table, meta = read_table(y, s, w, _where(part))
+        yield pa.RecordBatch.from_pydict({"meta": pa.array([_blob(meta)], pa.binary()),
+                                          "table": pa.array([_blob(table)], pa.binary())})
 
-    metas = [pickle.loads(r.meta) for r in collect(sel.mapInArrow(read_summaries,
-                                                                    "meta binary"))]
+    from pyspark import StorageLevel
+
+    tables = sel.mapInArrow(read_tables, "meta binary, table binary") \
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        return _tallies_of(tables, positive, rule)
+    finally:
+        tables.unpersist()
+
+
+def _tallies_of(tables, positive, rule):
+    """``tallies`` from the persisted per-partition tables and summaries."""
+    import pyarrow as pa
+    from pyspark import StorageLevel
+
+    metas = [pickle.loads(r.meta) for r in collect(tables.select("meta"))]
     classes = oriented(classes_of(metas), positive, rule)
     rows = rows_per_class(metas, classes)
     n_ranges = n_ranges_for(len(metas), sum(rows))
@@ -157,13 +174,16 @@ def tallies(df, label, score, weight=None, positive=None, rule="greater"):
     # 2. per partition: its table cut at the splitters; per key range: the
     # pieces merged (a shuffle of tables, not of rows)
     def cut_pieces(batches):
-        y, s, w, part = partition_arrays(batches, names)
-        acc, _ = read_block(y, s, w, _where(part))
         ks, blobs = [], []
-        for k, piece in enumerate(cut_block(acc, classes, splitters, n_ranges)):
-            if len(piece):
-                ks.append(k)
-                blobs.append(_blob(piece))
+        for batch in batches:
+            for meta, table in zip(batch.column("meta").to_pylist(),
+                                   batch.column("table").to_pylist()):
+                pieces = cut_rows_table(pickle.loads(table), pickle.loads(meta), classes,
+                                        splitters, n_ranges)
+                for k, piece in enumerate(pieces):
+                    if len(piece):
+                        ks.append(k)
+                        blobs.append(_blob(piece))
         if ks:
             yield pa.RecordBatch.from_pydict({"range": pa.array(ks, pa.int32()),
                                               "piece": pa.array(blobs, pa.binary())})
@@ -175,12 +195,10 @@ def tallies(df, label, score, weight=None, positive=None, rule="greater"):
                          "P": [float(t.pos.sum())], "N": [float(t.neg.sum())],
                          "table": pa.array([_blob(t)], pa.binary())})
 
-    merged = (sel.mapInArrow(cut_pieces, "range int, piece binary")
+    merged = (tables.mapInArrow(cut_pieces, "range int, piece binary")
               .groupBy("range")
-              .applyInArrow(merge_range, "range int, P double, N double, table binary"))
-    from pyspark import StorageLevel
-
-    merged = merged.persist(StorageLevel.MEMORY_AND_DISK)
+              .applyInArrow(merge_range, "range int, P double, N double, table binary")
+              .persist(StorageLevel.MEMORY_AND_DISK))
     try:
         totals = [(0.0, 0.0)] * n_ranges
         for r in collect(merged.select("range", "P", "N")):
