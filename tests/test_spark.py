@@ -134,3 +134,68 @@ def test_the_same_call_twice_gives_the_same_bits(spark, rng):
     df = _frame(spark, {"label": y, "score": s, "w": w}, 5)
     first = fs.roc_auc_score(df, "label", "score", sample_weight="w")
     assert fs.roc_auc_score(df, "label", "score", sample_weight="w") == first
+
+
+@pytest.mark.parametrize("partitions", [1, 7, 64])
+def test_curves_thresholds_and_log_loss_equal_in_memory(spark, rng, partitions, monkeypatch):
+    """The same points (each range's from the weight above it), the same best
+    threshold (the highest among equals) and the same log loss."""
+    from fastauc._adapters import ranges
+
+    monkeypatch.setattr(ranges, "RANGE_ROWS", 900)  # several key ranges
+    y, s, w = _data(rng)
+    s = np.round(s, 3).astype(np.float32)
+    df = _frame(spark, {"label": y, "score": s, "w": w}, partitions).cache()
+    assert df.schema["score"].dataType.simpleString() == "float"
+    for ours, ref, drop in ((fs.roc_curve, fastauc.roc_curve, True),
+                            (fs.roc_curve, fastauc.roc_curve, False),
+                            (fs.precision_recall_curve, fastauc.precision_recall_curve, True)):
+        got = ours(df, "label", "score", sample_weight="w", drop_intermediate=drop)
+        want = ref(y, s, sample_weight=w, drop_intermediate=drop)
+        for a, b in zip(got, want):
+            assert a.shape == b.shape and a.dtype == b.dtype
+            np.testing.assert_allclose(a, b, rtol=TOL, atol=TOL)
+    # thinned on the executors: about max_points points, every one exact
+    fpr, tpr, _ = fs.roc_curve(df, "label", "score", drop_intermediate=False, max_points=40)
+    full = fastauc.roc_curve(y, s, drop_intermediate=False)
+    exact = set(zip(np.round(full[0], 12), np.round(full[1], 12)))
+    assert 20 <= len(fpr) <= 40 + min(partitions, -(-len(y) // 900)) + 1
+    assert all((round(a, 12), round(b, 12)) in exact for a, b in zip(fpr, tpr))
+    for metric, kw in (("f1", {}), ("cost", {"cost_fp": 1.0, "cost_fn": 4.0})):
+        got = fs.best_threshold(df, "label", "score", sample_weight="w", metric=metric, **kw)
+        ref = fastauc.best_threshold(y, s, sample_weight=w, metric=metric, **kw)
+        assert got.threshold == ref.threshold and got.metric == ref.metric
+        assert got.value == pytest.approx(ref.value, abs=TOL)
+    got, ref = (fs.threshold_metrics(df, "label", "score", sample_weight="w"),
+                fastauc.threshold_metrics(y, s, sample_weight=w))
+    np.testing.assert_array_equal(got.threshold, ref.threshold)
+    for name in ("tp", "fp", "tn", "fn", "f1", "mcc"):
+        np.testing.assert_allclose(getattr(got, name), getattr(ref, name), rtol=TOL, atol=TOL)
+    p = 1 / (1 + np.exp(-s.astype(np.float64)))
+    dfp = _frame(spark, {"label": y, "p": p, "w": w}, partitions).cache()
+    for weight, ww, normalize in ((None, None, True), ("w", w, False)):
+        assert fs.log_loss(dfp, "label", "p", sample_weight=weight, normalize=normalize) == \
+            pytest.approx(fastauc.log_loss(y, p, sample_weight=ww, normalize=normalize),
+                          rel=TOL)
+    df.unpersist()
+    dfp.unpersist()
+
+
+def test_curve_and_threshold_errors(spark, rng):
+    y, s, _ = _data(rng, 500)
+    labels = np.where(y == 1, "sick", "well")
+    df = _frame(spark, {"label": labels, "score": s}, 3)
+    with pytest.raises(ValueError, match="pos_label is not specified"):
+        fs.roc_curve(df, "label", "score")
+    for a, b in zip(fs.roc_curve(df, "label", "score", pos_label="sick"),
+                    fastauc.roc_curve(labels, s, pos_label="sick")):
+        np.testing.assert_allclose(a, b, rtol=TOL, atol=TOL)
+    with pytest.raises(ValueError, match="max_points"):
+        fs.roc_curve(df, "label", "score", pos_label="sick", max_points=1)
+    with pytest.raises(ValueError, match="cost_fp"):
+        fs.best_threshold(df, "label", "score", metric="cost", pos_label="sick")
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        fs.log_loss(df, "label", "nope")
+    bad = _frame(spark, {"label": y, "p": s}, 3)  # scores outside [0, 1]
+    with pytest.raises(ValueError, match=r"partition \d"):
+        fs.log_loss(bad, "label", "p")

@@ -277,7 +277,10 @@ def curve_tallies(points, tallies):
     keys = np.concatenate([np.zeros(1, np.uint64)] + [p[0] for p in points])
     tps = np.concatenate([np.zeros(1)] + [p[1] for p in points])
     fps = np.concatenate([np.zeros(1)] + [p[2] for p in points])
-    return Tallies(keys, tps, fps, tallies["P"], tallies["N"], tallies["area2"],
+    # the class weights are the curve's last point (as in memory, where the
+    # sweep's sums are): the ranges' totals added up may differ in the last bit
+    big_p, big_n = (tps[-1], fps[-1]) if tps.shape[0] > 1 else (tallies["P"], tallies["N"])
+    return Tallies(keys, tps, fps, float(big_p), float(big_n), tallies["area2"],
                    tallies["ap_num"], tallies["stats"])
 
 
@@ -311,3 +314,79 @@ def mann_whitney_of(t, alternative, use_continuity, method):
     """The Mann-Whitney U test from the tallies."""
     return mann_whitney_result(t["area2"], t["P"], t["N"], t["stats"], alternative,
                                use_continuity, method)
+
+
+def check_max_points(max_points):
+    if max_points is not None and (isinstance(max_points, bool)
+                                   or not isinstance(max_points, (int, np.integer))
+                                   or max_points < 2):
+        raise ValueError(f"max_points must be an integer >= 2 or None, got {max_points!r}")
+    return max_points
+
+
+def thresholds_of(t):
+    """:class:`~fastauc.ThresholdMetrics` from ``curve_tallies``' result."""
+    from .._kernels.sorting import keys_to_floats
+    from .._results import ThresholdMetrics
+
+    thr = keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:]))
+    return ThresholdMetrics(thr, t.tps[1:], t.fps[1:], float(t.total_pos), float(t.total_neg))
+
+
+def range_best(table, totals, k, code, beta, cost_fp, cost_fn):
+    """The best point of range k: ``(value, key)``, or None for an empty range."""
+    from .._kernels.thresholds import best_index
+
+    if not len(table):
+        return None
+    keys, tps, fps = range_points(table, totals, k, None)
+    big_p = sum(t[0] for t in totals)
+    big_n = sum(t[1] for t in totals)
+    i, best = best_index(tps, fps, big_p, big_n, code, beta, cost_fp, cost_fn)
+    return float(best), keys[i]
+
+
+def best_of(candidates, metric):
+    """:class:`~fastauc.BestThreshold` from the ranges' ``range_best``, top
+    range first: a later one must be strictly better (the highest threshold
+    among equals, as in memory)."""
+    from .._kernels.sorting import keys_to_floats
+    from ..thresholds import BestThreshold
+
+    value, key = None, None
+    for c in candidates:
+        if c is not None and (value is None or c[0] > value):
+            value, key = c
+    threshold = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))[0]
+    if metric in ("cost", "closest_topleft"):
+        value = -value
+    return BestThreshold(float(threshold), float(value), metric)
+
+
+def label_meta(y):
+    """A block's distinct labels (None when empty), for the log loss."""
+    y = v.as_label_array(y, allow_empty=True)
+    return {"classes": v.unique_labels(y) if y.shape[0] else None}
+
+
+def loss_block(y, p, w, labels):
+    """A block's summed log loss and its total weight."""
+    from ..losses import log_loss
+
+    y = np.asarray(y)
+    if y.shape[0] == 0:
+        return 0.0, 0.0
+    ww = None if w is None else np.asarray(w, np.float64)
+    total = float(ww.sum()) if ww is not None else float(y.shape[0])
+    if total == 0:
+        return 0.0, 0.0
+    return float(log_loss(y, p, normalize=False, sample_weight=ww, labels=labels)), total
+
+
+def loss_of(parts_sums, normalize):
+    """The log loss from the blocks' ``loss_block`` sums."""
+    loss = sum(a for a, _ in parts_sums)
+    weight = sum(b for _, b in parts_sums)
+    if weight == 0:
+        raise v.zero_weights_error()
+    return float(loss / weight) if normalize else float(loss)

@@ -6,12 +6,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validation as v
-from .._adapters.ranges import ap_of, auc_interval, mann_whitney_of
-from .._kernels.sorting import keys_to_floats
+from .._adapters.ranges import (ap_of, auc_interval, best_of, label_meta, loss_block, loss_of,
+                               mann_whitney_of, range_best, thresholds_of)
 from .._stats import ALTERNATIVES as _ALTERNATIVES
-from ..losses import log_loss as _log_loss
 from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, curve_graph, load_dask,
-                     range_graph, range_points, run, tallies_graph, totals_with_keys)
+                     range_graph, run, tallies_graph, totals_with_keys)
 
 
 def roc_auc_score(y_true, y_score, *, sample_weight=None, compute=True):
@@ -68,41 +67,16 @@ def mann_whitney_u(y_true, y_score, *, alternative="two-sided", use_continuity=T
     return run(tallies_graph(y_true, y_score, sample_weight), finish, compute)
 
 
-def _label_meta(y):
-    """A block's distinct labels (None when empty), for the log loss."""
-    y = v.as_label_array(y, allow_empty=True)
-    return {"classes": v.unique_labels(y) if y.shape[0] else None}
-
-
-def _loss_block(y, p, w, labels):
-    y = np.asarray(y)
-    if y.shape[0] == 0:
-        return 0.0, 0.0
-    ww = None if w is None else np.asarray(w, np.float64)
-    total = float(ww.sum()) if ww is not None else float(y.shape[0])
-    if total == 0:
-        return 0.0, 0.0
-    return float(_log_loss(y, p, normalize=False, sample_weight=ww, labels=labels)), total
-
-
 def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, compute=True):
     """:func:`fastauc.log_loss` (binary: the probability of the greater label)
     of dask collections: per-partition weighted sums, added up."""
     dask, _ = load_dask()
     delayed = dask.delayed
     blocks, offsets, _ = blocks_of(y_true, y_proba, sample_weight)
-    metas = [delayed(_label_meta)(y) for y, _, _ in blocks]
+    metas = [delayed(label_meta)(y) for y, _, _ in blocks]
     classes = delayed(classes_of)(metas)
-    sums = [delayed(_loss_block)(y, p, w, classes) for y, p, w in blocks]
-
-    def finish(parts_sums):
-        loss = sum(a for a, _ in parts_sums)
-        weight = sum(b for _, b in parts_sums)
-        if weight == 0:
-            raise v.zero_weights_error()
-        return float(loss / weight) if normalize else float(loss)
-
-    result = delayed(finish)(sums)
+    sums = [delayed(loss_block)(y, p, w, classes) for y, p, w in blocks]
+    result = delayed(loss_of)(sums, normalize)
     return result.compute() if compute else result
 
 
@@ -141,29 +115,9 @@ def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None, ma
                       compute=True):
     """:func:`fastauc.threshold_metrics` of dask collections (the confusion
     matrix at every distinct threshold; ``max_points`` as in :func:`roc_curve`)."""
-    from .._results import ThresholdMetrics
-
-    def finish(t):
-        thr = keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:]))
-        return ThresholdMetrics(thr, t.tps[1:], t.fps[1:], float(t.total_pos),
-                                float(t.total_neg))
-
     graph = curve_graph(y_true, y_score, sample_weight, pos_label, max_points)
-    result = load_dask()[0].delayed(finish)(graph)
+    result = load_dask()[0].delayed(thresholds_of)(graph)
     return result.compute() if compute else result
-
-
-def _range_best(table, totals, k, code, beta, cost_fp, cost_fn):
-    """The best point of range k: ``(value, key)``, or None for an empty range."""
-    from .._kernels.thresholds import best_index
-
-    if not len(table):
-        return None
-    keys, tps, fps = range_points(table, totals, k, None)
-    big_p = sum(t[0] for t in totals)
-    big_n = sum(t[1] for t in totals)
-    i, best = best_index(tps, fps, big_p, big_n, code, beta, cost_fp, cost_fn)
-    return float(best), keys[i]
 
 
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None, cost_fp=None,
@@ -172,7 +126,6 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
     finds its best threshold from the weight above it, and the best of those
     wins (the highest threshold among equals, as in memory)."""
     from .._curves import check_best_args
-    from ..thresholds import BestThreshold
 
     code = check_best_args(metric, beta, cost_fp, cost_fn)
     dask, _ = load_dask()
@@ -180,18 +133,8 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
     blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
     g = range_graph(blocks, offsets, n_rows, positive=pos_label, rule="sklearn")
     totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])
-    bests = [delayed(_range_best)(r, totals, k, code, float(beta), float(cost_fp or 0.0),
+    bests = [delayed(range_best)(r, totals, k, code, float(beta), float(cost_fp or 0.0),
                                   float(cost_fn or 0.0)) for k, r in enumerate(g["ranges"])]
 
-    def finish(candidates):
-        value, key = None, None
-        for c in candidates:  # top range first: a later one must be strictly better
-            if c is not None and (value is None or c[0] > value):
-                value, key = c
-        threshold = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))[0]
-        if metric in ("cost", "closest_topleft"):
-            value = -value
-        return BestThreshold(float(threshold), float(value), metric)
-
-    result = delayed(finish)(bests)
+    result = delayed(best_of)(bests, metric)
     return result.compute() if compute else result

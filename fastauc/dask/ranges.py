@@ -12,6 +12,7 @@ from .._adapters.ranges import (
     RANGE_ROWS,
     auc_of,
     aucs_only,
+    check_max_points,
     classes_of,
     combine,
     curve_tallies,
@@ -276,10 +277,7 @@ def column_graphs(y_true, cols, sample_weight, positive, track=False):
 def curve_graph(y_true, y_score, sample_weight, pos_label, max_points):
     dask, _ = load_dask()
     delayed = dask.delayed
-    if max_points is not None and (isinstance(max_points, bool)
-                                   or not isinstance(max_points, (int, np.integer))
-                                   or max_points < 2):
-        raise ValueError(f"max_points must be an integer >= 2 or None, got {max_points!r}")
+    check_max_points(max_points)
     blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
     g = range_graph(blocks, offsets, n_rows, positive=pos_label, rule="sklearn")
     totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])

@@ -21,6 +21,13 @@ Functions take a Spark DataFrame and column names.  Needs the ``spark``
 extra (``pip install 'fastauc[spark]'``); imported only when used.
 """
 
+from .curves import (
+    best_threshold,
+    log_loss,
+    precision_recall_curve,
+    roc_curve,
+    threshold_metrics,
+)
 from .metrics import (
     average_precision_score,
     mann_whitney_u,
@@ -29,5 +36,6 @@ from .metrics import (
     warm_executors,
 )
 
-__all__ = ["average_precision_score", "mann_whitney_u", "roc_auc_ci", "roc_auc_score",
-           "warm_executors"]
+__all__ = ["average_precision_score", "best_threshold", "log_loss", "mann_whitney_u",
+           "precision_recall_curve", "roc_auc_ci", "roc_auc_score", "roc_curve",
+           "threshold_metrics", "warm_executors"]

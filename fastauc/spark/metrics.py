@@ -8,24 +8,9 @@ import time
 from .. import _validation as v
 from .._adapters.ranges import ap_of, auc_interval, auc_of, mann_whitney_of
 from .._stats import ALTERNATIVES as _ALTERNATIVES
-from .ranges import collect, tallies
+from .ranges import collect, session_example, tallies
 
-_EXAMPLE_SESSION = """
-    >>> from pyspark.sql import SparkSession
-    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()
-    >>> import numpy as np, fastauc, fastauc.spark
-    >>> rng = np.random.default_rng(0)
-    >>> y, s = rng.integers(0, 2, 2000), np.round(rng.random(2000), 2)
-    >>> df = spark.createDataFrame([(int(a), float(b)) for a, b in zip(y, s)],
-    ...                            "label long, score double").repartition(7)"""
-
-
-def _doc(f):
-    f.__doc__ = f.__doc__.replace("    >>> SESSION", _EXAMPLE_SESSION.strip("\n"))
-    return f
-
-
-@_doc
+@session_example
 def roc_auc_score(df, y_true, y_score, *, sample_weight=None):
     """:func:`fastauc.roc_auc_score` (binary) of a Spark DataFrame's columns,
     exactly: the in-memory number for any partitioning.
@@ -68,7 +53,7 @@ def roc_auc_score(df, y_true, y_score, *, sample_weight=None):
     return auc_of(tallies(df, y_true, y_score, sample_weight))
 
 
-@_doc
+@session_example
 def average_precision_score(df, y_true, y_score, *, pos_label=1, sample_weight=None):
     """:func:`fastauc.average_precision_score` (binary) of a Spark
     DataFrame's columns, exactly.
@@ -106,7 +91,7 @@ def average_precision_score(df, y_true, y_score, *, pos_label=1, sample_weight=N
     return ap_of(tallies(df, y_true, y_score, sample_weight, positive=pos_label), pos_label)
 
 
-@_doc
+@session_example
 def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None,
                transform=None):
     """:func:`fastauc.roc_auc_ci` (DeLong) of a Spark DataFrame's columns: the
@@ -153,7 +138,7 @@ def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None
     return auc_interval(tallies(df, y_true, y_score, sample_weight), level, transform)
 
 
-@_doc
+@session_example
 def mann_whitney_u(df, y_true, y_score, *, alternative="two-sided", use_continuity=True,
                    method="auto", sample_weight=None):
     """:func:`fastauc.mann_whitney_u` of a Spark DataFrame's columns.

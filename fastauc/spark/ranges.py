@@ -7,16 +7,21 @@ the way they run is Spark's: Arrow batches through ``mapInArrow`` and
 from __future__ import annotations
 
 import pickle
+from contextlib import contextmanager
+from typing import NamedTuple
 
 import numpy as np
 
 from .._adapters.ranges import (
+    check_max_points,
     classes_of,
     combine,
+    curve_tallies,
     cut_rows_table,
     merge_tables,
     n_ranges_for,
     oriented,
+    range_points,
     read_table,
     rows_per_class,
     splitters_of,
@@ -25,6 +30,22 @@ from .._adapters.ranges import (
 
 NUMERIC = ("tinyint", "smallint", "int", "bigint", "float", "double")
 LABELS = NUMERIC + ("boolean", "string")
+
+
+_EXAMPLE_SESSION = """
+    >>> from pyspark.sql import SparkSession
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()
+    >>> import numpy as np, fastauc, fastauc.spark
+    >>> rng = np.random.default_rng(0)
+    >>> y, s = rng.integers(0, 2, 2000), np.round(rng.random(2000), 2)
+    >>> df = spark.createDataFrame([(int(a), float(b)) for a, b in zip(y, s)],
+    ...                            "label long, score double").repartition(7)"""
+
+
+def session_example(f):
+    """A docstring's ``>>> SESSION`` line replaced by the example session."""
+    f.__doc__ = f.__doc__.replace("    >>> SESSION", _EXAMPLE_SESSION.strip("\n"))
+    return f
 
 
 def load_spark():
@@ -111,10 +132,14 @@ def collect(df):
     """``df.collect()``, an error raised in a Python worker raised again here
     as what it was (a ``ValueError`` or ``TypeError`` with its message),
     instead of Spark's wrapper of the worker's traceback."""
+    return _worker_errors(df.collect)
+
+
+def _worker_errors(fn):
     from pyspark.errors import PythonException
 
     try:
-        return df.collect()
+        return fn()
     except PythonException as exc:
         text = str(exc)
         for kind in (ValueError, TypeError):
@@ -125,98 +150,161 @@ def collect(df):
         raise
 
 
-def _blob(obj):
+def blob(obj):
     return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def tallies(df, label, score, weight=None, positive=None, rule="greater"):
-    """What ``_adapters.ranges.combine`` gives for one score column of a
-    Spark DataFrame: the twice area, AP numerator, DeLong moments, class
-    weights, classes and rows per class, oriented to ``positive`` (by default
-    the greater label).  Four jobs, each partition read and sorted once (its
-    table persisted until the ranges are merged); the driver receives a
-    summary per partition (64 keys), the class weights per key range and each
-    range's sums, never the rows or the distinct scores."""
+def read_tables(df, label, score, weight=None):
+    """Job 1: each partition validated and sorted once into its table, kept
+    with its summary (a persisted DataFrame of one row per partition:
+    ``meta``, ``table``; the caller unpersists it)."""
     import pyarrow as pa
+    from pyspark import StorageLevel
 
     names = {"y": label, "s": score, "w": weight}
     sel = select_columns(df, label, score, weight)
 
-    # 1. per partition: validated and sorted once into its table (kept,
-    # persisted, for the cut: the source is read and sorted once), summarised
-    def read_tables(batches):
+    def read(batches):
         y, s, w, part = partition_arrays(batches, names)
         table, meta = read_table(y, s, w, _where(part))
-        yield pa.RecordBatch.from_pydict({"meta": pa.array([_blob(meta)], pa.binary()),
-                                          "table": pa.array([_blob(table)], pa.binary())})
+        yield pa.RecordBatch.from_pydict({"meta": pa.array([blob(meta)], pa.binary()),
+                                          "table": pa.array([blob(table)], pa.binary())})
 
-    from pyspark import StorageLevel
-
-    tables = sel.mapInArrow(read_tables, "meta binary, table binary") \
-        .persist(StorageLevel.MEMORY_AND_DISK)
-    try:
-        return _tallies_of(tables, positive, rule)
-    finally:
-        tables.unpersist()
+    return sel.mapInArrow(read, "meta binary, table binary").persist(
+        StorageLevel.MEMORY_AND_DISK)
 
 
-def _tallies_of(tables, positive, rule):
-    """``tallies`` from the persisted per-partition tables and summaries."""
+class Ranges(NamedTuple):
+    """One score column's key ranges, merged and persisted: ``merged`` has a
+    row per non-empty range (``range``, ``P``, ``N``, ``K`` keys, ``table``);
+    ``totals[k]`` is range k's ``(P, N, K)``."""
+
+    merged: object
+    totals: list
+    classes: np.ndarray
+    rows: list
+    n_ranges: int
+
+
+@contextmanager
+def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
+    """The range-partitioned table of a score column (:class:`Ranges`), kept
+    while the ``with`` block runs: three jobs (read and sort each partition
+    once; cut and merge per key range; the ranges' totals).  The driver
+    receives a summary per partition (64 keys) and the totals per range,
+    never the rows or the distinct scores."""
     import pyarrow as pa
     from pyspark import StorageLevel
 
-    metas = [pickle.loads(r.meta) for r in collect(tables.select("meta"))]
-    classes = oriented(classes_of(metas), positive, rule)
-    rows = rows_per_class(metas, classes)
-    n_ranges = n_ranges_for(len(metas), sum(rows))
-    splitters = splitters_of(metas, n_ranges)
-
-    # 2. per partition: its table cut at the splitters; per key range: the
-    # pieces merged (a shuffle of tables, not of rows)
-    def cut_pieces(batches):
-        ks, blobs = [], []
-        for batch in batches:
-            for meta, table in zip(batch.column("meta").to_pylist(),
-                                   batch.column("table").to_pylist()):
-                pieces = cut_rows_table(pickle.loads(table), pickle.loads(meta), classes,
-                                        splitters, n_ranges)
-                for k, piece in enumerate(pieces):
-                    if len(piece):
-                        ks.append(k)
-                        blobs.append(_blob(piece))
-        if ks:
-            yield pa.RecordBatch.from_pydict({"range": pa.array(ks, pa.int32()),
-                                              "piece": pa.array(blobs, pa.binary())})
-
-    def merge_range(pieces):
-        tables = [pickle.loads(b) for b in pieces.column("piece").to_pylist()]
-        t = merge_tables(*tables)
-        return pa.table({"range": pa.array([pieces.column("range")[0].as_py()], pa.int32()),
-                         "P": [float(t.pos.sum())], "N": [float(t.neg.sum())],
-                         "table": pa.array([_blob(t)], pa.binary())})
-
-    merged = (tables.mapInArrow(cut_pieces, "range int, piece binary")
-              .groupBy("range")
-              .applyInArrow(merge_range, "range int, P double, N double, table binary")
-              .persist(StorageLevel.MEMORY_AND_DISK))
+    tables = read_tables(df, label, score, weight)
+    merged = None
     try:
-        totals = [(0.0, 0.0)] * n_ranges
-        for r in collect(merged.select("range", "P", "N")):
-            totals[r.range] = (r.P, r.N)
+        metas = [pickle.loads(r.meta) for r in collect(tables.select("meta"))]
+        classes = oriented(classes_of(metas), positive, rule)
+        rows = rows_per_class(metas, classes)
+        n_ranges = n_ranges_for(len(metas), sum(rows))
+        splitters = splitters_of(metas, n_ranges)
 
-        # 3. per key range: swept from the weight above it
-        def sweep_ranges(batches):
+        # each partition's table cut at the splitters; per key range, the
+        # pieces merged (a shuffle of tables, not of rows)
+        def cut_pieces(batches):
+            ks, blobs = [], []
             for batch in batches:
-                ks = batch.column("range").to_pylist()
-                out = [_blob(sweep(pickle.loads(b), totals, k))
-                       for k, b in zip(ks, batch.column("table").to_pylist())]
+                for meta, table in zip(batch.column("meta").to_pylist(),
+                                       batch.column("table").to_pylist()):
+                    pieces = cut_rows_table(pickle.loads(table), pickle.loads(meta), classes,
+                                            splitters, n_ranges)
+                    for k, piece in enumerate(pieces):
+                        if len(piece):
+                            ks.append(k)
+                            blobs.append(blob(piece))
+            if ks:
                 yield pa.RecordBatch.from_pydict({"range": pa.array(ks, pa.int32()),
-                                                  "sweep": pa.array(out, pa.binary())})
+                                                  "piece": pa.array(blobs, pa.binary())})
 
-        swept = sorted((r.range, pickle.loads(r.sweep)) for r in
-                       collect(merged.mapInArrow(sweep_ranges, "range int, sweep binary")))
+        def merge_range(pieces):
+            t = merge_tables(*[pickle.loads(b) for b in pieces.column("piece").to_pylist()])
+            return pa.table({"range": pa.array([pieces.column("range")[0].as_py()], pa.int32()),
+                             "P": [float(t.pos.sum())], "N": [float(t.neg.sum())],
+                             "K": pa.array([len(t)], pa.int64()),
+                             "table": pa.array([blob(t)], pa.binary())})
+
+        # in about one task per range: a Python task costs tens of ms on its
+        # own, and cutting a table is a search per splitter (64 partitions of
+        # a small table: 6 s a call before, as many tasks as partitions)
+        merged = (tables.coalesce(n_ranges)
+                  .mapInArrow(cut_pieces, "range int, piece binary")
+                  .groupBy("range")
+                  .applyInArrow(merge_range, "range int, P double, N double, K long, "
+                                "table binary")
+                  .persist(StorageLevel.MEMORY_AND_DISK))
+        totals = [(0.0, 0.0, 0)] * n_ranges
+        for r in collect(merged.select("range", "P", "N", "K")):
+            totals[r.range] = (r.P, r.N, r.K)
+        tables.unpersist()  # the merged ranges are computed and kept
+        yield Ranges(merged, totals, classes, rows, n_ranges)
     finally:
-        merged.unpersist()
+        tables.unpersist()
+        if merged is not None:
+            merged.unpersist()
+
+
+def per_range(ranges, fn, *args, stream=False):
+    """``[(k, fn(table, totals, k, *args))]`` for every non-empty range k,
+    in range order (top first), each computed where its range is.  With
+    ``stream`` the results come back one partition at a time
+    (``toLocalIterator``): for results as large as a curve, which
+    ``collect`` would hold at once under ``spark.driver.maxResultSize``."""
+    import pyarrow as pa
+
+    totals = ranges.totals
+
+    def run(batches):
+        for batch in batches:
+            ks = batch.column("range").to_pylist()
+            out = [blob(fn(pickle.loads(b), totals, k, *args))
+                   for k, b in zip(ks, batch.column("table").to_pylist())]
+            yield pa.RecordBatch.from_pydict({"range": pa.array(ks, pa.int32()),
+                                              "out": pa.array(out, pa.binary())})
+
+    df = ranges.merged.mapInArrow(run, "range int, out binary")
+    rows = local_rows(df) if stream else collect(df)
+    return sorted((r.range, pickle.loads(r.out)) for r in rows)
+
+
+def local_rows(df):
+    """``df.toLocalIterator()`` as a list, worker errors raised as in ``collect``."""
+    return _worker_errors(lambda: list(df.toLocalIterator()))
+
+
+def tallies_of(ranges):
+    """What ``_adapters.ranges.combine`` gives: the twice area, AP numerator,
+    DeLong moments, class weights, classes and rows per class."""
+    swept = [s for _, s in per_range(ranges, sweep)]
     if not swept:  # rows, but every one of zero weight: no range has a key
-        swept = [(0, (0.0, 0.0, None))]
-    return combine([s for _, s in swept], totals, classes, rows)
+        swept = [(0.0, 0.0, None)]
+    return combine(swept, ranges.totals, ranges.classes, ranges.rows)
+
+
+def tallies(df, label, score, weight=None, positive=None, rule="greater"):
+    """``tallies_of`` one score column of a Spark DataFrame, oriented to
+    ``positive`` (by default the greater label): four jobs, each partition
+    read and sorted once."""
+    with key_ranges(df, label, score, weight, positive, rule) as ranges:
+        return tallies_of(ranges)
+
+
+def curve(df, label, score, weight, pos_label, max_points):
+    """``curve_tallies`` of a score column (scikit-learn's rule for the
+    positive class): the ranges' points, thinned on the executors to about
+    ``max_points`` when given, streamed back with the sweeps' sums."""
+    check_max_points(max_points)
+    with key_ranges(df, label, score, weight, pos_label, "sklearn") as ranges:
+        out = per_range(ranges, _points_and_sweep, max_points, stream=True)
+        swept = [s for _, (_, s) in out] or [(0.0, 0.0, None)]
+        t = combine(swept, ranges.totals, ranges.classes, ranges.rows)
+        return curve_tallies([p for _, (p, _) in out], t)
+
+
+def _points_and_sweep(table, totals, k, max_points):
+    return range_points(table, totals, k, max_points), sweep(table, totals, k)

@@ -1,0 +1,273 @@
+"""Curves, thresholds and the log loss on Spark."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+
+from .._adapters.ranges import (best_of, classes_of, label_meta, loss_block, loss_of,
+                                range_best, thresholds_of)
+from .ranges import (blob, collect, curve, key_ranges, partition_arrays, per_range,
+                     select_columns, session_example)
+
+# the numpy dtype each Spark numeric type arrives as (decimals are read as double)
+_DTYPES = {"tinyint": np.int8, "smallint": np.int16, "int": np.int32, "bigint": np.int64,
+           "float": np.float32, "double": np.float64}
+
+
+def _score_dtype(df, score):
+    """The (checked) score column's numpy dtype, from the schema (no job)."""
+    return np.dtype(_DTYPES.get(df.schema[score].dataType.simpleString(), np.float64))
+
+
+@session_example
+def roc_curve(df, y_true, y_score, *, pos_label=None, sample_weight=None,
+              drop_intermediate=True, max_points=None):
+    """:func:`fastauc.roc_curve` of a Spark DataFrame's columns: the same points.
+
+    Each key range computes its points from the weight above it on the
+    executors; the driver receives the points (the result itself, a
+    partition at a time), never the rows.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    pos_label : int, float, bool or str, default=None
+        The positive class; by default labels must be {0, 1} or {-1, 1}
+        (scikit-learn's rule).
+    sample_weight : str, default=None
+        A column of non-negative weights.
+    drop_intermediate : bool, default=True
+        Drop the thresholds that add nothing to the curve's shape, as in memory.
+    max_points : int, default=None
+        Thin the curve on the executors to about this many points, every one
+        a point of the exact curve (``drop_intermediate`` then applies to those).
+
+    Returns
+    -------
+    fpr, tpr, thresholds : ndarray
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_auc_score`, a ``pos_label`` scikit-learn refuses, and a
+        ``max_points`` that is not an integer >= 2.
+
+    See Also
+    --------
+    fastauc.roc_curve : The in-memory function.
+    fastauc.dask.roc_curve : The same on Dask.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> fpr, tpr, thr = fastauc.spark.roc_curve(df, "label", "score")
+    >>> ref = fastauc.roc_curve(y, s)
+    >>> all(np.array_equal(a, b) for a, b in zip((fpr, tpr, thr), ref))
+    True
+    """
+    from .._curves import roc_points
+
+    t = curve(df, y_true, y_score, sample_weight, pos_label, max_points)
+    return roc_points(t, drop_intermediate)
+
+
+@session_example
+def precision_recall_curve(df, y_true, y_score, *, pos_label=None, sample_weight=None,
+                           drop_intermediate=False, max_points=None):
+    """:func:`fastauc.precision_recall_curve` of a Spark DataFrame's columns:
+    the same points (thresholds of the score column's type).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    pos_label : int, float, bool or str, default=None
+        As for :func:`roc_curve`.
+    sample_weight : str, default=None
+    drop_intermediate : bool, default=False
+    max_points : int, default=None
+        As for :func:`roc_curve`.
+
+    Returns
+    -------
+    precision, recall, thresholds : ndarray
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_curve`.
+
+    See Also
+    --------
+    fastauc.precision_recall_curve : The in-memory function.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> p, r, thr = fastauc.spark.precision_recall_curve(df, "label", "score")
+    >>> ref = fastauc.precision_recall_curve(y, s)
+    >>> all(np.array_equal(a, b) for a, b in zip((p, r, thr), ref))
+    True
+    """
+    from .._curves import pr_points
+
+    t = curve(df, y_true, y_score, sample_weight, pos_label, max_points)
+    return pr_points(t, drop_intermediate, _score_dtype(df, y_score))
+
+
+@session_example
+def threshold_metrics(df, y_true, y_score, *, sample_weight=None, pos_label=None,
+                      max_points=None):
+    """:func:`fastauc.threshold_metrics` of a Spark DataFrame's columns: the
+    confusion matrix at every distinct threshold.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    sample_weight : str, default=None
+    pos_label : int, float, bool or str, default=None
+        As for :func:`roc_curve`.
+    max_points : int, default=None
+        As for :func:`roc_curve`.
+
+    Returns
+    -------
+    fastauc.ThresholdMetrics
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_curve`.
+
+    See Also
+    --------
+    fastauc.threshold_metrics : The in-memory function.
+    best_threshold : The best of those thresholds for a metric.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> tm = fastauc.spark.threshold_metrics(df, "label", "score")
+    >>> np.array_equal(tm.tp, fastauc.threshold_metrics(y, s).tp)
+    True
+    """
+    return thresholds_of(curve(df, y_true, y_score, sample_weight, pos_label, max_points))
+
+
+@session_example
+def best_threshold(df, y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None,
+                   cost_fp=None, cost_fn=None, pos_label=None):
+    """:func:`fastauc.best_threshold` of a Spark DataFrame's columns: each key
+    range finds its best threshold from the weight above it, on the
+    executors, and the best of those wins (the highest among equals, as in
+    memory).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    metric : {"f1", "fbeta", "mcc", "youden", "accuracy", "closest_topleft", "cost"}
+    beta : float, default=1.0
+        For ``"fbeta"``.
+    sample_weight : str, default=None
+    cost_fp, cost_fn : float
+        For ``"cost"`` (both required, non-negative).
+    pos_label : int, float, bool or str, default=None
+        As for :func:`roc_curve`.
+
+    Returns
+    -------
+    fastauc.BestThreshold
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_curve`, and options :func:`fastauc.best_threshold` refuses.
+
+    See Also
+    --------
+    fastauc.best_threshold : The in-memory function.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> best = fastauc.spark.best_threshold(df, "label", "score", metric="youden")
+    >>> best == fastauc.best_threshold(y, s, metric="youden")
+    True
+    """
+    from .._curves import check_best_args
+
+    code = check_best_args(metric, beta, cost_fp, cost_fn)
+    with key_ranges(df, y_true, y_score, sample_weight, pos_label, "sklearn") as ranges:
+        bests = per_range(ranges, range_best, code, float(beta), float(cost_fp or 0.0),
+                          float(cost_fn or 0.0))
+    return best_of([b for _, b in bests], metric)
+
+
+@session_example
+def log_loss(df, y_true, y_proba, *, normalize=True, sample_weight=None):
+    """:func:`fastauc.log_loss` (binary: ``y_proba`` is the probability of the
+    greater label) of a Spark DataFrame's columns: each partition's weighted
+    sum, added up.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true : str
+        The label column (two distinct values).
+    y_proba : str
+        The column of probabilities of the greater label.
+    normalize : bool, default=True
+        The mean loss per (weighted) row, else the sum.
+    sample_weight : str, default=None
+
+    Returns
+    -------
+    loss : float
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_auc_score`, probabilities outside [0, 1] (as in memory).
+
+    See Also
+    --------
+    fastauc.log_loss : The in-memory function.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> loss = fastauc.spark.log_loss(df, "label", "score")
+    >>> abs(loss - fastauc.log_loss(y, s)) < 1e-12
+    True
+    """
+    import pyarrow as pa
+
+    names = {"y": y_true, "s": y_proba, "w": sample_weight}
+    sel = select_columns(df, y_true, y_proba, sample_weight)
+
+    def labels(batches):  # job 1: each partition's labels
+        y, _, _, _ = partition_arrays(batches, names)
+        yield pa.RecordBatch.from_pydict({"meta": pa.array([blob(label_meta(y))], pa.binary())})
+
+    classes = classes_of([pickle.loads(r.meta) for r in
+                          collect(sel.mapInArrow(labels, "meta binary"))])
+
+    def sums(batches):  # job 2: each partition's loss and weight
+        y, p, w, part = partition_arrays(batches, names)
+        try:
+            loss, weight = loss_block(y, p, w, classes)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"{exc} (in Spark partition {part})") from None
+        yield pa.RecordBatch.from_pydict({"loss": [loss], "weight": [weight]})
+
+    return loss_of([(r.loss, r.weight) for r in
+                    collect(sel.mapInArrow(sums, "loss double, weight double"))], normalize)
