@@ -199,3 +199,41 @@ def test_curve_and_threshold_errors(spark, rng):
     bad = _frame(spark, {"label": y, "p": s}, 3)  # scores outside [0, 1]
     with pytest.raises(ValueError, match=r"partition \d"):
         fs.log_loss(bad, "label", "p")
+
+
+@pytest.mark.parametrize("partitions", [1, 7, 64])
+def test_paired_delong_equals_in_memory(spark, rng, partitions, monkeypatch):
+    """Every row's placement under each model comes back to its partition by
+    position: the covariance of three columns and the paired test as in memory."""
+    from fastauc._adapters import ranges
+
+    monkeypatch.setattr(ranges, "RANGE_ROWS", 900)  # several key ranges
+    y, s, w = _data(rng)
+    other = np.round(s + rng.standard_normal(len(s)), 1)  # ties of their own
+    third = -s  # a model worse than chance
+    df = _frame(spark, {"label": y, "a": s, "b": other, "c": third, "w": w}, partitions).cache()
+    for weight, ww in ((None, None), ("w", w)):
+        aucs, cov = fs.delong_covariance(df, "label", ["a", "b", "c"], sample_weight=weight)
+        ref_aucs, ref_cov = fastauc.delong_covariance(y, np.column_stack([s, other, third]),
+                                                      sample_weight=ww)
+        np.testing.assert_allclose(aucs, ref_aucs, rtol=TOL)
+        np.testing.assert_allclose(cov, ref_cov, rtol=TOL, atol=1e-18)
+    got = fs.delong_test(df, "label", "a", "b", alternative="greater", sample_weight="w")
+    ref = fastauc.delong_test(y, s, other, alternative="greater", sample_weight=w)
+    np.testing.assert_allclose([got.statistic, got.pvalue, got.low, got.high],
+                               [ref.statistic, ref.pvalue, ref.low, ref.high], rtol=TOL)
+    df.unpersist()
+
+
+def test_delong_labels_and_errors(spark, rng):
+    y, s, _ = _data(rng, 600)
+    labels = np.where(y == 1, "yes", "no")
+    df = _frame(spark, {"label": labels, "a": s, "b": s[::-1].copy()}, 3)
+    got = fs.delong_test(df, "label", "a", "b")
+    ref = fastauc.delong_test(labels, s, s[::-1].copy())
+    assert got.pvalue == pytest.approx(ref.pvalue, rel=TOL)
+    assert fs.delong_test(df, "label", "a", "a").pvalue == 1.0  # the same scores
+    with pytest.raises(ValueError, match="no column 'zz'"):
+        fs.delong_covariance(df, "label", ["a", "zz"])
+    with pytest.raises(ValueError, match="alternative"):
+        fs.delong_test(df, "label", "a", "b", alternative="bigger")

@@ -7,61 +7,9 @@ import math
 import numpy as np
 
 from .. import _validation as v
+from .._adapters.ranges import block_covariance, covariance_of
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
-
-def _outside(totals):
-    """Per key range, the negative weight of the ranges below it and the
-    positive weight of those above (suffix and prefix sums of the totals)."""
-    below = np.zeros(len(totals))
-    above = np.zeros(len(totals))
-    for k in range(len(totals) - 1, 0, -1):
-        below[k - 1] = below[k] + totals[k][1]
-    for k in range(1, len(totals)):
-        above[k] = above[k - 1] + totals[k - 1][0]
-    return below, above
-
-
-def _block_covariance(y, w, classes, aucs, rows_at, totals, *values):
-    """A block's share of DeLong's sums: ``values`` holds, model by model, the
-    placement numerators of the block's table keys within every range (top
-    range first: the table's order; per key, only those its classes need);
-    the weight outside each range (from the ranges' ``totals``) completes
-    them, each row takes its key's value for its class (through ``rows_at``,
-    its position in the table) and the kernel adds up the products."""
-    from .._kernels.placements import placement_covariance, row_placements
-
-    y = np.asarray(y)
-    n = y.shape[0]
-    k = aucs.shape[0]
-    is_pos = v.positive_mask(y, classes[-1])
-    ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
-    X = np.empty((k, n))
-    first = 0
-    for m in range(k):
-        mine = values[first:first + len(totals[m])]
-        first += len(totals[m])
-        ends = np.cumsum([0] + [p.shape[0] for p in mine]).astype(np.int64)
-        if not ends[-1]:  # a block without weight: zeros add nothing
-            X[m] = 0.0
-            continue
-        below, above = _outside(totals[m])
-        read = row_placements(np.concatenate(mine), ends, below, above,
-                              sum(t[1] for t in totals[m]), sum(t[0] for t in totals[m]),
-                              rows_at[m], is_pos, ww, np.empty(n, np.uint8),
-                              np.empty((2, n)), X[m])
-        if read != ends[-1]:  # pragma: no cover - a bug, not bad input
-            raise RuntimeError(f"the block's keys took {read} placement values of "
-                               f"{ends[-1]}")
-    return placement_covariance(X, is_pos, ww, aucs, 0, n)
-
-
-def _covariance_of(parts_sums, tallies):
-    from .._delong import covariance_from_sums
-
-    aucs = aucs_only(tallies)
-    return aucs, covariance_from_sums(sum(p[0] for p in parts_sums),
-                                      sum(p[1] for p in parts_sums))
 
 
 def delong_graph(y_true, y_scores, sample_weight, positive=None):
@@ -79,10 +27,10 @@ def delong_graph(y_true, y_scores, sample_weight, positive=None):
     sums = []
     for b, (y, _, w) in enumerate(first_blocks):
         mine = [vals[b] for g in graphs for vals in g["values"]]
-        sums.append(delayed(_block_covariance)(y, w, classes, aucs,
+        sums.append(delayed(block_covariance)(y, w, classes, aucs,
                                                [g["rows_at"][b] for g in graphs], totals,
                                                *mine))
-    return delayed(_covariance_of)(sums, tallies)
+    return delayed(covariance_of)(sums, tallies)
 
 
 def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):

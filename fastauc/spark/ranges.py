@@ -69,13 +69,21 @@ def select_columns(df, label, score, weight=None):
     that is not numeric, or a label that is neither numeric, boolean nor a
     string raises a ``ValueError`` naming the column.  Decimal columns are
     cast to double (numpy's float of a ``Decimal``, as in memory)."""
+    return select_scores(df, label, [score], weight, aliases=["s"])
+
+
+def select_scores(df, label, scores, weight=None, aliases=None):
+    """``select_columns`` of several score columns (``s0``, ``s1``... unless
+    ``aliases`` names them)."""
     F = load_spark()
     fields = {f.name: f for f in df.schema.fields}
-    wanted = [("y_true", label, LABELS), ("y_score", score, NUMERIC)]
+    aliases = aliases or [f"s{j}" for j in range(len(scores))]
+    wanted = [("y_true", label, LABELS, "y")]
+    wanted += [("y_score", s, NUMERIC, a) for s, a in zip(scores, aliases)]
     if weight is not None:
-        wanted.append(("sample_weight", weight, NUMERIC))
+        wanted.append(("sample_weight", weight, NUMERIC, "w"))
     cols = []
-    for (role, name, allowed), alias in zip(wanted, ("y", "s", "w")):
+    for role, name, allowed, alias in wanted:
         if not isinstance(name, str):
             raise TypeError(f"{role} must be a column name (str), got {type(name).__name__}")
         if name not in fields:
@@ -92,7 +100,7 @@ def select_columns(df, label, score, weight=None):
     return df.select(*cols)
 
 
-def _where(part):
+def row_of_partition(part):
     return lambda i: f"row {i} of Spark partition {part}"
 
 
@@ -106,26 +114,31 @@ def _partition():
 def partition_arrays(batches, names):
     """The Arrow batches of one partition as numpy arrays (``y``, ``s``, and
     ``w`` or None); a null raises, naming the column and the row."""
+    cols, part = partition_columns(batches, names)
+    return cols["y"], cols["s"], cols.get("w"), part
+
+
+def partition_columns(batches, names):
+    """``({alias: array}, partition)`` of one partition's Arrow batches, for
+    the aliases in ``names`` (alias -> the user's column name); a null
+    raises, naming the column, the partition and the row."""
     import pyarrow as pa
 
     batches = list(batches)
     part = _partition()
     if not batches:
-        return np.empty(0), np.empty(0), None, part
+        return {a: np.empty(0) for a, name in names.items() if name is not None}, part
     table = pa.Table.from_batches(batches).combine_chunks()
-    out = []
-    for col in ("y", "s", "w"):
-        if col not in table.column_names:
-            out.append(None)
-            continue
+    out = {}
+    for col in table.column_names:
         arr = table.column(col)
         if arr.null_count:
             i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
-            role = {"y": "y_true", "s": "y_score", "w": "sample_weight"}[col]
+            role = {"y": "y_true", "w": "sample_weight"}.get(col, "y_score")
             raise ValueError(f"{role} (column {names[col]!r}) has a null at row {i} of Spark "
                              f"partition {part}: drop or fill the nulls first")
-        out.append(arr.to_numpy(zero_copy_only=False))
-    return out[0], out[1], out[2], part
+        out[col] = arr.to_numpy(zero_copy_only=False)
+    return out, part
 
 
 def collect(df):
@@ -166,7 +179,7 @@ def read_tables(df, label, score, weight=None):
 
     def read(batches):
         y, s, w, part = partition_arrays(batches, names)
-        table, meta = read_table(y, s, w, _where(part))
+        table, meta = read_table(y, s, w, row_of_partition(part))
         yield pa.RecordBatch.from_pydict({"meta": pa.array([blob(meta)], pa.binary()),
                                           "table": pa.array([blob(table)], pa.binary())})
 

@@ -1,0 +1,274 @@
+"""Paired DeLong on Spark: k score columns on the same rows."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+
+from .. import _validation as v
+from .._adapters.ranges import (
+    aucs_only,
+    block_covariance,
+    classes_of,
+    combine,
+    covariance_of,
+    cut_rows_table,
+    merge_placed_pieces,
+    n_ranges_for,
+    oriented,
+    read_rows,
+    rows_per_class,
+    splitters_of,
+    sweep,
+)
+from .._stats import ALTERNATIVES as _ALTERNATIVES
+from .ranges import (
+    blob,
+    collect,
+    partition_columns,
+    row_of_partition,
+    select_scores,
+    session_example,
+)
+
+_MERGED = "model int, range int, part int, P double, N double, blob binary"
+
+
+def _score_names(y_scores):
+    if isinstance(y_scores, str):
+        return [y_scores]
+    names = list(y_scores)
+    if not names:
+        raise ValueError("y_scores: at least one score column is needed")
+    return names
+
+
+def delong_parts(df, y_true, y_scores, sample_weight):
+    """``(aucs, covariance)`` of k score columns of a Spark DataFrame.
+
+    1. each partition, read once, gives per model its table with every
+       row's position in it (``read_rows``), persisted with the labels and
+       weights; the driver receives the summaries;
+    2. per model, the tables are cut at that model's splitters and each
+       (model, range) merged, giving every piece its keys' placement
+       numerators within the range (``merge_placed_pieces``);
+    3. the ranges' class weights (driver), each range's sweep (the AUCs);
+    4. the placement numerators go back to their partition (grouped by
+       partition with its rows), which adds its share of DeLong's sums
+       (``block_covariance``); the driver adds them up.
+    """
+    import pyarrow as pa
+    from pyspark import StorageLevel
+    from pyspark.sql import functions as F
+
+    scores = _score_names(y_scores)
+    k = len(scores)
+    names = {"y": y_true, "w": sample_weight, **{f"s{j}": s for j, s in enumerate(scores)}}
+    sel = select_scores(df, y_true, scores, sample_weight)
+
+    def read(batches):
+        cols, part = partition_columns(batches, names)
+        y, w = cols["y"], cols.get("w")
+        read = [read_rows(y, cols[f"s{j}"], w, row_of_partition(part)) for j in range(k)]
+        yield pa.RecordBatch.from_pydict({
+            "part": pa.array([part], pa.int32()),
+            "metas": pa.array([blob([r[1] for r in read])], pa.binary()),
+            "tables": pa.array([blob([r[0] for r in read])], pa.binary()),
+            "rows": pa.array([blob((y, w, [r[2] for r in read]))], pa.binary())})
+
+    parts = sel.mapInArrow(read, "part int, metas binary, tables binary, rows binary") \
+        .persist(StorageLevel.MEMORY_AND_DISK)
+    merged = None
+    try:
+        metas = [pickle.loads(r.metas) for r in collect(parts.select("metas"))]
+        by_model = [[m[j] for m in metas] for j in range(k)]
+        classes = oriented(classes_of(by_model[0]), None)
+        rows = rows_per_class(by_model[0], classes)
+        n_ranges = n_ranges_for(len(metas), sum(rows))
+        splitters = [splitters_of(by_model[j], n_ranges) for j in range(k)]
+
+        def cut_pieces(batches):
+            out = {"model": [], "range": [], "part": [], "piece": []}
+            for batch in batches:
+                for part, m, t in zip(batch.column("part").to_pylist(),
+                                      batch.column("metas").to_pylist(),
+                                      batch.column("tables").to_pylist()):
+                    m, t = pickle.loads(m), pickle.loads(t)
+                    for j in range(k):
+                        pieces = cut_rows_table(t[j], m[j], classes, splitters[j], n_ranges)
+                        for r, piece in enumerate(pieces):
+                            if len(piece):
+                                out["model"].append(j)
+                                out["range"].append(r)
+                                out["part"].append(part)
+                                out["piece"].append(blob(piece))
+            if out["piece"]:
+                yield pa.RecordBatch.from_pydict(
+                    {c: pa.array(out[c], pa.binary() if c == "piece" else pa.int32())
+                     for c in out})
+
+        def merge(pieces):
+            order = np.argsort(pieces.column("part").to_numpy())
+            parts_of = pieces.column("part").to_numpy()[order]
+            blobs = pieces.column("piece").to_pylist()
+            table, values = merge_placed_pieces(*[pickle.loads(blobs[i]) for i in order])
+            model = pieces.column("model")[0].as_py()
+            rng = pieces.column("range")[0].as_py()
+            n = len(values)
+            return pa.table({
+                "model": pa.array([model] * (n + 1), pa.int32()),
+                "range": pa.array([rng] * (n + 1), pa.int32()),
+                "part": pa.array([-1, *parts_of.tolist()], pa.int32()),
+                "P": [float(table.pos.sum())] + [0.0] * n,
+                "N": [float(table.neg.sum())] + [0.0] * n,
+                "blob": pa.array([blob(table)] + [blob(x) for x in values], pa.binary())})
+
+        merged = (parts.coalesce(n_ranges)
+                  .mapInArrow(cut_pieces, "model int, range int, part int, piece binary")
+                  .groupBy("model", "range").applyInArrow(merge, _MERGED)
+                  .persist(StorageLevel.MEMORY_AND_DISK))
+        ranges = merged.filter(F.col("part") < 0)
+        totals = [[(0.0, 0.0)] * n_ranges for _ in range(k)]
+        for r in collect(ranges.select("model", "range", "P", "N")):
+            totals[r.model][r.range] = (r.P, r.N)
+
+        def sweeps(batches):
+            for batch in batches:
+                ms, ks = batch.column("model").to_pylist(), batch.column("range").to_pylist()
+                out = [blob(sweep(pickle.loads(b), totals[m], r))
+                       for m, r, b in zip(ms, ks, batch.column("blob").to_pylist())]
+                yield pa.RecordBatch.from_pydict({"model": pa.array(ms, pa.int32()),
+                                                  "range": pa.array(ks, pa.int32()),
+                                                  "out": pa.array(out, pa.binary())})
+
+        swept = [[] for _ in range(k)]
+        for r in sorted(collect(ranges.mapInArrow(sweeps, "model int, range int, out binary")),
+                        key=lambda r: (r.model, r.range)):
+            swept[r.model].append(pickle.loads(r.out))
+        tallies = [combine(s or [(0.0, 0.0, None)], totals[j], classes, rows)
+                   for j, s in enumerate(swept)]
+        aucs = aucs_only(tallies)
+
+        def covariance(group):
+            kinds = group.column("range").to_numpy()
+            blobs = group.column("blob").to_pylist()
+            own = int(np.flatnonzero(kinds < 0)[0])
+            y, w, rows_at = pickle.loads(blobs[own])
+            values = [[np.empty(0)] * n_ranges for _ in range(k)]
+            for m, r, i in zip(group.column("model").to_pylist(), kinds.tolist(),
+                               range(len(blobs))):
+                if r >= 0:
+                    values[m][r] = pickle.loads(blobs[i])
+            sums = block_covariance(y, w, classes, aucs, rows_at, totals,
+                                    *[x for per_model in values for x in per_model])
+            return pa.table({"sums": pa.array([blob(sums)], pa.binary())})
+
+        own_rows = parts.select("part", F.lit(-1).alias("model"), F.lit(-1).alias("range"),
+                                F.lit(0.0).alias("P"), F.lit(0.0).alias("N"),
+                                F.col("rows").alias("blob"))
+        placed = merged.filter(F.col("part") >= 0)
+        sums = [pickle.loads(r.sums) for r in collect(
+            own_rows.unionByName(placed).groupBy("part").applyInArrow(covariance,
+                                                                       "sums binary"))]
+        return covariance_of(sums, tallies)
+    finally:
+        parts.unpersist()
+        if merged is not None:
+            merged.unpersist()
+
+
+@session_example
+def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
+    """:func:`fastauc.delong_covariance` of k score columns of a Spark
+    DataFrame: ``(aucs, covariance)``, the in-memory numbers.
+
+    Each model's table is range-partitioned as for :func:`roc_auc_score`;
+    every piece of a partition's table gets its keys' placements within its
+    range where the range is merged, and those go back to the partition,
+    whose rows find theirs by position (kept from the one sort): each
+    partition adds its share of DeLong's sums.  No task holds more than a
+    partition's rows or a range's table; the driver receives sums.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true : str
+        The label column (two distinct values; the greater one is positive).
+    y_scores : str or list of str
+        The score columns of the k models.
+    sample_weight : str, default=None
+        A column of non-negative (frequency) weights.
+
+    Returns
+    -------
+    aucs : ndarray of shape (k,)
+    cov : ndarray of shape (k, k)
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_auc_score`, for each column.
+
+    See Also
+    --------
+    fastauc.delong_covariance : The in-memory function.
+    delong_test : The paired test of two columns.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> df = df.withColumn("other", df.score * df.score)
+    >>> aucs, cov = fastauc.spark.delong_covariance(df, "label", ["score", "other"])
+    >>> ref = fastauc.delong_covariance(y, np.column_stack([s, s * s]))
+    >>> bool(np.allclose(cov, ref[1], rtol=1e-12, atol=0))
+    True
+    """
+    return delong_parts(df, y_true, y_scores, sample_weight)
+
+
+@session_example
+def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
+                confidence_level=0.95, sample_weight=None):
+    """:func:`fastauc.delong_test` (paired) of two score columns of a Spark
+    DataFrame.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true : str
+        The label column.
+    y_score_a, y_score_b : str
+        The two models' score columns.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"``: H1 is ``auc_a > auc_b``.
+    confidence_level : float, default=0.95
+    sample_weight : str, default=None
+
+    Returns
+    -------
+    fastauc.DeLongTestResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`delong_covariance`, and options outside their choices.
+
+    See Also
+    --------
+    fastauc.delong_test : The in-memory function.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> df = df.withColumn("other", df.score * df.score)
+    >>> res = fastauc.spark.delong_test(df, "label", "score", "other")
+    >>> abs(res.pvalue - fastauc.delong_test(y, s, s * s).pvalue) < 1e-12
+    True
+    """
+    from .._delong import paired_test
+
+    v.check_choice(alternative, "alternative", _ALTERNATIVES)
+    level = v.check_confidence_level(confidence_level)
+    aucs, cov = delong_parts(df, y_true, [y_score_a, y_score_b], sample_weight)
+    return paired_test(aucs, cov, 0, 1, level, alternative)
