@@ -237,3 +237,18 @@ def test_delong_labels_and_errors(spark, rng):
         fs.delong_covariance(df, "label", ["a", "zz"])
     with pytest.raises(ValueError, match="alternative"):
         fs.delong_test(df, "label", "a", "b", alternative="bigger")
+
+
+def test_without_grouped_arrow_as_on_pyspark_3_5(spark, rng, monkeypatch):
+    """pyspark 3.5 has no groupBy().applyInArrow: the merges then go through
+    applyInPandas, with the same numbers."""
+    from fastauc.spark import ranges
+
+    monkeypatch.setattr(ranges, "ARROW_GROUPS", False)
+    y, s, w = _data(rng, 1500)
+    df = _frame(spark, {"label": y, "a": s, "b": np.round(s * s, 2), "w": w}, 5)
+    assert abs(fs.roc_auc_score(df, "label", "a", sample_weight="w")
+               - fastauc.roc_auc_score(y, s, sample_weight=w)) < TOL
+    got = fs.delong_test(df, "label", "a", "b")
+    assert got.pvalue == pytest.approx(fastauc.delong_test(y, s, np.round(s * s, 2)).pvalue,
+                                       rel=TOL)

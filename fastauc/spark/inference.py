@@ -24,6 +24,7 @@ from .._adapters.ranges import (
 )
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import (
+    apply_in_groups,
     blob,
     collect,
     partition_columns,
@@ -126,7 +127,8 @@ def delong_parts(df, y_true, y_scores, sample_weight):
 
         merged = (parts.coalesce(n_ranges)
                   .mapInArrow(cut_pieces, "model int, range int, part int, piece binary")
-                  .groupBy("model", "range").applyInArrow(merge, _MERGED)
+                  .transform(lambda d: apply_in_groups(d.groupBy("model", "range"), merge,
+                                                       _MERGED))
                   .persist(StorageLevel.MEMORY_AND_DISK))
         ranges = merged.filter(F.col("part") < 0)
         totals = [[(0.0, 0.0)] * n_ranges for _ in range(k)]
@@ -169,8 +171,8 @@ def delong_parts(df, y_true, y_scores, sample_weight):
                                 F.col("rows").alias("blob"))
         placed = merged.filter(F.col("part") >= 0)
         sums = [pickle.loads(r.sums) for r in collect(
-            own_rows.unionByName(placed).groupBy("part").applyInArrow(covariance,
-                                                                       "sums binary"))]
+            apply_in_groups(own_rows.unionByName(placed).groupBy("part"), covariance,
+                            "sums binary"))]
         return covariance_of(sums, tallies)
     finally:
         parts.unpersist()

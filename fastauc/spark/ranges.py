@@ -141,6 +141,25 @@ def partition_columns(batches, names):
     return out, part
 
 
+ARROW_GROUPS = True  # use groupBy().applyInArrow where pyspark has it (4.0 on)
+
+
+def apply_in_groups(grouped, fn, schema):
+    """``grouped.applyInArrow(fn, schema)``: ``fn`` takes and returns a
+    ``pyarrow.Table``.  pyspark 3.5 has only ``applyInPandas``: there the
+    group arrives as a pandas frame, is handed to ``fn`` as Arrow, and its
+    result goes back as pandas."""
+    if ARROW_GROUPS and hasattr(grouped, "applyInArrow"):
+        return grouped.applyInArrow(fn, schema)
+
+    def in_pandas(frame):
+        import pyarrow as pa
+
+        return fn(pa.Table.from_pandas(frame, preserve_index=False)).to_pandas()
+
+    return grouped.applyInPandas(in_pandas, schema)
+
+
 def collect(df):
     """``df.collect()``, an error raised in a Python worker raised again here
     as what it was (a ``ValueError`` or ``TypeError`` with its message),
@@ -180,10 +199,11 @@ def read_tables(df, label, score, weight=None):
     def read(batches):
         y, s, w, part = partition_arrays(batches, names)
         table, meta = read_table(y, s, w, row_of_partition(part))
-        yield pa.RecordBatch.from_pydict({"meta": pa.array([blob(meta)], pa.binary()),
+        yield pa.RecordBatch.from_pydict({"part": pa.array([part], pa.int32()),
+                                          "meta": pa.array([blob(meta)], pa.binary()),
                                           "table": pa.array([blob(table)], pa.binary())})
 
-    return sel.mapInArrow(read, "meta binary, table binary").persist(
+    return sel.mapInArrow(read, "part int, meta binary, table binary").persist(
         StorageLevel.MEMORY_AND_DISK)
 
 
@@ -221,22 +241,29 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
         # each partition's table cut at the splitters; per key range, the
         # pieces merged (a shuffle of tables, not of rows)
         def cut_pieces(batches):
-            ks, blobs = [], []
+            ks, parts, blobs = [], [], []
             for batch in batches:
-                for meta, table in zip(batch.column("meta").to_pylist(),
-                                       batch.column("table").to_pylist()):
+                for part, meta, table in zip(batch.column("part").to_pylist(),
+                                             batch.column("meta").to_pylist(),
+                                             batch.column("table").to_pylist()):
                     pieces = cut_rows_table(pickle.loads(table), pickle.loads(meta), classes,
                                             splitters, n_ranges)
                     for k, piece in enumerate(pieces):
                         if len(piece):
                             ks.append(k)
+                            parts.append(part)
                             blobs.append(blob(piece))
             if ks:
                 yield pa.RecordBatch.from_pydict({"range": pa.array(ks, pa.int32()),
+                                                  "part": pa.array(parts, pa.int32()),
                                                   "piece": pa.array(blobs, pa.binary())})
 
         def merge_range(pieces):
-            t = merge_tables(*[pickle.loads(b) for b in pieces.column("piece").to_pylist()])
+            # in partition order, whatever order the shuffle brings them in:
+            # the same sums, to the bit, on every run and retry
+            blobs = pieces.column("piece").to_pylist()
+            order = np.argsort(pieces.column("part").to_numpy(), kind="stable")
+            t = merge_tables(*[pickle.loads(blobs[i]) for i in order])
             return pa.table({"range": pa.array([pieces.column("range")[0].as_py()], pa.int32()),
                              "P": [float(t.pos.sum())], "N": [float(t.neg.sum())],
                              "K": pa.array([len(t)], pa.int64()),
@@ -246,10 +273,10 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
         # own, and cutting a table is a search per splitter (64 partitions of
         # a small table: 6 s a call before, as many tasks as partitions)
         merged = (tables.coalesce(n_ranges)
-                  .mapInArrow(cut_pieces, "range int, piece binary")
-                  .groupBy("range")
-                  .applyInArrow(merge_range, "range int, P double, N double, K long, "
-                                "table binary")
+                  .mapInArrow(cut_pieces, "range int, part int, piece binary")
+                  .transform(lambda d: apply_in_groups(
+                      d.groupBy("range"), merge_range,
+                      "range int, P double, N double, K long, table binary"))
                   .persist(StorageLevel.MEMORY_AND_DISK))
         totals = [(0.0, 0.0, 0)] * n_ranges
         for r in collect(merged.select("range", "P", "N", "K")):
