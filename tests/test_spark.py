@@ -252,3 +252,47 @@ def test_without_grouped_arrow_as_on_pyspark_3_5(spark, rng, monkeypatch):
     got = fs.delong_test(df, "label", "a", "b")
     assert got.pvalue == pytest.approx(fastauc.delong_test(y, s, np.round(s * s, 2)).pvalue,
                                        rel=TOL)
+
+
+def _collected(df, *names):
+    """The columns in the rows' order (the order that defines their positions)."""
+    rows = df.collect()
+    return [np.array([r[c] for r in rows]) for c in names]
+
+
+@pytest.mark.parametrize("partitions", [1, 7, 64])
+def test_poisson_bootstrap_equals_in_memory(spark, rng, partitions, monkeypatch):
+    """Each replicate counts row i by the seed, the replicate and i only: the
+    in-memory Poisson replicates, for any partitioning and key ranges."""
+    from fastauc._adapters import ranges
+
+    monkeypatch.setattr(ranges, "RANGE_ROWS", 900)  # several key ranges
+    y, s, w = _data(rng, 3000)
+    df = _frame(spark, {"label": y, "a": s, "b": np.round(s + rng.standard_normal(len(s)), 1),
+                        "w": w}, partitions).cache()
+    yy, aa, bb, ww = _collected(df, "label", "a", "b", "w")
+    got = fs.bootstrap_ci(df, "label", "a", sample_weight="w", n_resamples=150,
+                          random_state=7)
+    ref = fastauc.bootstrap_ci(yy, aa, sample_weight=ww, n_resamples=150, random_state=7,
+                               scheme="poisson")
+    np.testing.assert_allclose(got.replicates, ref.replicates, rtol=TOL)
+    np.testing.assert_allclose([got.estimate, got.low, got.high, got.se],
+                               [ref.estimate, ref.low, ref.high, ref.se], rtol=TOL)
+    got = fs.bootstrap_test(df, "label", "a", "b", n_resamples=100, random_state=3,
+                            method="basic", alternative="greater")
+    ref = fastauc.bootstrap_test(yy, aa, bb, n_resamples=100, random_state=3, method="basic",
+                                 alternative="greater", scheme="poisson")
+    np.testing.assert_allclose(got.replicates, ref.replicates, rtol=TOL)
+    assert got.pvalue == pytest.approx(ref.pvalue, rel=TOL)
+    df.unpersist()
+
+
+def test_bootstrap_options_raise_before_any_job(spark, rng):
+    y, s, _ = _data(rng, 300)
+    df = _frame(spark, {"label": y, "a": s}, 2)
+    with pytest.raises(ValueError, match="scheme='poisson'"):
+        fs.bootstrap_ci(df, "label", "a", scheme="multinomial")
+    with pytest.raises(ValueError, match="bca"):
+        fs.bootstrap_ci(df, "label", "a", method="bca")
+    with pytest.raises(ValueError, match="alternative"):
+        fs.bootstrap_test(df, "label", "a", "a", alternative="up")

@@ -444,3 +444,114 @@ def covariance_of(parts_sums, tallies):
     aucs = aucs_only(tallies)
     return aucs, covariance_from_sums(sum(p[0] for p in parts_sums),
                                       sum(p[1] for p in parts_sums))
+
+
+# ---------------------------------------------------------------- Poisson bootstrap
+
+def rows_by_range(y, s, w, offset, classes, splitters, n_ranges):
+    """A block's rows split by key range: ``(keys, is_pos, w, global row id)``
+    each (the rows of block starting at global row ``offset``)."""
+    from .._table import float_keys
+
+    y = np.asarray(y)
+    keys = float_keys(np.asarray(s, np.float64))
+    is_pos = v.positive_mask(y, classes[-1])
+    ww = None if w is None else np.asarray(w, np.float64)
+    rid = np.arange(offset, offset + keys.shape[0], dtype=np.int64)
+    rk = splitters.shape[0] - np.searchsorted(splitters[::-1], keys, side="right")
+    out = []
+    for k in range(n_ranges):
+        m = rk == k
+        out.append((keys[m], is_pos[m], v.EMPTY_WEIGHT if ww is None else ww[m], rid[m]))
+    return out
+
+
+def range_replicates(seed, n_resamples, *pieces):
+    """One key range's ``(tp, fp, area2)`` for every replicate, from its rows
+    (in decreasing key, ties by row id: the same order whatever order the
+    pieces come in)."""
+    from .._kernels.resampling import poisson_range_sums
+
+    keys = np.concatenate([p[0] for p in pieces])
+    is_pos = np.concatenate([p[1] for p in pieces])
+    rid = np.concatenate([p[3] for p in pieces])
+    weighted = any(p[2].shape[0] for p in pieces)
+    w = np.concatenate([p[2] for p in pieces]) if weighted else v.EMPTY_WEIGHT
+    order = np.lexsort((rid, ~keys))  # decreasing key, then row id
+    out = np.empty((n_resamples, 3))
+    poisson_range_sums(keys[order], is_pos[order], w[order] if weighted else w,
+                       rid[order], np.uint64(seed), 0, out)
+    return out
+
+
+def replicates_of(sums):
+    """Every replicate's AUC from the ranges' sums (top range first); NaN
+    where a class has no resampled weight."""
+    n_resamples = sums[0].shape[0]
+    tp_above = np.zeros(n_resamples)
+    area2 = np.zeros(n_resamples)
+    fp = np.zeros(n_resamples)
+    for part in sums:
+        area2 += part[:, 2] + 2.0 * part[:, 1] * tp_above
+        tp_above += part[:, 0]
+        fp += part[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        reps = area2 / (2.0 * tp_above * fp)
+    reps[(tp_above <= 0) | (fp <= 0)] = np.nan
+    return reps
+
+
+def replicate_interval(estimate, reps, level, method, alternative):
+    """``(estimate, low, high, se, dropped)`` from the replicates (NaN: dropped)."""
+    from .._resample import bootstrap_interval
+
+    good = reps[np.isfinite(reps)]
+    if good.shape[0] == 0:
+        raise ValueError("every bootstrap replicate had a single class")
+    low, high = bootstrap_interval(good, estimate, level, method, None, alternative)
+    se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+    return estimate, low, high, se, int(reps.shape[0] - good.shape[0])
+
+
+def check_poisson(scheme, metric, method, n_resamples, confidence_level, stratified,
+                  engine="fastauc.dask"):
+    """The bootstrap's options on a cluster: the Poisson scheme, the AUC,
+    no BCa (its jackknife needs all rows at once)."""
+    from .._resample import check_bootstrap_args
+
+    if scheme != "poisson":
+        raise ValueError(f"{engine} bootstraps with scheme='poisson' only: the multinomial "
+                         "scheme draws n rows from every partition at once and cannot be "
+                         "split across them; pass scheme='poisson'")
+    n_resamples, level, _ = check_bootstrap_args(n_resamples, confidence_level, method,
+                                                  stratified, scheme)
+    if metric != "roc_auc":
+        raise ValueError(f"{engine} bootstraps metric='roc_auc' for now")
+    if method == "bca":
+        raise ValueError(f"method='bca' needs the jackknife over all rows; use 'percentile' "
+                         f"or 'basic' on {engine}")
+    return n_resamples, level
+
+
+def bootstrap_result(tallies, reps, level, method, n_resamples, metric):
+    """:class:`~fastauc.BootstrapResult` from the tallies and the replicates."""
+    from .._results import BootstrapResult
+
+    estimate, low, high, se, n_dropped = replicate_interval(auc_of(tallies), reps, level,
+                                                            method, "two-sided")
+    return BootstrapResult(estimate, low, high, se, method, level, n_resamples, n_dropped,
+                           metric, reps)
+
+
+def bootstrap_test_result(ta, tb, ra, rb, level, method, alternative, n_resamples, metric):
+    """:class:`~fastauc.BootstrapTestResult` of two models' tallies and replicates."""
+    from .._results import BootstrapTestResult
+    from .._stats import pvalue, ratio
+
+    est_a, est_b = auc_of(ta), auc_of(tb)
+    d, low, high, se, n_dropped = replicate_interval(est_a - est_b, ra - rb, level, method,
+                                                     alternative)
+    z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
+    return BootstrapTestResult(z, pvalue(z, alternative), d, low, high, se, est_a, est_b,
+                               method, alternative, level, n_resamples, n_dropped, metric,
+                               np.column_stack((ra, rb)))

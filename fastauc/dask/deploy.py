@@ -46,13 +46,55 @@ def warm_workers(client=None) -> dict:
     package's Numba cache once; the others then load it (milliseconds per
     kernel) instead of all compiling at once and racing to write the same
     files.  Workers that join later compile or load on their first task.
+    Each worker runs the in-memory kernels and a small ``fastauc.dask``
+    graph on its own threads (dask's synchronous scheduler), and prints
+    :func:`fastauc.deploy.warmup`'s line to its standard output.
+
+    Parameters
+    ----------
+    client : distributed.Client, default=None
+        The client of the cluster; by default the current one
+        (``distributed.get_client()``).
+
+    Returns
+    -------
+    seconds : dict of str to float
+        Each worker's address and the seconds its warm-up took (the first
+        worker on a cold cache compiles: seconds; the others load); empty
+        when the cluster has no worker.  Unlike the metrics, there is no
+        ``compute`` argument: the warm-up runs at once.
+
+    Raises
+    ------
+    ValueError
+        Without ``client``, when there is no current ``distributed`` client
+        (``distributed.get_client()``'s error).
+
+    See Also
+    --------
+    fastauc.deploy.warmup : The same in this process.
+    fastauc.spark.warm_executors : The same on Spark.
 
     Examples
     --------
+    On a real cluster (each worker prints its line to its own standard output):
+
     >>> import distributed, fastauc.dask                      # doctest: +SKIP
     >>> client = distributed.Client("tcp://scheduler:8786")  # doctest: +SKIP
     >>> fastauc.dask.warm_workers(client)                     # doctest: +SKIP
     {'tcp://10.0.0.5:40331': 21.4, 'tcp://10.0.0.6:39221': 0.6}
+
+    A one-worker cluster in this process (its line is printed here):
+
+    >>> import distributed, fastauc.dask
+    >>> with distributed.Client(n_workers=1, threads_per_worker=1, processes=False,
+    ...                         dashboard_address=":0") as client:  # doctest: +ELLIPSIS
+    ...     done = fastauc.dask.warm_workers(client)
+    ...     sorted(done) == sorted(client.scheduler_info()["workers"])
+    fastauc ...: kernels compiled or loaded in ... s
+    True
+    >>> all(seconds >= 0 for seconds in done.values())
+    True
     """
     import distributed
 

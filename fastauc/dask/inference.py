@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from .. import _validation as v
-from .._adapters.ranges import block_covariance, covariance_of
+from .._adapters.ranges import (block_covariance, bootstrap_result, bootstrap_test_result,
+                               check_poisson, covariance_of, range_replicates,
+                               replicate_interval, replicates_of, rows_by_range)
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
@@ -43,6 +41,73 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
     their placements come back to the block), and each block adds its share
     of DeLong's sums, so no task holds more than a block's rows or a range's
     table.
+
+    Parameters
+    ----------
+    y_true : dask array, dask Series or array-like of shape (n_samples,)
+        True binary labels: numbers, booleans or strings, two distinct values
+        (the greater one is the positive class).
+    y_scores : list of dask arrays or Series, 2-D dask array or dask DataFrame
+        The scores of ``k`` models on the same rows: a list (or tuple) of
+        1-D columns, the columns of a 2-D array of shape (n_samples, k), the
+        columns of a dask DataFrame, or one 1-D column.
+    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
+        Non-negative frequency weights, on the same rows (see
+        :func:`fastauc.delong_covariance`).
+    compute : bool, default=True
+        Run the graph (on the current ``distributed`` client, else dask's
+        local scheduler) and return the result; ``False`` returns a
+        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+
+    Returns
+    -------
+    aucs : ndarray of shape (k,)
+    cov : ndarray of shape (k, k)
+        ``cov[a, b] = S10[a, b] / m + S01[a, b] / n``, with ``S10`` and ``S01``
+        the sample covariances of the positives' and negatives' placement
+        values, as pROC computes them (the in-memory numbers).
+
+        With ``compute=False``, a ``Delayed`` of the tuple ``(aucs, cov)``.
+
+    Raises
+    ------
+    ValueError
+        Before any task runs: columns of different lengths (dask arrays and
+        array-likes) or not 1-D.  When computing (from ``.compute()`` with
+        ``compute=False``): a NaN or infinite score (naming its global row),
+        labels with more than two values or a mix of strings and numbers, no
+        rows at all, negative or non-finite weights, weights that are all zero
+        (as in memory); each score column is checked.
+
+    See Also
+    --------
+    fastauc.delong_covariance : The in-memory function.
+    fastauc.spark.delong_covariance : The same on Spark.
+    delong_test : The paired test of two columns.
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988).
+       Comparing the areas under two or more correlated receiver operating
+       characteristic curves: a nonparametric approach. Biometrics 44, 837-845.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> a = np.round(y + rng.normal(size=10_000), 2)      # a good model
+    >>> b = np.round(y + 2 * rng.normal(size=10_000), 2)  # a weaker one
+    >>> Y, A, B = (da.from_array(x, 1000) for x in (y, a, b))  # 10 chunks each
+    >>> aucs, cov = fastauc.dask.delong_covariance(Y, [A, B])
+    >>> ref = fastauc.delong_covariance(y, np.column_stack((a, b)))
+    >>> bool(np.allclose(aucs, ref[0], rtol=1e-12, atol=0))
+    True
+    >>> bool(np.allclose(cov, ref[1], rtol=1e-12, atol=0))
+    True
+    >>> aucs.round(3)
+    array([0.756, 0.642])
     """
     graph = delong_graph(y_true, y_scores, sample_weight)
     return graph.compute() if compute else graph
@@ -50,7 +115,72 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
 
 def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
                 confidence_level=0.95, sample_weight=None, compute=True):
-    """:func:`fastauc.delong_test` (paired) of two score columns held by Dask."""
+    """:func:`fastauc.delong_test` (paired) of two score columns held by Dask.
+
+    The AUCs and their covariance come from :func:`delong_covariance`; the
+    test is the in-memory one on those.
+
+    Parameters
+    ----------
+    y_true : dask array, dask Series or array-like of shape (n_samples,)
+        True binary labels: numbers, booleans or strings, two distinct values
+        (the greater one is the positive class).
+    y_score_a, y_score_b : dask array, dask Series or array-like of shape (n_samples,)
+        Scores of the two models on the same rows (dask DataFrame columns, or
+        dask arrays: the other columns are cut into ``y_score_a``'s chunks).
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"``: H1 is ``auc_a > auc_b``.
+    confidence_level : float, default=0.95
+        Level of the interval of the difference (one-sided for one-sided
+        alternatives).
+    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
+        Non-negative frequency weights, on the same rows (see
+        :func:`fastauc.delong_covariance`).
+    compute : bool, default=True
+        Run the graph (on the current ``distributed`` client, else dask's
+        local scheduler) and return the result; ``False`` returns a
+        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+
+    Returns
+    -------
+    result : fastauc.DeLongTestResult or dask.delayed.Delayed
+        ``statistic`` (z), ``pvalue``, ``difference`` (auc_a - auc_b), ``low``,
+        ``high``, ``se``, ``auc_a``, ``auc_b``.  Identical scores give z = 0,
+        p = 1.  A ``Delayed`` of it when ``compute=False``.
+
+    Raises
+    ------
+    ValueError
+        Before any task runs: an ``alternative`` outside its choices, a
+        ``confidence_level`` outside (0, 1) (``TypeError`` when not a number),
+        columns of different lengths or not 1-D.  When computing (from
+        ``.compute()`` with ``compute=False``): a NaN or infinite score
+        (naming its global row), labels with more than two values or a mix of
+        strings and numbers, no rows at all, negative or non-finite weights,
+        weights that are all zero (as in memory).
+
+    See Also
+    --------
+    fastauc.delong_test : The in-memory function.
+    fastauc.spark.delong_test : The same on Spark.
+    bootstrap_test : The paired bootstrap comparison.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> a = np.round(y + rng.normal(size=10_000), 2)      # a good model
+    >>> b = np.round(y + 2 * rng.normal(size=10_000), 2)  # a weaker one
+    >>> Y, A, B = (da.from_array(x, 1000) for x in (y, a, b))  # 10 chunks each
+    >>> res = fastauc.dask.delong_test(Y, A, B)
+    >>> ref = fastauc.delong_test(y, a, b)
+    >>> abs(res.difference - ref.difference) < 1e-12, abs(res.statistic - ref.statistic) < 1e-9
+    (True, True)
+    >>> round(res.auc_a, 3), round(res.auc_b, 3), res.pvalue < 1e-6
+    (0.756, 0.642, True)
+    """
     from .._delong import paired_test
 
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
@@ -63,91 +193,13 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
 
 # ---------------------------------------------------------------- Poisson bootstrap
 
-def _rows_by_range(y, s, w, offset, classes, splitters, n_ranges):
-    """A block's rows split by key range: ``(keys, is_pos, w, global row id)``."""
-    from .._table import float_keys
-
-    y = np.asarray(y)
-    keys = float_keys(np.asarray(s, np.float64))
-    is_pos = v.positive_mask(y, classes[-1])
-    ww = None if w is None else np.asarray(w, np.float64)
-    rid = np.arange(offset, offset + keys.shape[0], dtype=np.int64)
-    rk = splitters.shape[0] - np.searchsorted(splitters[::-1], keys, side="right")
-    out = []
-    for k in range(n_ranges):
-        m = rk == k
-        out.append((keys[m], is_pos[m], v.EMPTY_WEIGHT if ww is None else ww[m], rid[m]))
-    return out
-
-
-def _range_replicates(seed, n_resamples, *pieces):
-    """One key range's ``(tp, fp, area2)`` for every replicate, from its rows."""
-    from .._kernels.resampling import poisson_range_sums
-
-    keys = np.concatenate([p[0] for p in pieces])
-    is_pos = np.concatenate([p[1] for p in pieces])
-    rid = np.concatenate([p[3] for p in pieces])
-    weighted = any(p[2].shape[0] for p in pieces)
-    w = np.concatenate([p[2] for p in pieces]) if weighted else v.EMPTY_WEIGHT
-    order = np.argsort(~keys, kind="stable")  # decreasing key
-    out = np.empty((n_resamples, 3))
-    poisson_range_sums(keys[order], is_pos[order], w[order] if weighted else w,
-                       rid[order], np.uint64(seed), 0, out)
-    return out
-
-
-def _replicates_of(sums):
-    """Every replicate's AUC from the ranges' sums (top range first); NaN
-    where a class has no resampled weight."""
-    n_resamples = sums[0].shape[0]
-    tp_above = np.zeros(n_resamples)
-    area2 = np.zeros(n_resamples)
-    fp = np.zeros(n_resamples)
-    for part in sums:
-        area2 += part[:, 2] + 2.0 * part[:, 1] * tp_above
-        tp_above += part[:, 0]
-        fp += part[:, 1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        reps = area2 / (2.0 * tp_above * fp)
-    reps[(tp_above <= 0) | (fp <= 0)] = np.nan
-    return reps
-
-
-def _interval(estimate, reps, level, method, alternative):
-    """``(estimate, low, high, se, dropped)`` from the replicates (NaN: dropped)."""
-    from .._resample import bootstrap_interval
-
-    good = reps[np.isfinite(reps)]
-    if good.shape[0] == 0:
-        raise ValueError("every bootstrap replicate had a single class")
-    low, high = bootstrap_interval(good, estimate, level, method, None, alternative)
-    se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
-    return estimate, low, high, se, int(reps.shape[0] - good.shape[0])
-
-
 def boot_interval(tallies, reps, level, method):
     """A model's bootstrap :class:`~fastauc.ConfidenceInterval` (the report's)."""
     from .._results import ConfidenceInterval
 
-    estimate, low, high, se, _ = _interval(auc_of(tallies), reps, level, method, "two-sided")
+    estimate, low, high, se, _ = replicate_interval(auc_of(tallies), reps, level, method,
+                                                    "two-sided")
     return ConfidenceInterval(estimate, low, high, se, f"bootstrap ({method})", level)
-
-
-def check_poisson(scheme, metric, method, n_resamples, confidence_level, stratified):
-    from .._resample import check_bootstrap_args
-
-    if scheme != "poisson":
-        raise ValueError("fastauc.dask bootstraps with scheme='poisson' only: the multinomial "
-                         "scheme draws n rows from every partition at once and cannot be "
-                         "split across them; pass scheme='poisson'")
-    n_resamples, level, _ = check_bootstrap_args(n_resamples, confidence_level, method,
-                                                  stratified, scheme)
-    if metric != "roc_auc":
-        raise ValueError("fastauc.dask bootstraps metric='roc_auc' for now")
-    if method == "bca":
-        raise ValueError("method='bca' needs the jackknife over all rows; use 'percentile' "
-                         "or 'basic' on Dask")
-    return n_resamples, level
 
 
 def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive=None):
@@ -157,11 +209,11 @@ def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive
     blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
     g = range_graph(blocks, offsets, n_rows, positive)
     k = g["n_ranges"]
-    split = [delayed(_rows_by_range, nout=k)(y, s, w, o, g["classes"], g["splitters"], k)
+    split = [delayed(rows_by_range, nout=k)(y, s, w, o, g["classes"], g["splitters"], k)
              for (y, s, w), o in zip(blocks, offsets)]
-    sums = [delayed(_range_replicates)(seed, n_resamples, *[sp[j] for sp in split])
+    sums = [delayed(range_replicates)(seed, n_resamples, *[sp[j] for sp in split])
             for j in range(k)]
-    return g["tallies"], delayed(_replicates_of)(sums)
+    return g["tallies"], delayed(replicates_of)(sums)
 
 
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
@@ -177,21 +229,98 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     ranges' sums combine as the AUC's do (the weight above a range, per
     replicate).  The multinomial scheme cannot be split across partitions
     (a replicate draws n rows from all of them) and raises.
-    """
-    from .._results import BootstrapResult
 
+    Parameters
+    ----------
+    y_true : dask array, dask Series or array-like of shape (n_samples,)
+        True binary labels: numbers, booleans or strings, two distinct values
+        (the greater one is the positive class).
+    y_score : dask array, dask Series or array-like of shape (n_samples,)
+        Scores of the positive class (the other columns are cut into its
+        chunks; dask Series with as many partitions are read together).
+    metric : {"roc_auc"}, default="roc_auc"
+        The only metric bootstrapped on Dask for now.
+    n_resamples : int, default=1000
+        Number of replicates.
+    confidence_level : float, default=0.95
+        Level of the interval (of the difference, for a test).
+    method : {"percentile", "basic"}, default="percentile"
+        ``"bca"`` needs the jackknife over all rows and raises on Dask.
+    stratified : None or False, default=None
+        The Poisson scheme is never stratified (``True`` raises).
+    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
+        Non-negative weights: a replicate is the weighted AUC with each
+        row's weight multiplied by its count.
+    random_state : None, int, numpy Generator, RandomState or SeedSequence
+        Seeds the replicates: a row's Poisson(1) count in replicate ``r`` is a
+        function of the seed, ``r`` and the row's global position only, so the
+        same value gives the same replicates whatever the partitioning and the
+        workers (and the in-memory ``scheme="poisson"`` ones).
+    scheme : {"poisson"}, default="poisson"
+        The multinomial scheme draws n rows from all partitions at once and
+        cannot be split across them: ``"multinomial"`` raises.
+    compute : bool, default=True
+        Run the graph (on the current ``distributed`` client, else dask's
+        local scheduler) and return the result; ``False`` returns a
+        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+
+    Returns
+    -------
+    result : fastauc.BootstrapResult or dask.delayed.Delayed
+        ``estimate`` (the AUC of all rows), ``low``, ``high``, ``se`` (the
+        standard deviation of the replicates), ``method``, ``n_resamples``,
+        ``n_dropped`` (replicates whose resample has no weight in a class)
+        and ``replicates`` (NaN where dropped).  A ``Delayed`` of it when
+        ``compute=False``.
+
+    Raises
+    ------
+    ValueError
+        Before any task runs: a ``scheme`` other than ``"poisson"``, a
+        ``metric`` other than ``"roc_auc"``, ``method="bca"`` or another
+        unknown method, ``stratified=True``, an ``n_resamples`` below 1 or a
+        ``confidence_level`` outside (0, 1) (a ``TypeError`` when either is
+        not a number).  When computing (from ``.compute()`` with
+        ``compute=False``): a NaN or infinite score (naming its global row),
+        labels with more than two values or a mix of strings and numbers, no
+        rows at all, negative or non-finite weights, weights that are all zero
+        (as in memory); every replicate with a single class.
+
+    See Also
+    --------
+    fastauc.bootstrap_ci : The in-memory function (both schemes, other metrics).
+    roc_auc_ci : DeLong's interval, from one pass.
+    bootstrap_test : The paired comparison of two models.
+
+    References
+    ----------
+    .. [1] Hanley, J. A. and MacGibbon, B. (2006). Creating non-parametric
+       bootstrap samples using Poisson frequencies. Computer Methods and
+       Programs in Biomedicine 83, 57-62.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> a = np.round(y + rng.normal(size=10_000), 2)      # a good model
+    >>> b = np.round(y + 2 * rng.normal(size=10_000), 2)  # a weaker one
+    >>> Y, A, B = (da.from_array(x, 1000) for x in (y, a, b))  # 10 chunks each
+    >>> res = fastauc.dask.bootstrap_ci(Y, A, n_resamples=200, random_state=1)
+    >>> ref = fastauc.bootstrap_ci(y, a, n_resamples=200, random_state=1, scheme="poisson")
+    >>> bool(np.array_equal(res.replicates, ref.replicates)), res.low == ref.low
+    (True, True)
+    >>> res.low < res.estimate < res.high
+    True
+    """
     n_resamples, level = check_poisson(scheme, metric, method, n_resamples,
                                         confidence_level, stratified)
     seed = int(v.seed_from_random_state(random_state))
     tallies, reps = replicates_graph(y_true, y_score, sample_weight, seed, n_resamples)
 
-    def finish(tallies, reps):
-        estimate, low, high, se, n_dropped = _interval(auc_of(tallies), reps, level, method,
-                                                       "two-sided")
-        return BootstrapResult(estimate, low, high, se, method, level, n_resamples,
-                               n_dropped, metric, reps)
-
-    result = load_dask()[0].delayed(finish)(tallies, reps)
+    result = load_dask()[0].delayed(bootstrap_result)(tallies, reps, level, method, n_resamples,
+                                                     metric)
     return result.compute() if compute else result
 
 
@@ -206,10 +335,88 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     memory; each model's replicates come from its own key ranges and the
     differences are taken on the client.  Equal, replicate by replicate, to
     the in-memory ``bootstrap_test(..., scheme="poisson")``.
-    """
-    from .._results import BootstrapTestResult
-    from .._stats import pvalue, ratio
 
+    Parameters
+    ----------
+    y_true : dask array, dask Series or array-like of shape (n_samples,)
+        True binary labels: numbers, booleans or strings, two distinct values
+        (the greater one is the positive class).
+    y_score_a, y_score_b : dask array, dask Series or array-like of shape (n_samples,)
+        Scores of the two models on the same rows (dask DataFrame columns, or
+        dask arrays: the other columns are cut into ``y_score_a``'s chunks).
+    metric : {"roc_auc"}, default="roc_auc"
+        The only metric bootstrapped on Dask for now.
+    n_resamples : int, default=1000
+        Number of replicates.
+    confidence_level : float, default=0.95
+        Level of the interval (of the difference, for a test).
+    method : {"percentile", "basic"}, default="percentile"
+        ``"bca"`` needs the jackknife over all rows and raises on Dask.
+    stratified : None or False, default=None
+        The Poisson scheme is never stratified (``True`` raises).
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        ``"greater"``: H1 is ``auc_a > auc_b``.
+    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
+        Non-negative weights, multiplied by each row's count in a replicate.
+    random_state : None, int, numpy Generator, RandomState or SeedSequence
+        Seeds the replicates: a row's Poisson(1) count in replicate ``r`` is a
+        function of the seed, ``r`` and the row's global position only, so the
+        same value gives the same replicates whatever the partitioning and the
+        workers (and the in-memory ``scheme="poisson"`` ones).
+    scheme : {"poisson"}, default="poisson"
+        The multinomial scheme draws n rows from all partitions at once and
+        cannot be split across them: ``"multinomial"`` raises.
+    compute : bool, default=True
+        Run the graph (on the current ``distributed`` client, else dask's
+        local scheduler) and return the result; ``False`` returns a
+        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+
+    Returns
+    -------
+    result : fastauc.BootstrapTestResult or dask.delayed.Delayed
+        ``difference`` (auc_a - auc_b on all rows), its interval
+        ``low``/``high``, ``se`` (standard deviation of the replicate
+        differences), ``statistic = difference / se`` and its normal
+        ``pvalue``, ``estimate_a``, ``estimate_b`` and ``replicates`` of
+        shape (n_resamples, 2).  A ``Delayed`` of it when ``compute=False``.
+
+    Raises
+    ------
+    ValueError
+        Before any task runs: a ``scheme`` other than ``"poisson"``, a
+        ``metric`` other than ``"roc_auc"``, ``method="bca"`` or another
+        unknown method, ``stratified=True``, an ``n_resamples`` below 1 or a
+        ``confidence_level`` outside (0, 1) (a ``TypeError`` when either is
+        not a number), an ``alternative`` outside its choices.  When computing
+        (from ``.compute()`` with ``compute=False``): a NaN or infinite score
+        (naming its global row), labels with more than two values or a mix of
+        strings and numbers, no rows at all, negative or non-finite weights,
+        weights that are all zero (as in memory); every replicate with a
+        single class.
+
+    See Also
+    --------
+    fastauc.bootstrap_test : The in-memory function (both schemes, other metrics).
+    delong_test : DeLong's paired test, from one pass.
+    bootstrap_ci : One model's bootstrap interval.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> a = np.round(y + rng.normal(size=10_000), 2)      # a good model
+    >>> b = np.round(y + 2 * rng.normal(size=10_000), 2)  # a weaker one
+    >>> Y, A, B = (da.from_array(x, 1000) for x in (y, a, b))  # 10 chunks each
+    >>> res = fastauc.dask.bootstrap_test(Y, A, B, n_resamples=200, random_state=1)
+    >>> ref = fastauc.bootstrap_test(y, a, b, n_resamples=200, random_state=1,
+    ...                              scheme="poisson")
+    >>> bool(np.array_equal(res.replicates, ref.replicates)), res.pvalue == ref.pvalue
+    (True, True)
+    >>> res.difference > 0, res.pvalue < 0.05
+    (True, True)
+    """
     n_resamples, level = check_poisson(scheme, metric, method, n_resamples,
                                         confidence_level, stratified)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
@@ -217,14 +424,6 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     ta, ra = replicates_graph(y_true, y_score_a, sample_weight, seed, n_resamples)
     tb, rb = replicates_graph(y_true, y_score_b, sample_weight, seed, n_resamples)
 
-    def finish(ta, tb, ra, rb):
-        est_a, est_b = auc_of(ta), auc_of(tb)
-        d, low, high, se, n_dropped = _interval(est_a - est_b, ra - rb, level, method,
-                                                alternative)
-        z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
-        return BootstrapTestResult(z, pvalue(z, alternative), d, low, high, se, est_a, est_b,
-                                   method, alternative, level, n_resamples, n_dropped, metric,
-                                   np.column_stack((ra, rb)))
-
-    result = load_dask()[0].delayed(finish)(ta, tb, ra, rb)
+    result = load_dask()[0].delayed(bootstrap_test_result)(ta, tb, ra, rb, level, method,
+                                                          alternative, n_resamples, metric)
     return result.compute() if compute else result

@@ -144,6 +144,116 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     ``random_state``, ``method`` in ``bootstrap_options``), the same as the
     in-memory report with ``scheme="poisson"``; its replicates sort each
     column once more, in its key ranges.
+
+    Parameters
+    ----------
+    y_true : dask array, dask Series, array-like of shape (n_samples,), or dask DataFrame
+        Binary labels: {0, 1}, {-1, 1}, bool, strings..., the greater one
+        positive unless ``pos_label`` is given.  With ``target``: the dask
+        DataFrame that holds the label, score and weight columns.
+    y_scores : list of dask arrays or Series, 2-D dask array or dask DataFrame
+        One column per model, on the rows of ``y_true`` (a list or tuple of
+        1-D columns, the columns of a 2-D array of shape (n_samples, k), the
+        columns of a dask DataFrame, or one 1-D column).  Not used with
+        ``target``.
+    target : str, default=None
+        The label column of the frame passed as ``y_true``; ``scores`` is
+        then required.
+    scores : list of str, default=None
+        With ``target``: the score columns, one per model (and the models'
+        default names).
+    weight : str, default=None
+        With ``target``: the column of weights (else ``sample_weight``).
+    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
+        Non-negative (frequency) weights.
+    names : list of str, default=None
+        Model names (default ``model_1``, ..., or the ``scores`` columns).
+    pos_label : label, default=None
+        The positive class.
+    confidence_level : float, default=0.95
+        Level of the AUC intervals and of the paired tests' intervals.
+    ci : {"delong", "bootstrap"}, default="delong"
+        How the AUC interval is computed: DeLong's, or :func:`bootstrap_ci`'s
+        with the Poisson scheme.
+    compute : bool, default=True
+        Run the graph (on the current ``distributed`` client, else dask's
+        local scheduler) and return the result; ``False`` returns a
+        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    **bootstrap_options
+        For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``method``
+        (``"percentile"`` or ``"basic"``), ``scheme`` (``"poisson"`` only),
+        ``stratified`` (None or False), as in :func:`bootstrap_ci`;
+        ``progress`` is accepted and ignored.
+
+    Returns
+    -------
+    report : fastauc.Report or dask.delayed.Delayed
+        ``models`` (one :class:`fastauc.ModelReport` each: ``auc``,
+        ``auc_low``, ``auc_high``, ``auc_se``, ``gini``,
+        ``average_precision``, ``log_loss`` (None unless every score is in
+        [0, 1]), ``best`` (for "f1", "mcc" and "youden": the threshold, the
+        value and the confusion metrics there), ``lift`` at 1%, 5% and 10%)
+        and ``comparisons`` (the paired DeLong test of every pair of
+        models).  ``str(report)`` is a table, ``report.to_dict()`` plain
+        JSON-ready types.  A ``Delayed`` of it when ``compute=False``.
+
+    Raises
+    ------
+    ValueError
+        Before any task runs: ``target`` without ``scores``, ``names`` of
+        another length than the score columns, a ``confidence_level`` outside
+        (0, 1), a ``ci`` other than "delong" or "bootstrap", bootstrap options
+        that :func:`bootstrap_ci` refuses, score columns of another length
+        than ``y_true`` (dask arrays and array-likes) or not 1-D.  When
+        computing (from ``.compute()`` with ``compute=False``): a NaN or
+        infinite score (naming its global row), labels with more than two
+        values or a mix of strings and numbers, no rows at all, negative or
+        non-finite weights, weights that are all zero (as in memory).
+    TypeError
+        ``bootstrap_options`` with ``ci="delong"``, or options that
+        :func:`bootstrap_ci` does not take.
+
+    See Also
+    --------
+    fastauc.report : The in-memory function (also ``by`` and ``plot``).
+    by_group : Every group's AUC, on Dask.
+    delong_test : The paired test of two models.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> a = np.round(y + rng.normal(size=10_000), 2)      # a good model
+    >>> b = np.round(y + 2 * rng.normal(size=10_000), 2)  # a weaker one
+    >>> Y, A, B = (da.from_array(x, 1000) for x in (y, a, b))  # 10 chunks each
+    >>> r = fastauc.dask.report(Y, [A, B], names=["good", "weak"])
+    >>> ref = fastauc.report(y, np.column_stack((a, b)), names=["good", "weak"])
+    >>> [round(m.auc, 3) for m in r.models]
+    [0.756, 0.642]
+    >>> all(abs(m.auc_high - n.auc_high) < 1e-12 for m, n in zip(r.models, ref.models))
+    True
+    >>> r.models[0].best["f1"]["threshold"] == ref.models[0].best["f1"]["threshold"]
+    True
+    >>> abs(r.comparisons[0]["difference"] - ref.comparisons[0]["difference"]) < 1e-12
+    True
+
+    A dask DataFrame's columns by name:
+
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> frame = dd.from_pandas(pd.DataFrame({"y": y, "a": a, "b": b}), npartitions=5)
+    >>> r = fastauc.dask.report(frame, target="y", scores=["a", "b"])
+    >>> [m.name for m in r.models], [round(m.auc, 3) for m in r.models]
+    (['a', 'b'], [0.756, 0.642])
+
+    Bootstrap intervals (Poisson scheme), the in-memory ones:
+
+    >>> r = fastauc.dask.report(Y, [A, B], ci="bootstrap", n_resamples=200, random_state=1)
+    >>> ref = fastauc.report(y, np.column_stack((a, b)), ci="bootstrap", n_resamples=200,
+    ...                      random_state=1, scheme="poisson")
+    >>> [m.auc_low == n.auc_low for m, n in zip(r.models, ref.models)]
+    [True, True]
     """
     from .._delong import paired_test
     from .._kernels.thresholds import CODES
@@ -338,6 +448,84 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     bucket merges its groups' accumulators from all blocks and computes their
     rows of the table; the client puts the buckets' rows in group order.
     ``groups`` is a dask array or Series, or a tuple of them.
+
+    Parameters
+    ----------
+    y_true : dask array, dask Series or array-like of shape (n_samples,)
+        Binary labels; the positive class is ``pos_label`` or, by default, the
+        greater of the two labels (over all rows).
+    y_score : dask array, dask Series or array-like of shape (n_samples,)
+        Scores of the positive class (the other columns are cut into its
+        chunks; dask Series with as many partitions are read together).
+    groups : dask array, dask Series or array-like of shape (n_samples,), or tuple of them
+        Group labels (numbers, strings, booleans), or a tuple of such
+        columns: one group per combination that occurs.
+    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
+        Non-negative frequency weights (DeLong's variance counts a row of
+        weight 2 as two rows).
+    pos_label : label, default=None
+        The positive class.
+    confidence_level : float, default=0.95
+        Level of the DeLong intervals.
+    dropna : bool, default=False
+        Leave out rows whose group label is missing (NaN, None) instead of
+        raising.
+    compute : bool, default=True
+        Run the graph (on the current ``distributed`` client, else dask's
+        local scheduler) and return the result; ``False`` returns a
+        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+
+    Returns
+    -------
+    table : fastauc.GroupMetrics or dask.delayed.Delayed
+        Arrays per column (``n``, ``n_pos``, ``n_neg``, ``pos_weight``,
+        ``neg_weight``, ``auc``, ``auc_low``, ``auc_high``, ``auc_se``,
+        ``average_precision``, ``log_loss``) in sorted group order, with
+        ``groups`` (``"group"``, or ``"group_0"``, ``"group_1"``... for a
+        tuple) and ``to_pandas()``, ``to_polars()`` and ``to_dict()``.  A
+        ``Delayed`` of it when ``compute=False``.
+
+    Raises
+    ------
+    ValueError
+        Before any task runs: a ``confidence_level`` outside (0, 1), columns
+        of different lengths (dask arrays and array-likes) or not 1-D.  When
+        computing (from ``.compute()`` with ``compute=False``): a NaN or
+        infinite score (naming its global row), labels with more than two
+        values or a mix of strings and numbers, no rows at all, negative or
+        non-finite weights, weights that are all zero (as in memory); a
+        missing group label without ``dropna=True``; no rows in any group.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``compute=True``, once, counting the groups with a single class
+        (their AUC and interval are NaN), as in memory.
+
+    See Also
+    --------
+    fastauc.by_group : The in-memory function.
+    report : Several models on one set of rows, on Dask.
+    roc_auc_ci : One AUC with its interval, on Dask.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> a = np.round(y + rng.normal(size=10_000), 2)      # a good model
+    >>> b = np.round(y + 2 * rng.normal(size=10_000), 2)  # a weaker one
+    >>> Y, A, B = (da.from_array(x, 1000) for x in (y, a, b))  # 10 chunks each
+    >>> g = np.array(["north", "south", "west"])[rng.integers(0, 3, 10_000)]
+    >>> res = fastauc.dask.by_group(Y, A, da.from_array(g, 1000))
+    >>> ref = fastauc.by_group(y, a, g)
+    >>> res.groups["group"].tolist(), res.n.tolist() == ref.n.tolist()
+    (['north', 'south', 'west'], True)
+    >>> bool(np.allclose(res.auc, ref.auc, rtol=1e-12, atol=0))
+    True
+    >>> bool(np.allclose(res.auc_low, ref.auc_low, rtol=1e-12, atol=0))
+    True
     """
     level = v.check_confidence_level(confidence_level)
     dask, _ = load_dask()

@@ -28,7 +28,7 @@ from .curves import (
     roc_curve,
     threshold_metrics,
 )
-from .inference import delong_covariance, delong_test
+from .inference import bootstrap_ci, bootstrap_test, delong_covariance, delong_test
 from .metrics import (
     average_precision_score,
     mann_whitney_u,
@@ -37,7 +37,8 @@ from .metrics import (
     warm_executors,
 )
 
-__all__ = ["average_precision_score", "best_threshold", "delong_covariance", "delong_test",
+__all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
+           "delong_covariance", "delong_test",
            "log_loss", "mann_whitney_u",
            "precision_recall_curve", "roc_auc_ci", "roc_auc_score", "roc_curve",
            "threshold_metrics", "warm_executors"]

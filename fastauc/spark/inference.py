@@ -1,4 +1,4 @@
-"""Paired DeLong on Spark: k score columns on the same rows."""
+"""Paired DeLong and the Poisson bootstrap on Spark."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from .. import _validation as v
 from .._adapters.ranges import (
     aucs_only,
     block_covariance,
+    bootstrap_result,
+    bootstrap_test_result,
+    check_poisson,
     classes_of,
     combine,
     covariance_of,
@@ -17,7 +20,10 @@ from .._adapters.ranges import (
     merge_placed_pieces,
     n_ranges_for,
     oriented,
+    range_replicates,
     read_rows,
+    replicates_of,
+    rows_by_range,
     rows_per_class,
     splitters_of,
     sweep,
@@ -27,10 +33,14 @@ from .ranges import (
     apply_in_groups,
     blob,
     collect,
+    key_ranges,
+    partition_arrays,
     partition_columns,
     row_of_partition,
+    select_columns,
     select_scores,
     session_example,
+    tallies_of,
 )
 
 _MERGED = "model int, range int, part int, P double, N double, blob binary"
@@ -274,3 +284,170 @@ def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
     level = v.check_confidence_level(confidence_level)
     aucs, cov = delong_parts(df, y_true, [y_score_a, y_score_b], sample_weight)
     return paired_test(aucs, cov, 0, 1, level, alternative)
+
+
+def replicates(df, y_true, y_score, sample_weight, seed, n_resamples):
+    """``(tallies, every replicate's AUC)`` of one score column: the key
+    ranges as for :func:`roc_auc_score`, then the rows read again, each with
+    its global position (its partition's offset plus its row there), sent to
+    its key range, where one task sweeps every replicate."""
+    import pyarrow as pa
+
+    names = {"y": y_true, "s": y_score, "w": sample_weight}
+    with key_ranges(df, y_true, y_score, sample_weight) as ranges:
+        tallies = tallies_of(ranges)
+        classes, splitters, n_ranges = ranges.classes, ranges.splitters, ranges.n_ranges
+        offsets = ranges.offsets
+
+        def split_rows(batches):
+            y, s, w, part = partition_arrays(batches, names)
+            pieces = rows_by_range(y, s, w, offsets[part], classes, splitters, n_ranges)
+            ks = [k for k, p in enumerate(pieces) if p[0].shape[0]]
+            if ks:
+                yield pa.RecordBatch.from_pydict({
+                    "range": pa.array(ks, pa.int32()),
+                    "piece": pa.array([blob(pieces[k]) for k in ks], pa.binary())})
+
+        def sums(group):
+            pieces = [pickle.loads(b) for b in group.column("piece").to_pylist()]
+            return pa.table({"range": pa.array([group.column("range")[0].as_py()], pa.int32()),
+                             "sums": pa.array([blob(range_replicates(seed, n_resamples,
+                                                                     *pieces))], pa.binary())})
+
+        rows = select_columns(df, y_true, y_score, sample_weight) \
+            .mapInArrow(split_rows, "range int, piece binary")
+        got = sorted((r.range, pickle.loads(r.sums)) for r in collect(
+            apply_in_groups(rows.groupBy("range"), sums, "range int, sums binary")))
+    if not got:
+        raise ValueError("every bootstrap replicate had a single class")
+    return tallies, replicates_of([x for _, x in got])
+
+
+@session_example
+def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
+                 confidence_level=0.95, method="percentile", stratified=None,
+                 sample_weight=None, random_state=None, scheme="poisson"):
+    """:func:`fastauc.bootstrap_ci` with ``scheme="poisson"`` of a Spark
+    DataFrame's columns: every replicate equal to the in-memory one.
+
+    A row's Poisson(1) count in replicate ``r`` is a function of the seed,
+    ``r`` and the row's global position only.  Spark has no row index: the
+    position is defined as the rows' order in ``df.collect()`` (partition
+    by partition, each in its order), from each partition's row count (known
+    after the first job, at no extra cost).  The rows are then read a second
+    time and sent, with their positions, to their key ranges (a shuffle of
+    rows: 8 bytes of key, the label and weight, 8 bytes of position), where
+    one task sweeps all the replicates.  The partitioning must be the same on
+    both reads, as it is for a cached DataFrame, a table or Parquet files.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    metric : {"roc_auc"}, default="roc_auc"
+    n_resamples : int, default=1000
+    confidence_level : float, default=0.95
+    method : {"percentile", "basic"}, default="percentile"
+        ``"bca"`` needs the jackknife over all rows at once and raises.
+    stratified : None or False
+        The Poisson scheme does not stratify.
+    sample_weight : str, default=None
+    random_state : int, numpy Generator or None, default=None
+        As in memory: the same seed gives the same replicates.
+    scheme : {"poisson"}, default="poisson"
+        The multinomial scheme draws n rows from all partitions at once and
+        raises.
+
+    Returns
+    -------
+    fastauc.BootstrapResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`roc_auc_score`, options outside their choices, and every
+        replicate with a single class.
+
+    See Also
+    --------
+    fastauc.bootstrap_ci : The in-memory function.
+    fastauc.dask.bootstrap_ci : The same on Dask.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> res = fastauc.spark.bootstrap_ci(df, "label", "score", n_resamples=200,
+    ...                                  random_state=0)
+    >>> rows = df.collect()  # the rows in the order that defines their positions
+    >>> yy, ss = np.array([r.label for r in rows]), np.array([r.score for r in rows])
+    >>> ref = fastauc.bootstrap_ci(yy, ss, n_resamples=200, random_state=0, scheme="poisson")
+    >>> bool(np.allclose(res.replicates, ref.replicates, rtol=1e-12))
+    True
+    """
+    n_resamples, level = check_poisson(scheme, metric, method, n_resamples, confidence_level,
+                                       stratified, "fastauc.spark")
+    seed = int(v.seed_from_random_state(random_state))
+    tallies, reps = replicates(df, y_true, y_score, sample_weight, seed, n_resamples)
+    return bootstrap_result(tallies, reps, level, method, n_resamples, metric)
+
+
+@session_example
+def bootstrap_test(df, y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
+                   confidence_level=0.95, method="percentile", stratified=None,
+                   alternative="two-sided", sample_weight=None, random_state=None,
+                   scheme="poisson"):
+    """:func:`fastauc.bootstrap_test` (paired) with ``scheme="poisson"`` of
+    two score columns of a Spark DataFrame.
+
+    A row's count in a replicate depends on the seed, the replicate and the
+    row's position only (see :func:`bootstrap_ci`), so both models see the
+    same resample, as in memory; each model's replicates come from its own
+    key ranges and the differences are taken on the driver.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true : str
+    y_score_a, y_score_b : str
+        The two models' score columns.
+    metric, n_resamples, confidence_level, method, stratified, sample_weight, \
+random_state, scheme
+        As for :func:`bootstrap_ci`.
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+
+    Returns
+    -------
+    fastauc.BootstrapTestResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`bootstrap_ci`.
+
+    See Also
+    --------
+    fastauc.bootstrap_test : The in-memory function.
+    delong_test : DeLong's paired test.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> df = df.withColumn("other", df.score * df.score)
+    >>> res = fastauc.spark.bootstrap_test(df, "label", "score", "other", n_resamples=100,
+    ...                                    random_state=1)
+    >>> rows = df.collect()
+    >>> yy, ss = np.array([r.label for r in rows]), np.array([r.score for r in rows])
+    >>> ref = fastauc.bootstrap_test(yy, ss, ss * ss, n_resamples=100, random_state=1,
+    ...                              scheme="poisson")
+    >>> abs(res.pvalue - ref.pvalue) < 1e-12
+    True
+    """
+    n_resamples, level = check_poisson(scheme, metric, method, n_resamples, confidence_level,
+                                       stratified, "fastauc.spark")
+    v.check_choice(alternative, "alternative", _ALTERNATIVES)
+    seed = int(v.seed_from_random_state(random_state))
+    ta, ra = replicates(df, y_true, y_score_a, sample_weight, seed, n_resamples)
+    tb, rb = replicates(df, y_true, y_score_b, sample_weight, seed, n_resamples)
+    return bootstrap_test_result(ta, tb, ra, rb, level, method, alternative, n_resamples,
+                                 metric)

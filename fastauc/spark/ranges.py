@@ -200,23 +200,29 @@ def read_tables(df, label, score, weight=None):
         y, s, w, part = partition_arrays(batches, names)
         table, meta = read_table(y, s, w, row_of_partition(part))
         yield pa.RecordBatch.from_pydict({"part": pa.array([part], pa.int32()),
+                                          "n": pa.array([len(y)], pa.int64()),
                                           "meta": pa.array([blob(meta)], pa.binary()),
                                           "table": pa.array([blob(table)], pa.binary())})
 
-    return sel.mapInArrow(read, "part int, meta binary, table binary").persist(
+    return sel.mapInArrow(read, "part int, n long, meta binary, table binary").persist(
         StorageLevel.MEMORY_AND_DISK)
 
 
 class Ranges(NamedTuple):
     """One score column's key ranges, merged and persisted: ``merged`` has a
     row per non-empty range (``range``, ``P``, ``N``, ``K`` keys, ``table``);
-    ``totals[k]`` is range k's ``(P, N, K)``."""
+    ``totals[k]`` is range k's ``(P, N, K)``; ``splitters`` cut the keys
+    into the ranges; ``offsets[p]`` is the global position of partition
+    p's first row (the rows in partition order, then in their order there:
+    the order ``df.collect()`` gives)."""
 
     merged: object
     totals: list
     classes: np.ndarray
     rows: list
     n_ranges: int
+    splitters: np.ndarray
+    offsets: dict
 
 
 @contextmanager
@@ -232,7 +238,10 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
     tables = read_tables(df, label, score, weight)
     merged = None
     try:
-        metas = [pickle.loads(r.meta) for r in collect(tables.select("meta"))]
+        got = collect(tables.select("part", "n", "meta"))
+        metas = [pickle.loads(r.meta) for r in got]
+        ends = np.cumsum([r.n for r in got])
+        offsets = {r.part: int(e - r.n) for r, e in zip(got, ends)}
         classes = oriented(classes_of(metas), positive, rule)
         rows = rows_per_class(metas, classes)
         n_ranges = n_ranges_for(len(metas), sum(rows))
@@ -282,7 +291,7 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
         for r in collect(merged.select("range", "P", "N", "K")):
             totals[r.range] = (r.P, r.N, r.K)
         tables.unpersist()  # the merged ranges are computed and kept
-        yield Ranges(merged, totals, classes, rows, n_ranges)
+        yield Ranges(merged, totals, classes, rows, n_ranges, splitters, offsets)
     finally:
         tables.unpersist()
         if merged is not None:
