@@ -296,3 +296,20 @@ def test_bootstrap_options_raise_before_any_job(spark, rng):
         fs.bootstrap_ci(df, "label", "a", method="bca")
     with pytest.raises(ValueError, match="alternative"):
         fs.bootstrap_test(df, "label", "a", "a", alternative="up")
+
+
+def test_a_long_curve_comes_back_in_chunks(spark, rng, monkeypatch):
+    """A curve is cut into chunks and fetched a partition at a time, so no
+    job returns more than spark.driver.maxResultSize (here: as if 64 KiB)."""
+    from fastauc.spark import ranges
+
+    monkeypatch.setattr(ranges, "result_limit", lambda session: 1 << 16)
+    n = 30_000  # 720 kB of points: a dozen chunks of 64 kB
+    y, s = rng.integers(0, 2, n), rng.standard_normal(n)
+    df = _frame(spark, {"label": y, "score": s}, 3)
+    got = fs.roc_curve(df, "label", "score", drop_intermediate=False)
+    for a, b in zip(got, fastauc.roc_curve(y, s, drop_intermediate=False)):
+        np.testing.assert_array_equal(a, b)
+    assert ranges.result_limit(spark) == 1 << 16
+    monkeypatch.undo()
+    assert ranges.result_limit(spark) == 64 << 20  # the session's 64m
