@@ -313,3 +313,56 @@ def test_a_long_curve_comes_back_in_chunks(spark, rng, monkeypatch):
     assert ranges.result_limit(spark) == 1 << 16
     monkeypatch.undo()
     assert ranges.result_limit(spark) == 64 << 20  # the session's 64m
+
+
+_KILLED_WORKER = """
+import json, os, signal, sys
+import numpy as np
+from pyspark.sql import SparkSession, functions as F
+from pyspark.sql.types import DoubleType
+import fastauc, fastauc.spark as fs
+
+spark = (SparkSession.builder.master("local[2,3]").config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+spark.sparkContext.setLogLevel("OFF")
+rng = np.random.default_rng(5)
+y = rng.integers(0, 2, 6000)
+s = np.round(rng.standard_normal(6000) + y, 2)
+base = spark.createDataFrame([(int(a), float(b)) for a, b in zip(y, s)], "label long, raw double")
+mark = sys.argv[1]
+
+@F.udf(DoubleType())
+def killing(x):
+    from pyspark import TaskContext
+    ctx = TaskContext.get()
+    if ctx.partitionId() == 2 and ctx.attemptNumber() == 0:
+        open(mark, "a").write("killed\\n")
+        os.kill(os.getpid(), signal.SIGKILL)  # the Python worker dies mid-task
+    return x
+
+df = base.repartition(5).withColumn("score", killing("raw"))
+got = fs.roc_auc_score(df, "label", "score")
+ci = fs.roc_auc_ci(df, "label", "score")
+rows = df.select("label", "score").collect()
+yy, ss = np.array([r.label for r in rows]), np.array([r.score for r in rows])
+print(json.dumps({"got": got, "ref": fastauc.roc_auc_score(yy, ss), "high": ci.high,
+                  "ref_high": fastauc.roc_auc_ci(yy, ss).high}))
+"""
+
+
+def test_a_killed_python_worker_is_retried_with_the_same_result(tmp_path):
+    """local[2,3]: a task may fail three times.  A Python worker killed in the
+    middle of the first job's task is retried, and the result is the
+    in-memory one (the tasks are pure).  Its own process: one SparkContext
+    a process, and this one runs with retries."""
+    import json
+    import subprocess
+    import sys
+
+    mark = tmp_path / "killed"
+    out = subprocess.run([sys.executable, "-c", _KILLED_WORKER, str(mark)], capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    assert mark.read_text().count("killed") >= 1  # the worker did die
+    assert abs(res["got"] - res["ref"]) < TOL and abs(res["high"] - res["ref_high"]) < TOL
