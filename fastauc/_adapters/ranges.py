@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .. import _validation as v
+from .._kernels.sorting import keys_to_floats
 from .._kernels.table import merge_stats
 from .._stats import delong_variance, mann_whitney_result, wald_interval
 from .._table import Table, merge_placed, table_with_rows
@@ -326,7 +327,6 @@ def check_max_points(max_points):
 
 def thresholds_of(t):
     """:class:`~fastauc.ThresholdMetrics` from ``curve_tallies``' result."""
-    from .._kernels.sorting import keys_to_floats
     from .._results import ThresholdMetrics
 
     thr = keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:]))
@@ -350,7 +350,6 @@ def best_of(candidates, metric):
     """:class:`~fastauc.BestThreshold` from the ranges' ``range_best``, top
     range first: a later one must be strictly better (the highest threshold
     among equals, as in memory)."""
-    from .._kernels.sorting import keys_to_floats
     from ..thresholds import BestThreshold
 
     value, key = None, None
@@ -555,3 +554,133 @@ def bootstrap_test_result(ta, tb, ra, rb, level, method, alternative, n_resample
     return BootstrapTestResult(z, pvalue(z, alternative), d, low, high, se, est_a, est_b,
                                method, alternative, level, n_resamples, n_dropped, metric,
                                np.column_stack((ra, rb)))
+
+
+# ---------------------------------------------------------------- reports
+
+def range_report(table, totals, k, codes, fractions):
+    """Range k's share of a report: each best-threshold metric's best point
+    ``(value, key, tp, fp)`` (None when the range is empty) and, for each top
+    fraction whose edge falls in the range, the positive weight above it."""
+    from .._kernels.thresholds import best_index, top_positives
+
+    if not len(table):
+        return [None] * len(codes), {}
+    keys, tps, fps = range_points(table, totals, k, None)
+    big_p = sum(t[0] for t in totals)
+    big_n = sum(t[1] for t in totals)
+    bests = []
+    for code in codes:
+        i, best = best_index(tps, fps, big_p, big_n, code, 1.0, 0.0, 0.0)
+        bests.append((float(best), keys[i], float(tps[i]), float(fps[i])))
+    tp0 = sum(t[0] for t in totals[:k])
+    fp0 = sum(t[1] for t in totals[:k])
+    above, here = tp0 + fp0, float(tps[-1] + fps[-1])
+    edges = {f: f * (big_p + big_n) for f in fractions}
+    inside = {f: x for f, x in edges.items() if above < x <= here}
+    lifts = {}
+    if inside:
+        xs = np.array(list(inside.values()))
+        pos = top_positives(np.r_[tp0, tps], np.r_[fp0, fps], xs)
+        lifts = dict(zip(inside, pos.tolist()))
+    return bests, lifts
+
+
+
+
+
+def prob_loss_block(y, p, w, classes):
+    """A block's log-loss sums ``(loss, weight)`` with ``p`` the probability of
+    the positive class (as ``report``), or None when a score is not one."""
+    from .._kernels.losses import log_loss_sum
+
+    p = np.ascontiguousarray(p, np.float64)
+    if not p.shape[0]:
+        return 0.0, 0.0
+    if p.min() < 0 or p.max() > 1:
+        return None
+    cls = v.positive_mask(np.asarray(y), classes[-1]).view(np.uint8).astype(np.int64)
+    ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
+    loss, weight = log_loss_sum(p.reshape(-1, 1), cls, ww)
+    return float(loss), float(weight)
+
+
+
+
+
+def model_section(name, tallies, parts, level, codes_names, fractions, losses, boot=None):
+    """One model's :class:`~fastauc.ModelReport` from its ranges' shares; the
+    interval DeLong's, or the bootstrap's ``boot`` when given."""
+    from .._results import ThresholdMetrics
+    from ..report import ModelReport
+
+    auc = auc_of(tallies)
+    if boot is not None:
+        interval = boot
+    else:
+        var = delong_variance(tallies["stats"]) if not math.isnan(auc) else math.nan
+        interval = wald_interval(auc, var, level)
+    big_p, big_n = tallies["P"], tallies["N"]
+    ap = float(max(0.0, tallies["ap_num"] / big_p)) if big_p > 0 else 0.0
+    best = {}
+    for j, metric in enumerate(codes_names):
+        chosen = None
+        for bests, _ in parts:
+            c = bests[j]
+            if c is not None and (chosen is None or c[0] > chosen[0]):
+                chosen = c
+        value, key, tp, fp = chosen
+        thr = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))
+        point = ThresholdMetrics(thr, np.array([tp]), np.array([fp]), big_p, big_n)
+        best[metric] = {"threshold": float(thr[0]), "value": float(value)}
+        best[metric].update({key_: float(getattr(point, key_)[0]) for key_ in _AT_THRESHOLD})
+    total = big_p + big_n
+    lift = {}
+    for f in fractions:
+        pos = next((lifts[f] for _, lifts in parts if f in lifts), big_p)
+        lift[f] = float(pos / (f * total) / (big_p / total))
+    log_loss = None
+    if losses is not None and all(x is not None for x in losses):
+        weight = sum(b for _, b in losses)
+        log_loss = float(sum(a for a, _ in losses) / weight) if weight else None
+    return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
+                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
+
+
+
+
+
+_AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "mcc",
+                 "youden", "accuracy", "predicted_positive_rate")
+
+
+
+
+
+def report_of(models, t0, ac, names, level, ci, weighted):
+    """The :class:`~fastauc.Report` from the models' sections, the first
+    model's tallies and ``(aucs, covariance)`` (None for one model)."""
+    from .._delong import paired_test
+    from ..report import Comparison, Report
+
+    comparisons = []
+    if ac is not None:
+        aucs, cov = ac
+        k = len(names)
+        for a in range(k):
+            for b in range(a + 1, k):
+                t = paired_test(aucs, cov, a, b, level, "two-sided")
+                comparisons.append(Comparison(names[a], names[b], t.difference, t.low, t.high,
+                                              t.se, t.statistic, t.pvalue))
+    n = int(sum(t0["rows"]))
+    return Report(models, comparisons, n, float(t0["P"]), float(t0["N"]), ci, level,
+                  weighted=weighted)
+
+
+def boot_interval(tallies, reps, level, method):
+    """A model's bootstrap :class:`~fastauc.ConfidenceInterval` (the report's)."""
+    from .._results import ConfidenceInterval
+
+    estimate, low, high, se, _ = replicate_interval(auc_of(tallies), reps, level, method,
+                                                    "two-sided")
+    return ConfidenceInterval(estimate, low, high, se, f"bootstrap ({method})", level)

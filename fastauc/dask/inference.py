@@ -5,9 +5,9 @@ from __future__ import annotations
 from .. import _validation as v
 from .._adapters.ranges import (block_covariance, bootstrap_result, bootstrap_test_result,
                                check_poisson, covariance_of, range_replicates,
-                               replicate_interval, replicates_of, rows_by_range)
+                               replicates_of, rows_by_range)
 from .._stats import ALTERNATIVES as _ALTERNATIVES
-from .ranges import auc_of, aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
+from .ranges import aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
 
 def delong_graph(y_true, y_scores, sample_weight, positive=None):
@@ -192,15 +192,6 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
 
 
 # ---------------------------------------------------------------- Poisson bootstrap
-
-def boot_interval(tallies, reps, level, method):
-    """A model's bootstrap :class:`~fastauc.ConfidenceInterval` (the report's)."""
-    from .._results import ConfidenceInterval
-
-    estimate, low, high, se, _ = replicate_interval(auc_of(tallies), reps, level, method,
-                                                    "two-sided")
-    return ConfidenceInterval(estimate, low, high, se, f"bootstrap ({method})", level)
-
 
 def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive=None):
     """Delayed ``(tallies, every replicate's AUC)`` of one score column."""

@@ -2,110 +2,20 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import _validation as v
-from .._kernels.sorting import keys_to_floats
-from .._stats import delong_variance, wald_interval
+from .._adapters.ranges import (boot_interval, check_poisson, model_section, n_ranges_for,
+                                prob_loss_block, range_report, report_of)
 from ..accumulator import Accumulator
 from .inference import delong_graph
-from .._adapters.ranges import n_ranges_for
-from .ranges import (aligned_columns, auc_of, classes_of, column_graphs,
-                     columns_of, load_dask, oriented, range_points, read_block,
-                     totals_with_keys)
-
-def _range_report(table, totals, k, codes, fractions):
-    """Range k's share of a report: each best-threshold metric's best point
-    ``(value, key, tp, fp)`` (None when the range is empty) and, for each top
-    fraction whose edge falls in the range, the positive weight above it."""
-    from .._kernels.thresholds import best_index, top_positives
-
-    if not len(table):
-        return [None] * len(codes), {}
-    keys, tps, fps = range_points(table, totals, k, None)
-    big_p = sum(t[0] for t in totals)
-    big_n = sum(t[1] for t in totals)
-    bests = []
-    for code in codes:
-        i, best = best_index(tps, fps, big_p, big_n, code, 1.0, 0.0, 0.0)
-        bests.append((float(best), keys[i], float(tps[i]), float(fps[i])))
-    tp0 = sum(t[0] for t in totals[:k])
-    fp0 = sum(t[1] for t in totals[:k])
-    above, here = tp0 + fp0, float(tps[-1] + fps[-1])
-    edges = {f: f * (big_p + big_n) for f in fractions}
-    inside = {f: x for f, x in edges.items() if above < x <= here}
-    lifts = {}
-    if inside:
-        xs = np.array(list(inside.values()))
-        pos = top_positives(np.r_[tp0, tps], np.r_[fp0, fps], xs)
-        lifts = dict(zip(inside, pos.tolist()))
-    return bests, lifts
-
-
-def _prob_loss_block(y, p, w, classes):
-    """A block's log-loss sums ``(loss, weight)`` with ``p`` the probability of
-    the positive class (as ``report``), or None when a score is not one."""
-    from .._kernels.losses import log_loss_sum
-
-    p = np.ascontiguousarray(p, np.float64)
-    if not p.shape[0]:
-        return 0.0, 0.0
-    if p.min() < 0 or p.max() > 1:
-        return None
-    cls = v.positive_mask(np.asarray(y), classes[-1]).view(np.uint8).astype(np.int64)
-    ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
-    loss, weight = log_loss_sum(p.reshape(-1, 1), cls, ww)
-    return float(loss), float(weight)
-
-
-def _model_section(name, tallies, parts, level, codes_names, fractions, losses, boot=None):
-    """One model's :class:`~fastauc.ModelReport` from its ranges' shares; the
-    interval DeLong's, or the bootstrap's ``boot`` when given."""
-    from .._results import ThresholdMetrics
-    from ..report import ModelReport
-
-    auc = auc_of(tallies)
-    if boot is not None:
-        interval = boot
-    else:
-        var = delong_variance(tallies["stats"]) if not math.isnan(auc) else math.nan
-        interval = wald_interval(auc, var, level)
-    big_p, big_n = tallies["P"], tallies["N"]
-    ap = float(max(0.0, tallies["ap_num"] / big_p)) if big_p > 0 else 0.0
-    best = {}
-    for j, metric in enumerate(codes_names):
-        chosen = None
-        for bests, _ in parts:
-            c = bests[j]
-            if c is not None and (chosen is None or c[0] > chosen[0]):
-                chosen = c
-        value, key, tp, fp = chosen
-        thr = keys_to_floats(np.array([key], np.uint64), np.empty(1, np.uint64))
-        point = ThresholdMetrics(thr, np.array([tp]), np.array([fp]), big_p, big_n)
-        best[metric] = {"threshold": float(thr[0]), "value": float(value)}
-        best[metric].update({key_: float(getattr(point, key_)[0]) for key_ in _AT_THRESHOLD})
-    total = big_p + big_n
-    lift = {}
-    for f in fractions:
-        pos = next((lifts[f] for _, lifts in parts if f in lifts), big_p)
-        lift[f] = float(pos / (f * total) / (big_p / total))
-    log_loss = None
-    if losses is not None and all(x is not None for x in losses):
-        weight = sum(b for _, b in losses)
-        log_loss = float(sum(a for a, _ in losses) / weight) if weight else None
-    return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
-                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
-
-
-_AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "mcc",
-                 "youden", "accuracy", "predicted_positive_rate")
+from .ranges import (aligned_columns, classes_of, column_graphs, columns_of, load_dask, oriented,
+                     read_block, totals_with_keys)
 
 
 def _bootstrap_intervals(y_true, cols, sample_weight, pos_label, level, ci, options):
     """Each model's delayed bootstrap interval (``ci="bootstrap"``), else Nones."""
-    from .inference import boot_interval, check_poisson, replicates_graph
+    from .inference import replicates_graph
 
     v.check_choice(ci, "ci", ("delong", "bootstrap"))
     if ci == "delong":
@@ -255,9 +165,8 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     >>> [m.auc_low == n.auc_low for m, n in zip(r.models, ref.models)]
     [True, True]
     """
-    from .._delong import paired_test
     from .._kernels.thresholds import CODES
-    from ..report import BEST_METRICS, LIFT_FRACTIONS, Comparison, Report
+    from ..report import BEST_METRICS, LIFT_FRACTIONS
 
     if target is not None:
         frame = y_true
@@ -285,29 +194,17 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     sections = []
     for j, (g, blocks) in enumerate(zip(graphs, col_blocks)):
         totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])
-        parts = [delayed(_range_report)(r, totals, kk, codes, LIFT_FRACTIONS)
+        parts = [delayed(range_report)(r, totals, kk, codes, LIFT_FRACTIONS)
                  for kk, r in enumerate(g["ranges"])]
-        losses = [delayed(_prob_loss_block)(y, s, w, classes) for y, s, w in blocks]
-        sections.append(delayed(_model_section)(names[j], g["tallies"], parts, level,
+        losses = [delayed(prob_loss_block)(y, s, w, classes) for y, s, w in blocks]
+        sections.append(delayed(model_section)(names[j], g["tallies"], parts, level,
                                                 BEST_METRICS, LIFT_FRACTIONS, losses,
                                                 boots[j]))
     tallies0 = graphs[0]["tallies"]
     cov = delong_graph(y_true, cols, sample_weight, pos_label) if k > 1 else None
 
-    def finish(models, t0, ac):
-        comparisons = []
-        if ac is not None:
-            aucs, cov_ = ac
-            for a in range(k):
-                for b in range(a + 1, k):
-                    t = paired_test(aucs, cov_, a, b, level, "two-sided")
-                    comparisons.append(Comparison(names[a], names[b], t.difference, t.low,
-                                                  t.high, t.se, t.statistic, t.pvalue))
-        n = int(sum(t0["rows"]))
-        return Report(models, comparisons, n, float(t0["P"]), float(t0["N"]), ci, level,
-                      weighted=sample_weight is not None)
-
-    result = delayed(finish)(sections, tallies0, cov)
+    result = delayed(report_of)(sections, tallies0, cov, names, level, ci,
+                                sample_weight is not None)
     return result.compute() if compute else result
 
 
