@@ -366,3 +366,45 @@ def test_a_killed_python_worker_is_retried_with_the_same_result(tmp_path):
     res = json.loads(out.stdout.strip().splitlines()[-1])
     assert mark.read_text().count("killed") >= 1  # the worker did die
     assert abs(res["got"] - res["ref"]) < TOL and abs(res["high"] - res["ref_high"]) < TOL
+
+
+@pytest.mark.parametrize("partitions", [1, 7])
+def test_report_equals_in_memory(spark, rng, partitions, monkeypatch):
+    """Every model's section (AUC, interval, AP, log loss, best thresholds,
+    lift) and the paired comparisons, as in memory; a pos_label; and the
+    Poisson bootstrap's intervals."""
+    from fastauc._adapters import ranges
+
+    from .compare import assert_close
+
+    monkeypatch.setattr(ranges, "RANGE_ROWS", 900)
+    y, s, w = _data(rng, 3000)
+    p = np.round(1 / (1 + np.exp(-s)), 3)  # a probability: with a log loss
+    q = np.round(rng.normal(size=len(y)) + 0.5 * y, 2)  # not one
+    labels = np.where(y == 1, "sick", "well")
+    df = _frame(spark, {"label": labels, "p": p, "q": q, "w": w}, partitions).cache()
+    got = fs.report(df, "label", ["p", "q"], weight="w", pos_label="sick")
+    ref = fastauc.report(labels, np.column_stack((p, q)), sample_weight=w, names=["p", "q"],
+                         pos_label="sick")
+    assert_close(got.to_dict(), ref.to_dict())
+    assert str(got) == str(ref)
+    ll, pp = _collected(df, "label", "p")
+    got = fs.report(df, "label", "p", ci="bootstrap", n_resamples=100, random_state=2,
+                    pos_label="sick")
+    ref = fastauc.report(ll, pp, ci="bootstrap", n_resamples=100, random_state=2,
+                         scheme="poisson", pos_label="sick", names=["p"])
+    assert_close(got.to_dict(), ref.to_dict())
+    df.unpersist()
+
+
+def test_report_options_raise_before_any_job(spark, rng):
+    y, s, _ = _data(rng, 200)
+    df = _frame(spark, {"label": y, "a": s}, 2)
+    with pytest.raises(ValueError, match="names has 1 entries for 2"):
+        fs.report(df, "label", ["a", "a"], names=["x"])
+    with pytest.raises(ValueError, match="no column 'b'"):
+        fs.report(df, "label", ["a", "b"])
+    with pytest.raises(TypeError, match="ci='delong'"):
+        fs.report(df, "label", "a", n_resamples=10)
+    with pytest.raises(ValueError, match="scheme='poisson'"):
+        fs.report(df, "label", "a", ci="bootstrap", scheme="multinomial")

@@ -55,7 +55,7 @@ def _score_names(y_scores):
     return names
 
 
-def delong_parts(df, y_true, y_scores, sample_weight):
+def delong_parts(df, y_true, y_scores, sample_weight, positive=None):
     """``(aucs, covariance)`` of k score columns of a Spark DataFrame.
 
     1. each partition, read once, gives per model its table with every
@@ -94,7 +94,7 @@ def delong_parts(df, y_true, y_scores, sample_weight):
     try:
         metas = [pickle.loads(r.metas) for r in collect(parts.select("metas"))]
         by_model = [[m[j] for m in metas] for j in range(k)]
-        classes = oriented(classes_of(by_model[0]), None)
+        classes = oriented(classes_of(by_model[0]), positive)
         rows = rows_per_class(by_model[0], classes)
         n_ranges = n_ranges_for(len(metas), sum(rows))
         splitters = [splitters_of(by_model[j], n_ranges) for j in range(k)]
@@ -286,7 +286,7 @@ def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
     return paired_test(aucs, cov, 0, 1, level, alternative)
 
 
-def replicates(df, y_true, y_score, sample_weight, seed, n_resamples):
+def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=None):
     """``(tallies, every replicate's AUC)`` of one score column: the key
     ranges as for :func:`roc_auc_score`, then the rows read again, each with
     its global position (its partition's offset plus its row there), sent to
@@ -294,7 +294,7 @@ def replicates(df, y_true, y_score, sample_weight, seed, n_resamples):
     import pyarrow as pa
 
     names = {"y": y_true, "s": y_score, "w": sample_weight}
-    with key_ranges(df, y_true, y_score, sample_weight) as ranges:
+    with key_ranges(df, y_true, y_score, sample_weight, positive) as ranges:
         tallies = tallies_of(ranges)
         classes, splitters, n_ranges = ranges.classes, ranges.splitters, ranges.n_ranges
         offsets = ranges.offsets

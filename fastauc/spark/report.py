@@ -1,0 +1,166 @@
+"""Reports on Spark: every model's AUC with its interval, average precision,
+log loss, best thresholds and lift, and the paired DeLong tests."""
+
+from __future__ import annotations
+
+import pickle
+
+from .. import _validation as v
+from .._adapters.ranges import (
+    boot_interval,
+    check_poisson,
+    model_section,
+    prob_loss_block,
+    range_report,
+    report_of,
+)
+from .inference import delong_parts, replicates
+from .ranges import (
+    blob,
+    collect,
+    key_ranges,
+    partition_arrays,
+    per_range,
+    select_columns,
+    session_example,
+    tallies_of,
+)
+
+
+def _losses(df, target, score, weight, classes):
+    """Each partition's log-loss sums ``(loss, weight)`` of a score column as
+    the positive class's probability (None where a score is not one)."""
+    import pyarrow as pa
+
+    names = {"y": target, "s": score, "w": weight}
+
+    def sums(batches):
+        y, p, w, _ = partition_arrays(batches, names)
+        out = prob_loss_block(y, p, w, classes)
+        yield pa.RecordBatch.from_pydict({"out": pa.array([blob(out)], pa.binary())})
+
+    return [pickle.loads(r.out) for r in collect(
+        select_columns(df, target, score, weight).mapInArrow(sums, "out binary"))]
+
+
+def _bootstrap_options(ci, level, options):
+    """``(n_resamples, seed, method)`` for ``ci="bootstrap"``, None for DeLong."""
+    v.check_choice(ci, "ci", ("delong", "bootstrap"))
+    if ci == "delong":
+        if options:
+            raise TypeError(f"unexpected arguments for ci='delong': {sorted(options)}")
+        return None
+    options = dict(options)
+    options.pop("progress", None)  # the in-memory option; Spark shows its own progress
+    seed = int(v.seed_from_random_state(options.pop("random_state", None)))
+    method = options.pop("method", "percentile")
+    n_resamples, _ = check_poisson(options.pop("scheme", "poisson"), "roc_auc", method,
+                                   options.pop("n_resamples", 1000), level,
+                                   options.pop("stratified", None), "fastauc.spark")
+    if options:
+        raise TypeError(f"unexpected bootstrap arguments: {sorted(options)}")
+    return n_resamples, seed, method
+
+
+@session_example
+def report(df, target, scores, *, weight=None, names=None, pos_label=None,
+           confidence_level=0.95, ci="delong", **bootstrap_options):
+    """:func:`fastauc.report` of a Spark DataFrame's columns: the in-memory
+    report, model by model, and the paired tests of every pair.
+
+    Each model's key ranges are built once (as for :func:`roc_auc_score`) and
+    give its AUC, interval, average precision, best thresholds and lift, each
+    range from the weight above it; the log loss is a sum per partition; the
+    comparisons come from :func:`delong_covariance` of all the score columns
+    (their placements carried back to the rows by position).
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    target : str
+        The label column: two distinct values, the greater one positive
+        unless ``pos_label`` is given.
+    scores : str or list of str
+        The score columns, one per model (and the models' default names).
+    weight : str, default=None
+        A column of non-negative (frequency) weights.
+    names : list of str, default=None
+        The models' names (default: the score columns).
+    pos_label : int, float, bool or str, default=None
+        The positive class.
+    confidence_level : float, default=0.95
+        Level of the AUC intervals and of the paired tests' intervals.
+    ci : {"delong", "bootstrap"}, default="delong"
+        DeLong's interval, or :func:`bootstrap_ci`'s with the Poisson scheme.
+    **bootstrap_options
+        For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``method``
+        (``"percentile"`` or ``"basic"``), ``scheme`` (``"poisson"`` only),
+        ``stratified`` (None or False); ``progress`` is accepted and ignored.
+
+    Returns
+    -------
+    fastauc.Report
+        ``models`` (one :class:`fastauc.ModelReport` each) and
+        ``comparisons`` (the paired DeLong test of every pair of models);
+        ``str(report)`` is a table, ``report.to_dict()`` JSON-ready types.
+
+    Raises
+    ------
+    ValueError
+        Before any job: a missing or non-numeric column, ``names`` of another
+        length, a ``confidence_level`` outside (0, 1), a ``ci`` other than
+        "delong" or "bootstrap", bootstrap options :func:`bootstrap_ci`
+        refuses.  From the jobs: as :func:`roc_auc_score` (nulls, NaN, three
+        labels, bad weights), naming the column, the partition and the row.
+    TypeError
+        ``bootstrap_options`` with ``ci="delong"``, or unknown options.
+
+    See Also
+    --------
+    fastauc.report : The in-memory function.
+    fastauc.dask.report : The same on Dask.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> df = df.withColumn("other", df.score * df.score)
+    >>> r = fastauc.spark.report(df, "label", ["score", "other"])
+    >>> ref = fastauc.report(y, np.column_stack([s, s * s]), names=["score", "other"])
+    >>> [m.name for m in r.models]
+    ['score', 'other']
+    >>> all(abs(m.auc_high - n.auc_high) < 1e-12 for m, n in zip(r.models, ref.models))
+    True
+    >>> r.models[0].best["f1"] == ref.models[0].best["f1"]
+    True
+    """
+    from .._kernels.thresholds import CODES
+    from ..report import BEST_METRICS, LIFT_FRACTIONS
+
+    scores = [scores] if isinstance(scores, str) else list(scores)
+    if not scores:
+        raise ValueError("scores: at least one score column is needed")
+    names = list(scores) if names is None else list(names)
+    if len(names) != len(scores):
+        raise ValueError(f"names has {len(names)} entries for {len(scores)} score columns")
+    level = v.check_confidence_level(confidence_level)
+    boot = _bootstrap_options(ci, level, bootstrap_options)
+    for s in scores:  # every column checked before the first job
+        select_columns(df, target, s, weight)
+    codes = [CODES[m] for m in BEST_METRICS]
+    sections, first = [], None
+    for name, score in zip(names, scores):
+        with key_ranges(df, target, score, weight, pos_label) as ranges:
+            tallies = tallies_of(ranges)
+            parts = [p for _, p in per_range(ranges, range_report, codes, LIFT_FRACTIONS)]
+            classes = ranges.classes
+        losses = _losses(df, target, score, weight, classes)
+        interval = None
+        if boot is not None:
+            n_resamples, seed, method = boot
+            _, reps = replicates(df, target, score, weight, seed, n_resamples, pos_label)
+            interval = boot_interval(tallies, reps, level, method)
+        sections.append(model_section(name, tallies, parts, level, BEST_METRICS,
+                                      LIFT_FRACTIONS, losses, interval))
+        first = tallies if first is None else first
+    ac = delong_parts(df, target, scores, weight, pos_label) if len(scores) > 1 else None
+    return report_of(sections, first, ac, names, level, ci, weight is not None)
