@@ -202,6 +202,21 @@ def combine(sweeps, totals, classes, rows):
             "classes": classes, "rows": rows}
 
 
+def combine_areas(areas, totals, classes, rows):
+    """``combine``'s AUC part without a sweep from the weight above: each
+    range's twice area swept from zero (``areas[k]``, computed where it was
+    merged) plus, for every negative in it, twice the positive weight of the
+    ranges above (no tie spans two ranges).  Enough for ``auc_of``."""
+    if sum(rows) and not any(t[0] or t[1] for t in totals):  # rows, yet no weight at all
+        raise v.zero_weights_error()
+    area2 = tp_above = 0.0
+    for a, t in zip(areas, totals):
+        area2 += a + 2.0 * tp_above * t[1]
+        tp_above += t[0]
+    return {"area2": area2, "P": sum(t[0] for t in totals), "N": sum(t[1] for t in totals),
+            "classes": classes, "rows": rows}
+
+
 def rows_per_class(metas, classes):
     """Rows per class (negative, positive), each partition oriented to ``classes``
     (as ``Accumulator._aligned``: a partition whose greater label is not the

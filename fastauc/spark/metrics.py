@@ -8,7 +8,7 @@ import time
 from .. import _validation as v
 from .._adapters.ranges import ap_of, auc_interval, auc_of, mann_whitney_of
 from .._stats import ALTERNATIVES as _ALTERNATIVES
-from .ranges import collect, session_example, tallies
+from .ranges import auc_tallies, collect, session_example, tallies
 
 @session_example
 def roc_auc_score(df, y_true, y_score, *, sample_weight=None):
@@ -50,7 +50,7 @@ def roc_auc_score(df, y_true, y_score, *, sample_weight=None):
     >>> abs(auc - fastauc.roc_auc_score(y, s)) < 1e-12
     True
     """
-    return auc_of(tallies(df, y_true, y_score, sample_weight))
+    return auc_of(auc_tallies(df, y_true, y_score, sample_weight))
 
 
 @session_example

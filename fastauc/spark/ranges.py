@@ -17,6 +17,7 @@ from .._adapters.ranges import (
     check_max_points,
     classes_of,
     combine,
+    combine_areas,
     curve_tallies,
     cut_rows_table,
     merge_tables,
@@ -254,6 +255,7 @@ class Ranges(NamedTuple):
     n_ranges: int
     splitters: np.ndarray
     offsets: dict
+    areas: list  # each range's twice area swept from zero (``combine_areas``)
 
 
 @contextmanager
@@ -307,6 +309,7 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
             return pa.table({"range": pa.array([pieces.column("range")[0].as_py()], pa.int32()),
                              "P": [float(t.pos.sum())], "N": [float(t.neg.sum())],
                              "K": pa.array([len(t)], pa.int64()),
+                             "A": [float(t.sweep().area2)],
                              "table": pa.array([blob(t)], pa.binary())})
 
         # in about one task per range: a Python task costs tens of ms on its
@@ -316,13 +319,15 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
                   .mapInArrow(cut_pieces, "range int, part int, piece binary")
                   .transform(lambda d: apply_in_groups(
                       d.groupBy("range"), merge_range,
-                      "range int, P double, N double, K long, table binary"))
+                      "range int, P double, N double, K long, A double, table binary"))
                   .persist(StorageLevel.MEMORY_AND_DISK))
         totals = [(0.0, 0.0, 0)] * n_ranges
-        for r in collect(merged.select("range", "P", "N", "K")):
+        areas = [0.0] * n_ranges
+        for r in collect(merged.select("range", "P", "N", "K", "A")):
             totals[r.range] = (r.P, r.N, r.K)
+            areas[r.range] = r.A
         tables.unpersist()  # the merged ranges are computed and kept
-        yield Ranges(merged, totals, classes, rows, n_ranges, splitters, offsets)
+        yield Ranges(merged, totals, classes, rows, n_ranges, splitters, offsets, areas)
     finally:
         tables.unpersist()
         if merged is not None:
@@ -400,6 +405,13 @@ def tallies_of(ranges):
     if not swept:  # rows, but every one of zero weight: no range has a key
         swept = [(0.0, 0.0, None)]
     return combine(swept, ranges.totals, ranges.classes, ranges.rows)
+
+
+def auc_tallies(df, label, score, weight=None):
+    """The tallies ``auc_of`` needs, without the sweeps' job: the ranges'
+    areas from zero, put together on the driver (``combine_areas``)."""
+    with key_ranges(df, label, score, weight) as ranges:
+        return combine_areas(ranges.areas, ranges.totals, ranges.classes, ranges.rows)
 
 
 def tallies(df, label, score, weight=None, positive=None, rule="greater"):
