@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -477,6 +478,63 @@ def _dask_report(args, cols, by_cols):
     return rep
 
 
+def _spark_report(args, cols, by_cols):
+    """The report computed by Spark (``--spark [MASTER]``): the file (or
+    glob, or directory) read by Spark, or the catalog table named by
+    ``--spark-table``, and ``fastauc.spark.report`` on it."""
+    if args.plot:
+        raise CLIError("--plot is not available with --spark yet; the Spark report gives the "
+                       "intervals and the paired tests")
+    if by_cols:
+        raise CLIError("--by is not available with --spark yet")
+    if args.ci == "bootstrap" and args.scheme != "poisson":
+        raise CLIError("--ci bootstrap on Spark needs --scheme poisson: the multinomial "
+                       "scheme draws n rows from every partition at once and cannot be split "
+                       "across them")
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise CLIError("--spark needs pyspark: pip install 'fastauc[spark]'") from None
+    from . import spark as fspark
+
+    builder = SparkSession.builder.appName("fastauc report")
+    if args.spark:  # else the session's own master (spark-submit's, or local[*])
+        builder = builder.master(args.spark)
+    spark = builder.getOrCreate()
+    try:
+        if args.spark_table:
+            frame = spark.table(args.spark_table)
+        elif args.file.lower().endswith(_PARQUET) or os.path.isdir(args.file):
+            frame = spark.read.parquet(args.file)
+        else:
+            sep = "\t" if args.file.lower().endswith(".tsv") else ","
+            frame = spark.read.csv(args.file, header=True, inferSchema=True, sep=sep)
+    except Exception as exc:  # Spark's AnalysisException: no such path or table
+        raise CLIError(f"could not read {args.spark_table or args.file}: "
+                       f"{str(exc).splitlines()[0]}") from None
+    wanted = list(dict.fromkeys(cols))
+    if args.dropna:
+        present = [c for c in wanted if c in frame.columns]
+        frame = frame.dropna(subset=present)
+    kinds = dict(frame.dtypes)
+    if args.target not in kinds:
+        raise CLIError(f"no column {args.target!r} (columns: {', '.join(frame.columns)})")
+    kind = kinds[args.target]
+    sample = np.empty(0, np.float64 if kind in ("float", "double") else
+                      np.bool_ if kind == "boolean" else object if kind == "string" else
+                      np.int64)
+    pos_label = _pos_label(sample, args.pos_label)
+    options = {}
+    if args.ci == "bootstrap":
+        options = {"n_resamples": args.n_resamples, "random_state": args.seed,
+                   "scheme": "poisson"}
+    try:
+        return fspark.report(frame, args.target, args.score, weight=args.weight,
+                             pos_label=pos_label, ci=args.ci, **options)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc)) from None
+
+
 def _progress_bar(show, total):
     if not show:
         return None
@@ -493,6 +551,12 @@ def run_report(args, out=sys.stdout):
 
     by_cols = list(dict.fromkeys(args.by or []))
     cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
+    if args.spark is not False or args.spark_table:
+        if args.dask or args.scheduler:
+            raise CLIError("choose one engine: --spark or --dask/--scheduler")
+        return _print_report(args, _spark_report(args, cols, by_cols), by_cols, out)
+    if args.file is None:
+        raise CLIError("a file to read is needed (or --spark-table NAME)")
     if args.dask or args.scheduler:
         return _print_report(args, _dask_report(args, cols, by_cols), by_cols, out)
     if _should_stream(args, cols):
@@ -538,7 +602,7 @@ def _print_report(args, rep, by_cols, out):
     if args.json:
         print(json.dumps(rep.to_dict(), allow_nan=False), file=out)
     else:
-        print(f"{args.file}: target {args.target!r}", file=out)
+        print(f"{args.spark_table or args.file}: target {args.target!r}", file=out)
         print(rep, file=out)
         if args.plot:
             print(f"plot written to {args.plot}", file=out)
@@ -549,7 +613,8 @@ def _report_parser(sub):
     r = sub.add_parser("report", help="evaluate score columns of a CSV or Parquet file",
                        description="AUC with a confidence interval, Gini, average precision, "
                        "log loss, best thresholds, lift and paired DeLong tests.")
-    r.add_argument("file", help="a .csv, .tsv or .parquet file")
+    r.add_argument("file", nargs="?", help="a .csv, .tsv or .parquet file (with --spark: "
+                   "also a glob or a directory of Parquet files)")
     r.add_argument("--target", required=True, help="the label column")
     r.add_argument("--score", required=True, action="append",
                    help="a score column (repeat for several models)")
@@ -579,6 +644,11 @@ def _report_parser(sub):
                    "FILE may be a glob of Parquet or CSV files")
     r.add_argument("--scheduler", metavar="ADDRESS",
                    help="compute the report on the Dask cluster at this scheduler address")
+    r.add_argument("--spark", nargs="?", const=None, default=False, metavar="MASTER",
+                   help="compute the report with Spark (needs fastauc[spark]): on MASTER "
+                        "(local[4], spark://host:7077, yarn...), else the session's default")
+    r.add_argument("--spark-table", metavar="NAME",
+                   help="with Spark, report on this catalog table (db.table) instead of a file")
     r.add_argument("--memory-budget", metavar="SIZE",
                    help="stream files whose in-memory report would need more than this "
                    "(e.g. 8G; default: half the available memory)")

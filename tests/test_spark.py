@@ -408,3 +408,46 @@ def test_report_options_raise_before_any_job(spark, rng):
         fs.report(df, "label", "a", n_resamples=10)
     with pytest.raises(ValueError, match="scheme='poisson'"):
         fs.report(df, "label", "a", ci="bootstrap", scheme="multinomial")
+
+
+def test_cli_report_through_spark(spark, rng, tmp_path):
+    """``fastauc report 'dir/*.parquet' --spark`` and ``--spark-table NAME``:
+    the in-memory report (the session running here is the one they use)."""
+    import argparse
+    import io
+    import json
+
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    from fastauc.cli import CLIError, _report_parser, run_report
+
+    from .compare import assert_close
+
+    y, s, w = _data(rng, 3000)
+    p = np.round(1 / (1 + np.exp(-s)), 3)
+    label = np.where(y == 1, "sick", "well")
+    for i, a in enumerate(range(0, len(y), 1000)):
+        pq.write_table(pa.table({"label": label[a:a + 1000], "p": p[a:a + 1000],
+                                 "q": s[a:a + 1000], "w": w[a:a + 1000]}),
+                       tmp_path / f"part{i}.parquet")
+    parser = argparse.ArgumentParser()
+    _report_parser(parser.add_subparsers(dest="command"))
+    ref = fastauc.report(label, np.column_stack((p, s)), sample_weight=w, pos_label="sick",
+                         names=["p", "q"])
+    common = ["--target", "label", "--pos-label", "sick", "--score", "p", "--score", "q",
+              "--weight", "w", "--json", "--spark"]
+    out = io.StringIO()
+    assert run_report(parser.parse_args(["report", str(tmp_path / "*.parquet"), *common]),
+                      out=out) == 0
+    assert_close(json.loads(out.getvalue()), ref.to_dict())
+    spark.read.parquet(str(tmp_path)).createOrReplaceTempView("scored")
+    out = io.StringIO()
+    assert run_report(parser.parse_args(["report", *common, "--spark-table", "scored"]),
+                      out=out) == 0
+    assert_close(json.loads(out.getvalue()), ref.to_dict())
+    for extra, match in ((["--by", "w"], "--by"), (["--ci", "bootstrap"], "--scheme poisson"),
+                         (["--dask"], "one engine")):
+        with pytest.raises(CLIError, match=match):
+            run_report(parser.parse_args(["report", str(tmp_path), *common, *extra]))
+    with pytest.raises(CLIError, match="could not read"):
+        run_report(parser.parse_args(["report", *common, "--spark-table", "no_such_table"]))
