@@ -451,3 +451,46 @@ def test_cli_report_through_spark(spark, rng, tmp_path):
             run_report(parser.parse_args(["report", str(tmp_path), *common, *extra]))
     with pytest.raises(CLIError, match="could not read"):
         run_report(parser.parse_args(["report", *common, "--spark-table", "no_such_table"]))
+
+
+@pytest.mark.parametrize("partitions", [1, 7])
+def test_by_group_equals_in_memory(spark, rng, partitions, monkeypatch):
+    """One group column or two, weights, a pos_label, a one-class group (the
+    warning, once), null group labels (an error, or left out with dropna)."""
+    from fastauc._adapters import ranges
+
+    monkeypatch.setattr(ranges, "RANGE_ROWS", 700)  # several buckets of groups
+    y, s, w = _data(rng, 3000)
+    region = rng.choice(["north", "south", "east", "west"], len(y))
+    tier = rng.integers(0, 3, len(y))
+    y[region == "west"] = 1  # a group of one class
+    df = _frame(spark, {"label": y, "s": s, "w": w, "region": region, "tier": tier},
+                partitions).cache()
+    for groups, ref_groups in (("region", region), (["region", "tier"], (region, tier))):
+        with pytest.warns(fastauc.UndefinedMetricWarning, match="groups have a single class"):
+            got = fs.by_group(df, "label", "s", groups, sample_weight="w", pos_label=1)
+        with pytest.warns(fastauc.UndefinedMetricWarning):
+            ref = fastauc.by_group(y, s, ref_groups, sample_weight=w, pos_label=1)
+        names = [groups] if isinstance(groups, str) else groups
+        assert list(got.groups) == names
+        for a, b in zip(got.groups.values(), ref.groups.values()):
+            np.testing.assert_array_equal(a, b)
+        for name in ("n", "n_pos", "n_neg"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(ref, name))
+        for name in ("pos_weight", "neg_weight", "auc", "auc_low", "auc_high",
+                     "average_precision"):
+            np.testing.assert_allclose(getattr(got, name), getattr(ref, name), rtol=TOL,
+                                       atol=TOL, equal_nan=True)
+    df.unpersist()
+    holes = _frame(spark, {"label": y, "s": s, "region": np.where(tier == 0, None, region)},
+                   partitions)
+    with pytest.raises(ValueError, match="missing label"):
+        fs.by_group(holes, "label", "s", "region")
+    keep = tier != 0
+    with pytest.warns(fastauc.UndefinedMetricWarning):
+        got = fs.by_group(holes, "label", "s", "region", dropna=True)
+    with pytest.warns(fastauc.UndefinedMetricWarning):
+        ref = fastauc.by_group(y[keep], s[keep], region[keep])
+    np.testing.assert_allclose(got.auc, ref.auc, rtol=TOL, equal_nan=True)
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        fs.by_group(holes, "label", "s", ["region", "nope"])

@@ -699,3 +699,130 @@ def boot_interval(tallies, reps, level, method):
     estimate, low, high, se, _ = replicate_interval(auc_of(tallies), reps, level, method,
                                                     "two-sided")
     return ConfidenceInterval(estimate, low, high, se, f"bootstrap ({method})", level)
+
+
+# ---------------------------------------------------------------- per group
+
+def group_accumulators(y, s, w, groups, n_buckets, dropna):
+    """A block's rows per group, one accumulator each, split into buckets of
+    groups (a group's bucket from a checksum of its label: the same on every
+    worker)."""
+    import zlib
+
+    from ..streaming import feed_groups
+
+    cols = [np.asarray(c) for c in groups]
+    y = np.asarray(y)
+    s = np.asarray(s, np.float64)
+    keep = np.ones(y.shape[0], bool)
+    for c in cols:
+        missing = missing_labels(c)
+        if missing.any():
+            if not dropna:
+                raise ValueError(f"groups has {int(missing.sum())} missing label(s) "
+                                 "(NaN/None/null); pass dropna=True to leave those rows out")
+            keep &= ~missing
+    if not keep.all():
+        y, s, cols = y[keep], s[keep], [c[keep] for c in cols]
+        w = None if w is None else np.asarray(w)[keep]
+    accs = {}
+    if y.shape[0]:
+        feed_groups(accs, y, s.reshape(-1, 1), w,
+                       tuple(cols) if len(cols) > 1 else cols[0], None)
+    buckets = [{} for _ in range(n_buckets)]
+    for key, (acc,) in accs.items():
+        buckets[zlib.crc32(repr(key).encode()) % n_buckets][key] = acc
+    return buckets
+
+
+def missing_labels(c):
+    if c.dtype.kind == "f":
+        return np.isnan(c)
+    if c.dtype.kind == "O":
+        return np.array([x is None or (isinstance(x, float) and x != x) for x in c], bool)
+    return np.zeros(c.shape[0], bool)
+
+
+def bucket_metrics(positive, level, n_cols, *dicts):
+    """One bucket's groups: accumulators merged across blocks, then
+    ``by_group`` on their tables' rows (the positive class given: a bucket may
+    hold one class only), with the true row counts."""
+    import dataclasses
+
+    from .._groups import group_codes
+    from ..groups import group_metrics
+
+    merged = {}
+    for d in dicts:
+        for key, acc in d.items():
+            if key in merged:
+                merged[key].merge(acc)
+            else:
+                merged[key] = Accumulator().merge(acc)
+    if not merged:
+        return None
+    keys = sorted(merged, key=lambda k: tuple(k))
+    ys, ss, ws, labels = [], [], [], [[] for _ in range(n_cols)]
+    for key in keys:
+        y, sc, w, _ = merged[key]._rows_of()
+        ys.append(y)
+        ss.append(sc)
+        ws.append(w)
+        for c in range(n_cols):
+            labels[c] += [key[c]] * y.shape[0]
+    arrays = [np.array(lab) for lab in labels]
+    y_all = np.concatenate(ys)
+    # no warning here (the client warns once, counting every group), and no
+    # warnings.catch_warnings either: it swaps process-wide state, which
+    # races with the other threads of a threaded worker
+    result = group_metrics(v.positive_mask(y_all, positive), np.concatenate(ss),
+                           np.concatenate(ws), group_codes(arrays[0] if n_cols == 1
+                                                           else tuple(arrays), y_all.shape[0]),
+                           level, warn=False)
+    ordered = list(zip(*(lab.tolist() for lab in result.groups.values())))
+    rows = []
+    for key in ordered:
+        acc = merged[key]
+        r = acc._rows
+        if acc._classes is not None and acc._classes[-1] != positive:
+            r = r[::-1]  # this group's greater label is not the positive class
+        rows.append(r)
+    n_neg = np.array([r[0] for r in rows], np.int64)
+    n_pos = np.array([r[1] for r in rows], np.int64)
+    weighted = any(acc._weighted for acc in merged.values())
+    return dataclasses.replace(result, n=n_pos + n_neg, n_pos=n_pos, n_neg=n_neg,
+                               weighted=weighted)
+
+
+def concat_metrics(parts, names):
+    """The buckets' tables as one, groups in sorted order (as in memory)."""
+    import dataclasses
+
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        raise ValueError("no rows in any group")
+    first = parts[0]
+    labels = [np.concatenate([list(p.groups.values())[c] for p in parts])
+              for c in range(len(first.groups))]
+    order = np.lexsort(labels[::-1])
+    fields = {}
+    for f in dataclasses.fields(first):
+        value = getattr(first, f.name)
+        if isinstance(value, np.ndarray):
+            fields[f.name] = np.concatenate([getattr(p, f.name) for p in parts])[order]
+        elif f.name == "log_loss":
+            ok = all(p.log_loss is not None for p in parts)
+            fields[f.name] = np.concatenate([p.log_loss for p in parts])[order] if ok else None
+    fields["groups"] = dict(zip(names, (lab[order] for lab in labels)))
+    fields["weighted"] = any(p.weighted for p in parts)
+    return dataclasses.replace(first, **fields)
+
+
+def warn_single_class(table):
+    """As in memory: one warning on the client, counting every group."""
+    one_class = (table.pos_weight == 0) | (table.neg_weight == 0)
+    if one_class.any():
+        v.warn_undefined(
+            f"Only one class is present in y_true. ROC AUC score is not defined in that case. "
+            f"({int(one_class.sum())} of {one_class.shape[0]} groups have a single class; "
+            f"their AUC is NaN)", stacklevel=3)

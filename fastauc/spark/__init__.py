@@ -36,9 +36,10 @@ from .metrics import (
     roc_auc_score,
     warm_executors,
 )
-from .report import report
+from .report import by_group, report
 
 __all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
+           "by_group",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",
            "precision_recall_curve", "report", "roc_auc_ci", "roc_auc_score", "roc_curve",
            "threshold_metrics", "warm_executors"]

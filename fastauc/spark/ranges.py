@@ -75,9 +75,10 @@ def select_columns(df, label, score, weight=None):
     return select_scores(df, label, [score], weight, aliases=["s"])
 
 
-def select_scores(df, label, scores, weight=None, aliases=None):
+def select_scores(df, label, scores, weight=None, aliases=None, groups=()):
     """``select_columns`` of several score columns (``s0``, ``s1``... unless
-    ``aliases`` names them)."""
+    ``aliases`` names them), and of group columns (``g0``, ``g1``...: any
+    type, nulls allowed)."""
     F = load_spark()
     fields = {f.name: f for f in df.schema.fields}
     aliases = aliases or [f"s{j}" for j in range(len(scores))]
@@ -100,6 +101,11 @@ def select_scores(df, label, scores, weight=None, aliases=None):
             what = "a number, a boolean or a string" if role == "y_true" else "numeric"
             raise ValueError(f"{role}: column {name!r} has type {kind}; it must be {what}")
         cols.append(F.col(name).alias(alias))
+    for j, name in enumerate(groups):
+        if name not in fields:
+            raise ValueError(f"groups: no column {name!r} in the DataFrame (its columns: "
+                             f"{', '.join(map(repr, fields))})")
+        cols.append(F.col(name).alias(f"g{j}"))
     return df.select(*cols)
 
 
@@ -135,7 +141,7 @@ def partition_columns(batches, names):
     out = {}
     for col in table.column_names:
         arr = table.column(col)
-        if arr.null_count:
+        if arr.null_count and not col.startswith("g"):  # a group's null: a missing label
             i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
             role = {"y": "y_true", "w": "sample_weight"}.get(col, "y_score")
             raise ValueError(f"{role} (column {names[col]!r}) has a null at row {i} of Spark "

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
+
 from .. import _validation as v
 from .._adapters.ranges import (
     boot_interval,
     check_poisson,
+    classes_of,
+    label_meta,
     model_section,
     prob_loss_block,
     range_report,
@@ -16,12 +20,15 @@ from .._adapters.ranges import (
 )
 from .inference import delong_parts, replicates
 from .ranges import (
+    apply_in_groups,
     blob,
     collect,
     key_ranges,
     partition_arrays,
+    partition_columns,
     per_range,
     select_columns,
+    select_scores,
     session_example,
     tallies_of,
 )
@@ -164,3 +171,118 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         first = tallies if first is None else first
     ac = delong_parts(df, target, scores, weight, pos_label) if len(scores) > 1 else None
     return report_of(sections, first, ac, names, level, ci, weight is not None)
+
+
+@session_example
+def by_group(df, y_true, y_score, groups, *, sample_weight=None, pos_label=None,
+             confidence_level=0.95, dropna=False):
+    """:func:`fastauc.by_group` of a Spark DataFrame: every group's AUC with
+    its DeLong interval, AP, log loss and counts, the in-memory numbers.
+
+    A first job reads each partition's labels (the positive class and the
+    rows); a second feeds each partition's rows to one accumulator per group
+    and sends each group's accumulator to a bucket chosen by a checksum of
+    its label (about one bucket per 2**21 rows); each bucket merges its
+    groups' accumulators from every partition (in partition order) and
+    computes their metrics.  The driver receives the table.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+    y_true, y_score : str
+        The label and score columns (as for :func:`roc_auc_score`).
+    groups : str or list of str
+        The group column(s), of any type: one group per combination that
+        occurs.  The result's ``groups`` are keyed by these names.
+    sample_weight : str, default=None
+        A column of non-negative (frequency) weights.
+    pos_label : int, float, bool or str, default=None
+        The positive class (default: the greater label of all rows).
+    confidence_level : float, default=0.95
+        Level of the DeLong intervals.
+    dropna : bool, default=False
+        Leave out rows whose group label is null or NaN instead of raising.
+
+    Returns
+    -------
+    fastauc.GroupMetrics
+        Arrays per column (``n``, ``n_pos``, ``n_neg``, ``pos_weight``,
+        ``neg_weight``, ``auc``, ``auc_low``, ``auc_high``, ``auc_se``,
+        ``average_precision``, ``log_loss``) in sorted group order.
+
+    Raises
+    ------
+    ValueError
+        Before any job: a missing column, a ``confidence_level`` outside
+        (0, 1).  From the jobs: as :func:`roc_auc_score`, and a missing group
+        label without ``dropna=True``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        Once, counting the groups with a single class (their AUC is NaN).
+
+    See Also
+    --------
+    fastauc.by_group : The in-memory function.
+    fastauc.dask.by_group : The same on Dask.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> from pyspark.sql import functions as F
+    >>> df = df.withColumn("half", (F.col("score") > 0.5).cast("int"))
+    >>> g = (s > 0.5).astype(int)
+    >>> res = fastauc.spark.by_group(df, "label", "score", "half")
+    >>> ref = fastauc.by_group(y, s, g)
+    >>> res.groups["half"].tolist(), res.n.tolist() == ref.n.tolist()
+    ([0, 1], True)
+    >>> bool(np.allclose(res.auc, ref.auc, rtol=1e-12, atol=0))
+    True
+    """
+    import pyarrow as pa
+
+    from .._adapters.ranges import (bucket_metrics, concat_metrics, group_accumulators,
+                                    n_ranges_for, oriented, warn_single_class)
+
+    level = v.check_confidence_level(confidence_level)
+    cols = [groups] if isinstance(groups, str) else list(groups)
+    if not cols:
+        raise ValueError("groups: at least one group column is needed")
+    names = {"y": y_true, "s": y_score, "w": sample_weight,
+             **{f"g{j}": c for j, c in enumerate(cols)}}
+    sel = select_scores(df, y_true, [y_score], sample_weight, aliases=["s"], groups=cols)
+
+    def labels(batches):  # job 1: each partition's labels and rows
+        y, _, _, _ = partition_arrays(batches, names)
+        yield pa.RecordBatch.from_pydict({"n": pa.array([len(y)], pa.int64()),
+                                          "meta": pa.array([blob(label_meta(y))], pa.binary())})
+
+    got = collect(sel.mapInArrow(labels, "n long, meta binary"))
+    positive = oriented(classes_of([pickle.loads(r.meta) for r in got]), pos_label)[-1]
+    n_buckets = n_ranges_for(len(got), sum(r.n for r in got))
+
+    def split(batches):  # job 2: each partition's groups, bucketed
+        c, part = partition_columns(batches, names)
+        buckets = group_accumulators(c["y"], c["s"], c.get("w"),
+                                     tuple(c[f"g{j}"] for j in range(len(cols))), n_buckets,
+                                     dropna)
+        ks = [k for k, b in enumerate(buckets) if b]
+        if ks:
+            yield pa.RecordBatch.from_pydict({
+                "bucket": pa.array(ks, pa.int32()), "part": pa.array([part] * len(ks), pa.int32()),
+                "accs": pa.array([blob(buckets[k]) for k in ks], pa.binary())})
+
+    def metrics(group):
+        order = np.argsort(group.column("part").to_numpy(), kind="stable")
+        accs = group.column("accs").to_pylist()
+        out = bucket_metrics(positive, level, len(cols), *[pickle.loads(accs[i]) for i in order])
+        return pa.table({"bucket": pa.array([group.column("bucket")[0].as_py()], pa.int32()),
+                         "out": pa.array([blob(out)], pa.binary())})
+
+    grouped = sel.mapInArrow(split, "bucket int, part int, accs binary").groupBy("bucket")
+    parts = sorted((r.bucket, pickle.loads(r.out)) for r in collect(
+        apply_in_groups(grouped, metrics, "bucket int, out binary")))
+    table = concat_metrics([p for _, p in parts], cols)
+    warn_single_class(table)
+    return table
