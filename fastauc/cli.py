@@ -470,7 +470,7 @@ def _dask_report(args, cols, by_cols):
     if tables:
         from dataclasses import replace
 
-        from ._adapters.ranges import warn_single_class
+        from .dask.report import warn_single_class
 
         for table in tables:  # as the in-memory report warns, once per model
             warn_single_class(table)

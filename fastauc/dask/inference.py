@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from .. import _validation as v
-from .._adapters.ranges import (block_covariance, bootstrap_result, bootstrap_test_result,
-                               check_poisson, covariance_of, range_replicates,
-                               replicates_of, rows_by_range)
+from .._adapters.inference import (
+    block_covariance,
+    bootstrap_result,
+    bootstrap_test_result,
+    check_poisson,
+    covariance_of,
+    range_replicates,
+    replicates_of,
+    rows_by_range,
+)
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 

@@ -6,8 +6,17 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validation as v
-from .._adapters.ranges import (ap_of, auc_interval, best_of, label_meta, loss_block, loss_of,
-                               mann_whitney_of, range_best, thresholds_of)
+from .._adapters.ranges import (
+    ap_of,
+    auc_interval,
+    best_of,
+    label_meta,
+    loss_block,
+    loss_of,
+    mann_whitney_of,
+    range_best,
+    thresholds_of,
+)
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, curve_graph, load_dask,
                      range_graph, run, tallies_graph, totals_with_keys)

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from .. import _validation as v
-from .._adapters.ranges import (boot_interval, bucket_metrics, check_poisson, concat_metrics,
-                                group_accumulators, model_section, n_ranges_for,
-                                prob_loss_block, range_report, report_of, warn_single_class)
+from .._adapters.inference import boot_interval, check_poisson
+from .._adapters.ranges import n_ranges_for
+from .._adapters.reports import (
+    bucket_metrics,
+    concat_metrics,
+    group_accumulators,
+    model_section,
+    prob_loss_block,
+    range_report,
+    report_of,
+    warn_single_class,
+)
 from .inference import delong_graph
 from .ranges import (aligned_columns, classes_of, column_graphs, columns_of, load_dask, oriented,
                      read_block, totals_with_keys)

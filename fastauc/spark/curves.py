@@ -6,8 +6,15 @@ import pickle
 
 import numpy as np
 
-from .._adapters.ranges import (best_of, classes_of, label_meta, loss_block, loss_of,
-                                range_best, thresholds_of)
+from .._adapters.ranges import (
+    best_of,
+    classes_of,
+    label_meta,
+    loss_block,
+    loss_of,
+    range_best,
+    thresholds_of,
+)
 from .ranges import (blob, collect, curve, key_ranges, partition_arrays, per_range,
                      select_columns, session_example)
 

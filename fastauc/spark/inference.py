@@ -7,23 +7,25 @@ import pickle
 import numpy as np
 
 from .. import _validation as v
-from .._adapters.ranges import (
-    aucs_only,
+from .._adapters.inference import (
     block_covariance,
     bootstrap_result,
     bootstrap_test_result,
     check_poisson,
+    covariance_of,
+    range_replicates,
+    replicates_of,
+    rows_by_range,
+)
+from .._adapters.ranges import (
+    aucs_only,
     classes_of,
     combine,
-    covariance_of,
     cut_rows_table,
     merge_placed_pieces,
     n_ranges_for,
     oriented,
-    range_replicates,
     read_rows,
-    replicates_of,
-    rows_by_range,
     rows_per_class,
     splitters_of,
     sweep,

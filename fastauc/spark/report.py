@@ -8,16 +8,9 @@ import pickle
 import numpy as np
 
 from .. import _validation as v
-from .._adapters.ranges import (
-    boot_interval,
-    check_poisson,
-    classes_of,
-    label_meta,
-    model_section,
-    prob_loss_block,
-    range_report,
-    report_of,
-)
+from .._adapters.inference import boot_interval, check_poisson
+from .._adapters.ranges import classes_of, label_meta
+from .._adapters.reports import model_section, prob_loss_block, range_report, report_of
 from .inference import delong_parts, replicates
 from .ranges import (
     apply_in_groups,
@@ -242,8 +235,13 @@ def by_group(df, y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     """
     import pyarrow as pa
 
-    from .._adapters.ranges import (bucket_metrics, concat_metrics, group_accumulators,
-                                    n_ranges_for, oriented, warn_single_class)
+    from .._adapters.ranges import n_ranges_for, oriented
+    from .._adapters.reports import (
+        bucket_metrics,
+        concat_metrics,
+        group_accumulators,
+        warn_single_class,
+    )
 
     level = v.check_confidence_level(confidence_level)
     cols = [groups] if isinstance(groups, str) else list(groups)
