@@ -406,6 +406,13 @@ def _stream_report(args, cols, by_cols):
             bar.close()
 
 
+def _check_cluster_bootstrap(args, where):
+    if args.ci == "bootstrap" and args.scheme != "poisson":
+        raise CLIError(f"--ci bootstrap on {where} needs --scheme poisson: the multinomial "
+                       "scheme draws n rows from every partition at once and cannot be split "
+                       "across them")
+
+
 def _dask_report(args, cols, by_cols):
     """The report computed on a Dask cluster (``--scheduler ADDRESS``, or a
     local cluster with ``--dask``): the file (or glob) read as a dask
@@ -413,10 +420,7 @@ def _dask_report(args, cols, by_cols):
     if args.plot:
         raise CLIError("--plot is not available with --dask/--scheduler yet; the cluster "
                        "report gives the intervals, the paired tests and --by")
-    if args.ci == "bootstrap" and args.scheme != "poisson":
-        raise CLIError("--ci bootstrap on a cluster needs --scheme poisson: the multinomial "
-                       "scheme draws n rows from every partition at once and cannot be split "
-                       "across them")
+    _check_cluster_bootstrap(args, "a cluster")
     try:
         import dask.dataframe as dd
         import distributed
@@ -487,10 +491,7 @@ def _spark_report(args, cols, by_cols):
                        "intervals and the paired tests")
     if by_cols:
         raise CLIError("--by is not available with --spark yet")
-    if args.ci == "bootstrap" and args.scheme != "poisson":
-        raise CLIError("--ci bootstrap on Spark needs --scheme poisson: the multinomial "
-                       "scheme draws n rows from every partition at once and cannot be split "
-                       "across them")
+    _check_cluster_bootstrap(args, "Spark")
     try:
         from pyspark.sql import SparkSession
     except ImportError:

@@ -184,3 +184,24 @@ def boot_interval(tallies, reps, level, method):
     estimate, low, high, se, _ = replicate_interval(auc_of(tallies), reps, level, method,
                                                     "two-sided")
     return ConfidenceInterval(estimate, low, high, se, f"bootstrap ({method})", level)
+
+
+def report_bootstrap(ci, level, options, engine):
+    """A report's ``ci`` and bootstrap options on a cluster: ``(n_resamples,
+    seed, method)`` for ``ci="bootstrap"`` (the Poisson scheme), None for
+    DeLong's intervals."""
+    v.check_choice(ci, "ci", ("delong", "bootstrap"))
+    if ci == "delong":
+        if options:
+            raise TypeError(f"unexpected arguments for ci='delong': {sorted(options)}")
+        return None
+    options = dict(options)
+    options.pop("progress", None)  # the in-memory option; the engines show their own
+    seed = int(v.seed_from_random_state(options.pop("random_state", None)))
+    method = options.pop("method", "percentile")
+    n_resamples, _ = check_poisson(options.pop("scheme", "poisson"), "roc_auc", method,
+                                   options.pop("n_resamples", 1000), level,
+                                   options.pop("stratified", None), engine)
+    if options:
+        raise TypeError(f"unexpected bootstrap arguments: {sorted(options)}")
+    return n_resamples, seed, method

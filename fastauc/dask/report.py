@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import _validation as v
-from .._adapters.inference import boot_interval, check_poisson
+from .._adapters.inference import boot_interval, report_bootstrap
 from .._adapters.ranges import n_ranges_for
 from .._adapters.reports import (
     bucket_metrics,
@@ -24,20 +24,10 @@ def _bootstrap_intervals(y_true, cols, sample_weight, pos_label, level, ci, opti
     """Each model's delayed bootstrap interval (``ci="bootstrap"``), else Nones."""
     from .inference import replicates_graph
 
-    v.check_choice(ci, "ci", ("delong", "bootstrap"))
-    if ci == "delong":
-        if options:
-            raise TypeError(f"unexpected arguments for ci='delong': {sorted(options)}")
+    boot = report_bootstrap(ci, level, options, "fastauc.dask")
+    if boot is None:
         return [None] * len(cols)
-    options = dict(options)
-    options.pop("progress", None)  # the in-memory option; dask has its own progress
-    n_resamples = options.pop("n_resamples", 1000)
-    seed = int(v.seed_from_random_state(options.pop("random_state", None)))
-    method = options.pop("method", "percentile")
-    n_resamples, _ = check_poisson(options.pop("scheme", "poisson"), "roc_auc", method,
-                                   n_resamples, level, options.pop("stratified", None))
-    if options:
-        raise TypeError(f"unexpected bootstrap arguments: {sorted(options)}")
+    n_resamples, seed, method = boot
     dask, _ = load_dask()
     return [dask.delayed(boot_interval)(*replicates_graph(y_true, c, sample_weight, seed,
                                                           n_resamples, pos_label),

@@ -8,7 +8,7 @@ import pickle
 import numpy as np
 
 from .. import _validation as v
-from .._adapters.inference import boot_interval, check_poisson
+from .._adapters.inference import boot_interval, report_bootstrap
 from .._adapters.ranges import classes_of, label_meta
 from .._adapters.reports import model_section, prob_loss_block, range_report, report_of
 from .inference import delong_parts, replicates
@@ -41,25 +41,6 @@ def _losses(df, target, score, weight, classes):
 
     return [pickle.loads(r.out) for r in collect(
         select_columns(df, target, score, weight).mapInArrow(sums, "out binary"))]
-
-
-def _bootstrap_options(ci, level, options):
-    """``(n_resamples, seed, method)`` for ``ci="bootstrap"``, None for DeLong."""
-    v.check_choice(ci, "ci", ("delong", "bootstrap"))
-    if ci == "delong":
-        if options:
-            raise TypeError(f"unexpected arguments for ci='delong': {sorted(options)}")
-        return None
-    options = dict(options)
-    options.pop("progress", None)  # the in-memory option; Spark shows its own progress
-    seed = int(v.seed_from_random_state(options.pop("random_state", None)))
-    method = options.pop("method", "percentile")
-    n_resamples, _ = check_poisson(options.pop("scheme", "poisson"), "roc_auc", method,
-                                   options.pop("n_resamples", 1000), level,
-                                   options.pop("stratified", None), "fastauc.spark")
-    if options:
-        raise TypeError(f"unexpected bootstrap arguments: {sorted(options)}")
-    return n_resamples, seed, method
 
 
 @session_example
@@ -143,7 +124,7 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     if len(names) != len(scores):
         raise ValueError(f"names has {len(names)} entries for {len(scores)} score columns")
     level = v.check_confidence_level(confidence_level)
-    boot = _bootstrap_options(ci, level, bootstrap_options)
+    boot = report_bootstrap(ci, level, bootstrap_options, "fastauc.spark")
     for s in scores:  # every column checked before the first job
         select_columns(df, target, s, weight)
     codes = [CODES[m] for m in BEST_METRICS]
