@@ -57,8 +57,12 @@ def _score_names(y_scores):
     return names
 
 
-def delong_parts(df, y_true, y_scores, sample_weight, positive=None):
-    """``(aucs, covariance)`` of k score columns of a Spark DataFrame.
+def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=None):
+    """``(aucs, covariance)`` of k score columns of a Spark DataFrame; with
+    ``per_range`` (a function ``(table, totals, k) -> share``, as
+    ``_adapters.reports.range_report`` with its options bound), also each
+    model's tallies and its ranges' shares, from the same sort:
+    ``(aucs, covariance, tallies, shares)``.
 
     1. each partition, read once, gives per model its table with every
        row's position in it (``read_rows``), persisted with the labels and
@@ -150,16 +154,22 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None):
         def sweeps(batches):
             for batch in batches:
                 ms, ks = batch.column("model").to_pylist(), batch.column("range").to_pylist()
-                out = [blob(sweep(pickle.loads(b), totals[m], r))
-                       for m, r, b in zip(ms, ks, batch.column("blob").to_pylist())]
+                out = []
+                for m, r, b in zip(ms, ks, batch.column("blob").to_pylist()):
+                    table = pickle.loads(b)
+                    share = None if per_range is None else per_range(table, totals[m], r)
+                    out.append(blob((sweep(table, totals[m], r), share)))
                 yield pa.RecordBatch.from_pydict({"model": pa.array(ms, pa.int32()),
                                                   "range": pa.array(ks, pa.int32()),
                                                   "out": pa.array(out, pa.binary())})
 
         swept = [[] for _ in range(k)]
+        shares = [[] for _ in range(k)]
         for r in sorted(collect(ranges.mapInArrow(sweeps, "model int, range int, out binary")),
                         key=lambda r: (r.model, r.range)):
-            swept[r.model].append(pickle.loads(r.out))
+            s, share = pickle.loads(r.out)
+            swept[r.model].append(s)
+            shares[r.model].append(share)
         tallies = [combine(s or [(0.0, 0.0, None)], totals[j], classes, rows)
                    for j, s in enumerate(swept)]
         aucs = aucs_only(tallies)
@@ -185,7 +195,8 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None):
         sums = [pickle.loads(r.sums) for r in collect(
             apply_in_groups(own_rows.unionByName(placed).groupBy("part"), covariance,
                             "sums binary"))]
-        return covariance_of(sums, tallies)
+        aucs, cov = covariance_of(sums, tallies)
+        return (aucs, cov) if per_range is None else (aucs, cov, tallies, shares)
     finally:
         parts.unpersist()
         if merged is not None:

@@ -3,6 +3,7 @@ log loss, best thresholds and lift, and the paired DeLong tests."""
 
 from __future__ import annotations
 
+import functools
 import pickle
 
 import numpy as np
@@ -27,20 +28,23 @@ from .ranges import (
 )
 
 
-def _losses(df, target, score, weight, classes):
-    """Each partition's log-loss sums ``(loss, weight)`` of a score column as
-    the positive class's probability (None where a score is not one)."""
+def _losses(df, target, scores, weight, classes):
+    """Each model's per-partition log-loss sums ``(loss, weight)`` of its score
+    column as the positive class's probability (None where a score is not
+    one): one pass over the rows for every column."""
     import pyarrow as pa
 
-    names = {"y": target, "s": score, "w": weight}
+    names = {"y": target, "w": weight, **{f"s{j}": s for j, s in enumerate(scores)}}
 
     def sums(batches):
-        y, p, w, _ = partition_arrays(batches, names)
-        out = prob_loss_block(y, p, w, classes)
+        c, _ = partition_columns(batches, names)
+        out = [prob_loss_block(c["y"], c[f"s{j}"], c.get("w"), classes)
+               for j in range(len(scores))]
         yield pa.RecordBatch.from_pydict({"out": pa.array([blob(out)], pa.binary())})
 
-    return [pickle.loads(r.out) for r in collect(
-        select_columns(df, target, score, weight).mapInArrow(sums, "out binary"))]
+    per_part = [pickle.loads(r.out) for r in collect(
+        select_scores(df, target, scores, weight).mapInArrow(sums, "out binary"))]
+    return [[p[j] for p in per_part] for j in range(len(scores))]
 
 
 @session_example
@@ -49,11 +53,13 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     """:func:`fastauc.report` of a Spark DataFrame's columns: the in-memory
     report, model by model, and the paired tests of every pair.
 
-    Each model's key ranges are built once (as for :func:`roc_auc_score`) and
-    give its AUC, interval, average precision, best thresholds and lift, each
-    range from the weight above it; the log loss is a sum per partition; the
-    comparisons come from :func:`delong_covariance` of all the score columns
-    (their placements carried back to the rows by position).
+    Each partition is read and every score column sorted once: the models'
+    key ranges (as for :func:`roc_auc_score`) give each one's AUC, interval,
+    average precision, best thresholds and lift, each range from the weight
+    above it, and, with several models, the same sort gives the comparisons
+    (:func:`delong_covariance`, placements carried back to the rows by
+    position).  The log losses are sums per partition, one pass for every
+    column.
 
     Parameters
     ----------
@@ -128,23 +134,27 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     for s in scores:  # every column checked before the first job
         select_columns(df, target, s, weight)
     codes = [CODES[m] for m in BEST_METRICS]
-    sections, first = [], None
-    for name, score in zip(names, scores):
-        with key_ranges(df, target, score, weight, pos_label) as ranges:
-            tallies = tallies_of(ranges)
-            parts = [p for _, p in per_range(ranges, range_report, codes, LIFT_FRACTIONS)]
+    share = functools.partial(range_report, codes=codes, fractions=LIFT_FRACTIONS)
+    ac = None
+    if len(scores) > 1:  # one sort of every column gives the comparisons and the sections
+        *ac, tallies, parts = delong_parts(df, target, scores, weight, pos_label, share)
+        classes = tallies[0]["classes"]
+    else:
+        with key_ranges(df, target, scores[0], weight, pos_label) as ranges:
+            tallies = [tallies_of(ranges)]
+            parts = [[p for _, p in per_range(ranges, share)]]
             classes = ranges.classes
-        losses = _losses(df, target, score, weight, classes)
+    losses = _losses(df, target, scores, weight, classes)
+    sections = []
+    for j, (name, score) in enumerate(zip(names, scores)):
         interval = None
         if boot is not None:
             n_resamples, seed, method = boot
             _, reps = replicates(df, target, score, weight, seed, n_resamples, pos_label)
-            interval = boot_interval(tallies, reps, level, method)
-        sections.append(model_section(name, tallies, parts, level, BEST_METRICS,
-                                      LIFT_FRACTIONS, losses, interval))
-        first = tallies if first is None else first
-    ac = delong_parts(df, target, scores, weight, pos_label) if len(scores) > 1 else None
-    return report_of(sections, first, ac, names, level, ci, weight is not None)
+            interval = boot_interval(tallies[j], reps, level, method)
+        sections.append(model_section(name, tallies[j], parts[j], level, BEST_METRICS,
+                                      LIFT_FRACTIONS, losses[j], interval))
+    return report_of(sections, tallies[0], ac, names, level, ci, weight is not None)
 
 
 @session_example
