@@ -39,7 +39,6 @@ from .ranges import (
     partition_arrays,
     partition_columns,
     row_of_partition,
-    select_columns,
     select_scores,
     session_example,
     tallies_of,
@@ -299,14 +298,23 @@ def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
     return paired_test(aucs, cov, 0, 1, level, alternative)
 
 
-def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=None):
+def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=None,
+               scores=None):
     """``(tallies, every replicate's AUC)`` of one score column: the key
     ranges as for :func:`roc_auc_score`, then the rows read again, each with
     its global position (its partition's offset plus its row there), sent to
-    its key range, where one task sweeps every replicate."""
+    its key range, where one task sweeps every replicate.
+
+    The second read selects all of the call's ``scores`` (default: this one),
+    so that every model of one call numbers the rows alike: a plan whose row
+    order depends on the columns read (an uncached round-robin
+    ``repartition(n)`` sorts the rows it deals out) gives each projection its
+    own order."""
     import pyarrow as pa
 
+    others = [c for c in dict.fromkeys(scores or ()) if c != y_score]
     names = {"y": y_true, "s": y_score, "w": sample_weight}
+    names.update((f"o{j}", c) for j, c in enumerate(others))
     with key_ranges(df, y_true, y_score, sample_weight, positive) as ranges:
         tallies = tallies_of(ranges)
         classes, splitters, n_ranges = ranges.classes, ranges.splitters, ranges.n_ranges
@@ -327,7 +335,8 @@ def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=N
                              "sums": pa.array([blob(range_replicates(seed, n_resamples,
                                                                      *pieces))], pa.binary())})
 
-        rows = select_columns(df, y_true, y_score, sample_weight) \
+        rows = select_scores(df, y_true, [y_score] + others, sample_weight,
+                             aliases=["s"] + [f"o{j}" for j in range(len(others))]) \
             .mapInArrow(split_rows, "range int, piece binary")
         got = sorted((r.range, pickle.loads(r.sums)) for r in collect(
             apply_in_groups(rows.groupBy("range"), sums, "range int, sums binary")))
@@ -345,13 +354,18 @@ def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
 
     A row's Poisson(1) count in replicate ``r`` is a function of the seed,
     ``r`` and the row's global position only.  Spark has no row index: the
-    position is defined as the rows' order in ``df.collect()`` (partition
-    by partition, each in its order), from each partition's row count (known
-    after the first job, at no extra cost).  The rows are then read a second
-    time and sent, with their positions, to their key ranges (a shuffle of
-    rows: 8 bytes of key, the label and weight, 8 bytes of position), where
-    one task sweeps all the replicates.  The partitioning must be the same on
-    both reads, as it is for a cached DataFrame, a table or Parquet files.
+    position is defined as the rows' order in
+    ``df.select(y_true, y_score[, sample_weight]).collect()`` (partition by
+    partition, each in its order), from each partition's row count (known
+    after the first job, at no extra cost).  That is ``df.collect()``'s
+    order too, unless the plan orders rows by columns not read: an uncached
+    round-robin ``repartition(n)`` sorts the rows it deals out, so it deals
+    out other rows when fewer columns are read (cache it first to fix one
+    order).  The rows are then read a second time and sent, with their
+    positions, to their key ranges (a shuffle of rows: 8 bytes of key, the
+    label and weight, 8 bytes of position), where one task sweeps all the
+    replicates.  The partitioning must be the same on both reads, as it is
+    for a cached DataFrame, a table or Parquet files.
 
     Parameters
     ----------
@@ -392,7 +406,7 @@ def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     >>> SESSION
     >>> res = fastauc.spark.bootstrap_ci(df, "label", "score", n_resamples=200,
     ...                                  random_state=0)
-    >>> rows = df.collect()  # the rows in the order that defines their positions
+    >>> rows = df.select("label", "score").collect()  # the order of the positions
     >>> yy, ss = np.array([r.label for r in rows]), np.array([r.score for r in rows])
     >>> ref = fastauc.bootstrap_ci(yy, ss, n_resamples=200, random_state=0, scheme="poisson")
     >>> bool(np.allclose(res.replicates, ref.replicates, rtol=1e-12))
@@ -414,9 +428,11 @@ def bootstrap_test(df, y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resa
     two score columns of a Spark DataFrame.
 
     A row's count in a replicate depends on the seed, the replicate and the
-    row's position only (see :func:`bootstrap_ci`), so both models see the
-    same resample, as in memory; each model's replicates come from its own
-    key ranges and the differences are taken on the driver.
+    row's position only (see :func:`bootstrap_ci`; here the order of
+    ``df.select(y_true, y_score_a, y_score_b[, sample_weight]).collect()``,
+    read so for both models), so both models see the same resample, as in
+    memory; each model's replicates come from its own key ranges and the
+    differences are taken on the driver.
 
     Parameters
     ----------
@@ -449,7 +465,7 @@ random_state, scheme
     >>> df = df.withColumn("other", df.score * df.score)
     >>> res = fastauc.spark.bootstrap_test(df, "label", "score", "other", n_resamples=100,
     ...                                    random_state=1)
-    >>> rows = df.collect()
+    >>> rows = df.select("label", "score", "other").collect()
     >>> yy, ss = np.array([r.label for r in rows]), np.array([r.score for r in rows])
     >>> ref = fastauc.bootstrap_test(yy, ss, ss * ss, n_resamples=100, random_state=1,
     ...                              scheme="poisson")
@@ -460,7 +476,8 @@ random_state, scheme
                                        stratified, "fastauc.spark")
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     seed = int(v.seed_from_random_state(random_state))
-    ta, ra = replicates(df, y_true, y_score_a, sample_weight, seed, n_resamples)
-    tb, rb = replicates(df, y_true, y_score_b, sample_weight, seed, n_resamples)
+    both = [y_score_a, y_score_b]  # one projection: both models number the rows alike
+    ta, ra = replicates(df, y_true, y_score_a, sample_weight, seed, n_resamples, scores=both)
+    tb, rb = replicates(df, y_true, y_score_b, sample_weight, seed, n_resamples, scores=both)
     return bootstrap_test_result(ta, tb, ra, rb, level, method, alternative, n_resamples,
                                  metric)

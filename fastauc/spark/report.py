@@ -150,7 +150,8 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         interval = None
         if boot is not None:
             n_resamples, seed, method = boot
-            _, reps = replicates(df, target, score, weight, seed, n_resamples, pos_label)
+            _, reps = replicates(df, target, score, weight, seed, n_resamples, pos_label,
+                                  scores)
             interval = boot_interval(tallies[j], reps, level, method)
         sections.append(model_section(name, tallies[j], parts[j], level, BEST_METRICS,
                                       LIFT_FRACTIONS, losses[j], interval))
