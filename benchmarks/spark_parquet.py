@@ -23,6 +23,8 @@ def main(argv=None):
     ap.add_argument("--rows", type=float, default=1e8)
     ap.add_argument("--master", default="local-cluster[2,1,4096]")
     ap.add_argument("--path", default="/tmp/fastauc_1e8.parquet")
+    ap.add_argument("--executor-memory", default="4g")
+    ap.add_argument("--only", default=None, help="run only the calls whose name has this")
     args = ap.parse_args(argv)
     n = int(args.rows)
 
@@ -35,7 +37,7 @@ def main(argv=None):
     os.environ.setdefault("SPARK_HOME", os.path.dirname(pyspark.__file__))
     spark = (SparkSession.builder.master(args.master)
              .config("spark.ui.enabled", "false")
-             .config("spark.executor.memory", "4g")
+             .config("spark.executor.memory", args.executor_memory)
              .config("spark.driver.memory", "4g")
              .config("spark.driver.maxResultSize", "64m")
              .config("spark.sql.shuffle.partitions", "64")
@@ -57,10 +59,12 @@ def main(argv=None):
                         lambda: len(fs.roc_curve(df, "label", "score", max_points=1000)[0])),
                        ("delong_test (2 columns)",
                         lambda: fs.delong_test(df, "label", "score", "other").pvalue)):
+        if args.only and args.only not in name:
+            continue
         t0 = time.perf_counter()
         out = call()
         print(f"| `{name}` | {n:.0e} | {time.perf_counter() - t0:.1f} s | {out} |", flush=True)
-    print(f"master {args.master}, executors 4g, driver 4g, maxResultSize 64m; "
+    print(f"master {args.master}, executors {args.executor_memory}, driver 4g, maxResultSize 64m; "
           f"pyspark {pyspark.__version__}, Java "
           f"{spark.sparkContext._jvm.System.getProperty('java.version')}")
     spark.stop()

@@ -34,7 +34,11 @@ from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import (
     apply_in_groups,
     blob,
+    chunk_batches,
+    chunk_schema,
     collect,
+    collect_arrow,
+    joined,
     key_ranges,
     partition_arrays,
     partition_columns,
@@ -43,9 +47,6 @@ from .ranges import (
     session_example,
     tallies_of,
 )
-
-_MERGED = "model int, range int, part int, P double, N double, blob binary"
-
 
 def _score_names(y_scores):
     if isinstance(y_scores, str):
@@ -82,88 +83,75 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
     k = len(scores)
     names = {"y": y_true, "w": sample_weight, **{f"s{j}": s for j, s in enumerate(scores)}}
     sel = select_scores(df, y_true, scores, sample_weight)
+    # every blob travels cut into chunks (chunk_batches): kind 0 the summaries,
+    # 1 the tables, 2 the rows (labels, weights, positions in the tables)
+    keys = ("part", "kind")
 
     def read(batches):
         cols, part = partition_columns(batches, names)
         y, w = cols["y"], cols.get("w")
         read = [read_rows(y, cols[f"s{j}"], w, row_of_partition(part)) for j in range(k)]
-        yield pa.RecordBatch.from_pydict({
-            "part": pa.array([part], pa.int32()),
-            "metas": pa.array([blob([r[1] for r in read])], pa.binary()),
-            "tables": pa.array([blob([r[0] for r in read])], pa.binary()),
-            "rows": pa.array([blob((y, w, [r[2] for r in read]))], pa.binary())})
+        yield from chunk_batches(keys, [((part, 0), blob([r[1] for r in read])),
+                                        ((part, 1), blob([r[0] for r in read])),
+                                        ((part, 2), blob((y, w, [r[2] for r in read])))])
 
-    parts = sel.mapInArrow(read, "part int, metas binary, tables binary, rows binary") \
-        .persist(StorageLevel.MEMORY_AND_DISK)
+    parts = sel.mapInArrow(read, chunk_schema(keys)).persist(StorageLevel.DISK_ONLY)
     merged = None
     try:
-        metas = [pickle.loads(r.metas) for r in collect(parts.select("metas"))]
-        by_model = [[m[j] for m in metas] for j in range(k)]
+        got = joined([collect_arrow(parts.filter(F.col("kind") == 0))], keys)
+        metas = {part: pickle.loads(b) for (part, _), b in got.items()}
+        by_model = [[m[j] for m in metas.values()] for j in range(k)]
         classes = oriented(classes_of(by_model[0]), positive)
         rows = rows_per_class(by_model[0], classes)
         n_ranges = n_ranges_for(len(metas), sum(rows))
         splitters = [splitters_of(by_model[j], n_ranges) for j in range(k)]
+        piece_keys = ("model", "range", "part")
 
         def cut_pieces(batches):
-            out = {"model": [], "range": [], "part": [], "piece": []}
-            for batch in batches:
-                for part, m, t in zip(batch.column("part").to_pylist(),
-                                      batch.column("metas").to_pylist(),
-                                      batch.column("tables").to_pylist()):
-                    m, t = pickle.loads(m), pickle.loads(t)
-                    for j in range(k):
-                        pieces = cut_rows_table(t[j], m[j], classes, splitters[j], n_ranges)
-                        for r, piece in enumerate(pieces):
-                            if len(piece):
-                                out["model"].append(j)
-                                out["range"].append(r)
-                                out["part"].append(part)
-                                out["piece"].append(blob(piece))
-            if out["piece"]:
-                yield pa.RecordBatch.from_pydict(
-                    {c: pa.array(out[c], pa.binary() if c == "piece" else pa.int32())
-                     for c in out})
+            for (part, _), data in joined(batches, keys).items():
+                tables = pickle.loads(data)
+                for j in range(k):
+                    pieces = cut_rows_table(tables[j], metas[part][j], classes, splitters[j],
+                                            n_ranges)
+                    yield from chunk_batches(piece_keys, [
+                        ((j, r, part), blob(piece)) for r, piece in enumerate(pieces)
+                        if len(piece)])
 
-        def merge(pieces):
-            order = np.argsort(pieces.column("part").to_numpy())
-            parts_of = pieces.column("part").to_numpy()[order]
-            blobs = pieces.column("piece").to_pylist()
-            table, values = merge_placed_pieces(*[pickle.loads(blobs[i]) for i in order])
-            model = pieces.column("model")[0].as_py()
-            rng = pieces.column("range")[0].as_py()
-            n = len(values)
-            return pa.table({
-                "model": pa.array([model] * (n + 1), pa.int32()),
-                "range": pa.array([rng] * (n + 1), pa.int32()),
-                "part": pa.array([-1, *parts_of.tolist()], pa.int32()),
-                "P": [float(table.pos.sum())] + [0.0] * n,
-                "N": [float(table.neg.sum())] + [0.0] * n,
-                "blob": pa.array([blob(table)] + [blob(x) for x in values], pa.binary())})
+        def merge(chunks):
+            # in partition order, whatever order the shuffle brings them in
+            pieces = joined([chunks], piece_keys)
+            model, rng, _ = next(iter(pieces))
+            table, values = merge_placed_pieces(*[pickle.loads(b) for b in pieces.values()])
+            out = [((model, rng, -2), blob((float(table.pos.sum()), float(table.neg.sum())))),
+                   ((model, rng, -1), blob(table))]
+            out += [((model, rng, part), blob(x)) for (_, _, part), x in zip(pieces, values)]
+            return pa.Table.from_batches(list(chunk_batches(piece_keys, out)))
 
-        merged = (parts.coalesce(n_ranges)
-                  .mapInArrow(cut_pieces, "model int, range int, part int, piece binary")
+        merged = (parts.filter(F.col("kind") == 1).coalesce(n_ranges)
+                  .mapInArrow(cut_pieces, chunk_schema(piece_keys))
                   .transform(lambda d: apply_in_groups(d.groupBy("model", "range"), merge,
-                                                       _MERGED))
-                  .persist(StorageLevel.MEMORY_AND_DISK))
-        ranges = merged.filter(F.col("part") < 0)
+                                                       chunk_schema(piece_keys)))
+                  .persist(StorageLevel.DISK_ONLY))
         totals = [[(0.0, 0.0)] * n_ranges for _ in range(k)]
-        for r in collect(ranges.select("model", "range", "P", "N")):
-            totals[r.model][r.range] = (r.P, r.N)
+        for (m, r, _), b in joined([collect_arrow(merged.filter(F.col("part") == -2))],
+                                   piece_keys).items():
+            totals[m][r] = pickle.loads(b)
 
         def sweeps(batches):
-            for batch in batches:
-                ms, ks = batch.column("model").to_pylist(), batch.column("range").to_pylist()
-                out = []
-                for m, r, b in zip(ms, ks, batch.column("blob").to_pylist()):
-                    table = pickle.loads(b)
-                    share = None if per_range is None else per_range(table, totals[m], r)
-                    out.append(blob((sweep(table, totals[m], r), share)))
-                yield pa.RecordBatch.from_pydict({"model": pa.array(ms, pa.int32()),
-                                                  "range": pa.array(ks, pa.int32()),
-                                                  "out": pa.array(out, pa.binary())})
+            out = {"model": [], "range": [], "out": []}
+            for (m, r, _), b in joined(batches, piece_keys).items():
+                table = pickle.loads(b)
+                share = None if per_range is None else per_range(table, totals[m], r)
+                out["model"].append(m)
+                out["range"].append(r)
+                out["out"].append(blob((sweep(table, totals[m], r), share)))
+            yield pa.RecordBatch.from_pydict({"model": pa.array(out["model"], pa.int32()),
+                                              "range": pa.array(out["range"], pa.int32()),
+                                              "out": pa.array(out["out"], pa.binary())})
 
         swept = [[] for _ in range(k)]
         shares = [[] for _ in range(k)]
+        ranges = merged.filter(F.col("part") == -1)
         for r in sorted(collect(ranges.mapInArrow(sweeps, "model int, range int, out binary")),
                         key=lambda r: (r.model, r.range)):
             s, share = pickle.loads(r.out)
@@ -173,23 +161,18 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
                    for j, s in enumerate(swept)]
         aucs = aucs_only(tallies)
 
-        def covariance(group):
-            kinds = group.column("range").to_numpy()
-            blobs = group.column("blob").to_pylist()
-            own = int(np.flatnonzero(kinds < 0)[0])
-            y, w, rows_at = pickle.loads(blobs[own])
+        def covariance(chunks):
+            got = joined([chunks], ("model", "range"))
+            y, w, rows_at = pickle.loads(got.pop((-1, -1)))
             values = [[np.empty(0)] * n_ranges for _ in range(k)]
-            for m, r, i in zip(group.column("model").to_pylist(), kinds.tolist(),
-                               range(len(blobs))):
-                if r >= 0:
-                    values[m][r] = pickle.loads(blobs[i])
+            for (m, r), b in got.items():
+                values[m][r] = pickle.loads(b)
             sums = block_covariance(y, w, classes, aucs, rows_at, totals,
                                     *[x for per_model in values for x in per_model])
             return pa.table({"sums": pa.array([blob(sums)], pa.binary())})
 
-        own_rows = parts.select("part", F.lit(-1).alias("model"), F.lit(-1).alias("range"),
-                                F.lit(0.0).alias("P"), F.lit(0.0).alias("N"),
-                                F.col("rows").alias("blob"))
+        own_rows = parts.filter(F.col("kind") == 2).select(
+            F.lit(-1).alias("model"), F.lit(-1).alias("range"), "part", "seq", "data")
         placed = merged.filter(F.col("part") >= 0)
         sums = [pickle.loads(r.sums) for r in collect(
             apply_in_groups(own_rows.unionByName(placed).groupBy("part"), covariance,

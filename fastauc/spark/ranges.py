@@ -176,6 +176,19 @@ def collect(df):
     return _worker_errors(df.collect)
 
 
+def collect_arrow(df):
+    """``df.toArrow()`` (pyspark 4), the collected rows as a table on 3.5;
+    worker errors raised as in ``collect``."""
+    if hasattr(df, "toArrow"):
+        return _worker_errors(df.toArrow)
+    import pyarrow as pa
+
+    rows = collect(df)
+    if not rows:
+        return pa.table({name: [] for name in df.columns})
+    return pa.Table.from_pylist([r.asDict() for r in rows])
+
+
 def _worker_errors(fn):
     from pyspark.errors import PythonException
 
@@ -222,6 +235,61 @@ def blob(obj):
     buf = io.BytesIO()
     _Packer(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
     return buf.getvalue()
+
+
+CHUNK_BYTES = 4 << 20  # a binary cell's size at most: larger blobs travel cut
+
+
+def chunk_batches(keys, items):
+    """Arrow record batches of the int columns ``keys``, ``seq`` and
+    ``data``: each ``(key values, bytes)`` of ``items`` cut into chunks of at
+    most ``CHUNK_BYTES`` (``seq`` numbers them), a few chunks a batch.
+
+    A partition's table or rows are hundreds of MB at 1e8 rows: in one cell,
+    Spark copies them whole into one array on the executor's heap (and the
+    columnar cache builds a buffer of the whole partition), which runs a 4 GiB
+    executor out of memory.  Cut, no array is larger than a chunk (and the
+    cache's batches stop at 4 MiB)."""
+    import pyarrow as pa
+
+    names = [*keys, "seq", "data"]
+    cols = {c: [] for c in names}
+
+    def batch():
+        out = pa.RecordBatch.from_pydict({
+            c: pa.array(cols[c], pa.binary() if c == "data" else pa.int32()) for c in names})
+        for c in names:
+            cols[c].clear()
+        return out
+
+    for values, data in items:
+        for i, start in enumerate(range(0, max(len(data), 1), CHUNK_BYTES)):
+            for c, x in zip(keys, values):
+                cols[c].append(x)
+            cols["seq"].append(i)
+            cols["data"].append(data[start:start + CHUNK_BYTES])
+            if len(cols["data"]) == 8:
+                yield batch()
+    if cols["data"]:
+        yield batch()
+
+
+def chunk_schema(keys):
+    """The Spark schema of ``chunk_batches(keys, ...)``."""
+    return ", ".join([f"{c} int" for c in keys] + ["seq int", "data binary"])
+
+
+def joined(batches, keys):
+    """``{key values: bytes}`` of chunks (Arrow batches or tables with the
+    columns of ``chunk_batches``), each blob's chunks put together in order,
+    whatever order they arrive in; keys in ascending order."""
+    parts = {}
+    for b in batches:
+        cols = [b.column(c).to_pylist() for c in keys]
+        for *key, i, data in zip(*cols, b.column("seq").to_pylist(),
+                                 b.column("data").to_pylist()):
+            parts.setdefault(tuple(key), []).append((i, data))
+    return {key: b"".join(d for _, d in sorted(parts[key])) for key in sorted(parts)}
 
 
 def read_tables(df, label, score, weight=None):
