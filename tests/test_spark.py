@@ -204,6 +204,26 @@ def test_curve_and_threshold_errors(spark, rng):
         fs.log_loss(bad, "label", "p")
 
 
+def test_chunks_put_together_in_any_order(rng):
+    """Blobs cut into chunks (a few a batch) come back whole, whatever order
+    the chunks and batches arrive in; an empty blob is one empty chunk."""
+    import pyarrow as pa
+
+    from fastauc.spark.ranges import chunk_batches, joined
+
+    items = [((p, kind), rng.bytes(int(n))) for p, kind, n in
+             [(3, 0, 0), (3, 1, 1000), (0, 2, 999), (1, 1, 37)]]
+    batches = list(chunk_batches(("part", "kind"), items, size=100))
+    assert [len(b) for b in batches] == [8, 8, 6]  # 1 + 10 + 10 + 1 chunks
+    assert all(len(d) <= 100 for b in batches for d in b.column("data").to_pylist())
+    rows = pa.Table.from_batches(batches).to_pylist()
+    order = rng.permutation(len(rows))
+    shuffled = pa.Table.from_pylist([rows[i] for i in order])
+    got = joined([shuffled], ("part", "kind"))
+    assert list(got) == sorted(k for k, _ in items)
+    assert got == dict(items)
+
+
 @pytest.mark.parametrize("partitions", [1, 7, 64])
 def test_paired_delong_equals_in_memory(spark, rng, partitions, monkeypatch):
     """Every row's placement under each model comes back to its partition by
@@ -211,6 +231,8 @@ def test_paired_delong_equals_in_memory(spark, rng, partitions, monkeypatch):
     from fastauc._adapters import ranges
 
     monkeypatch.setattr(ranges, "RANGE_ROWS", 900)  # several key ranges
+    if partitions == 7:  # every value cut into many chunks, several batches of them
+        monkeypatch.setattr(fs.ranges, "CHUNK_BYTES", 1500)
     y, s, w = _data(rng)
     other = np.round(s + rng.standard_normal(len(s)), 1)  # ties of their own
     third = -s  # a model worse than chance

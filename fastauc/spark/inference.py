@@ -31,6 +31,7 @@ from .._adapters.ranges import (
     sweep,
 )
 from .._stats import ALTERNATIVES as _ALTERNATIVES
+from . import ranges as ranges_module
 from .ranges import (
     apply_in_groups,
     blob,
@@ -86,6 +87,7 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
     # every blob travels cut into chunks (chunk_batches): kind 0 the summaries,
     # 1 the tables, 2 the rows (labels, weights, positions in the tables)
     keys = ("part", "kind")
+    size = ranges_module.CHUNK_BYTES  # read here, so the tasks all cut alike
 
     def read(batches):
         cols, part = partition_columns(batches, names)
@@ -93,7 +95,8 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
         read = [read_rows(y, cols[f"s{j}"], w, row_of_partition(part)) for j in range(k)]
         yield from chunk_batches(keys, [((part, 0), blob([r[1] for r in read])),
                                         ((part, 1), blob([r[0] for r in read])),
-                                        ((part, 2), blob((y, w, [r[2] for r in read])))])
+                                        ((part, 2), blob((y, w, [r[2] for r in read])))],
+                                 size)
 
     parts = sel.mapInArrow(read, chunk_schema(keys)).persist(StorageLevel.DISK_ONLY)
     merged = None
@@ -115,7 +118,7 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
                                             n_ranges)
                     yield from chunk_batches(piece_keys, [
                         ((j, r, part), blob(piece)) for r, piece in enumerate(pieces)
-                        if len(piece)])
+                        if len(piece)], size)
 
         def merge(chunks):
             # in partition order, whatever order the shuffle brings them in
@@ -125,7 +128,7 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
             out = [((model, rng, -2), blob((float(table.pos.sum()), float(table.neg.sum())))),
                    ((model, rng, -1), blob(table))]
             out += [((model, rng, part), blob(x)) for (_, _, part), x in zip(pieces, values)]
-            return pa.Table.from_batches(list(chunk_batches(piece_keys, out)))
+            return pa.Table.from_batches(list(chunk_batches(piece_keys, out, size)))
 
         merged = (parts.filter(F.col("kind") == 1).coalesce(n_ranges)
                   .mapInArrow(cut_pieces, chunk_schema(piece_keys))

@@ -240,10 +240,11 @@ def blob(obj):
 CHUNK_BYTES = 4 << 20  # a binary cell's size at most: larger blobs travel cut
 
 
-def chunk_batches(keys, items):
+def chunk_batches(keys, items, size=None):
     """Arrow record batches of the int columns ``keys``, ``seq`` and
     ``data``: each ``(key values, bytes)`` of ``items`` cut into chunks of at
-    most ``CHUNK_BYTES`` (``seq`` numbers them), a few chunks a batch.
+    most ``size`` bytes (default ``CHUNK_BYTES``; ``seq`` numbers them), a
+    few chunks a batch.
 
     A partition's table or rows are hundreds of MB at 1e8 rows: in one cell,
     Spark copies them whole into one array on the executor's heap (and the
@@ -252,6 +253,7 @@ def chunk_batches(keys, items):
     cache's batches stop at 4 MiB)."""
     import pyarrow as pa
 
+    size = size or CHUNK_BYTES
     names = [*keys, "seq", "data"]
     cols = {c: [] for c in names}
 
@@ -263,11 +265,11 @@ def chunk_batches(keys, items):
         return out
 
     for values, data in items:
-        for i, start in enumerate(range(0, max(len(data), 1), CHUNK_BYTES)):
+        for i, start in enumerate(range(0, max(len(data), 1), size)):
             for c, x in zip(keys, values):
                 cols[c].append(x)
             cols["seq"].append(i)
-            cols["data"].append(data[start:start + CHUNK_BYTES])
+            cols["data"].append(data[start:start + size])
             if len(cols["data"]) == 8:
                 yield batch()
     if cols["data"]:
