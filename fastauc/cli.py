@@ -489,8 +489,6 @@ def _spark_report(args, cols, by_cols):
     if args.plot:
         raise CLIError("--plot is not available with --spark yet; the Spark report gives the "
                        "intervals and the paired tests")
-    if by_cols:
-        raise CLIError("--by is not available with --spark yet")
     _check_cluster_bootstrap(args, "Spark")
     try:
         from pyspark.sql import SparkSession
@@ -531,7 +529,7 @@ def _spark_report(args, cols, by_cols):
                    "scheme": "poisson"}
     try:
         return fspark.report(frame, args.target, args.score, weight=args.weight,
-                             pos_label=pos_label, ci=args.ci, **options)
+                             pos_label=pos_label, ci=args.ci, by=by_cols or None, **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(str(exc)) from None
 

@@ -470,9 +470,11 @@ def test_cli_report_through_spark(spark, rng, tmp_path):
     y, s, w = _data(rng, 3000)
     p = np.round(1 / (1 + np.exp(-s)), 3)
     label = np.where(y == 1, "sick", "well")
+    region = rng.choice(["north", "south"], len(y))
     for i, a in enumerate(range(0, len(y), 1000)):
         pq.write_table(pa.table({"label": label[a:a + 1000], "p": p[a:a + 1000],
-                                 "q": s[a:a + 1000], "w": w[a:a + 1000]}),
+                                 "q": s[a:a + 1000], "w": w[a:a + 1000],
+                                 "region": region[a:a + 1000]}),
                        tmp_path / f"part{i}.parquet")
     parser = argparse.ArgumentParser()
     _report_parser(parser.add_subparsers(dest="command"))
@@ -489,7 +491,19 @@ def test_cli_report_through_spark(spark, rng, tmp_path):
     assert run_report(parser.parse_args(["report", *common, "--spark-table", "scored"]),
                       out=out) == 0
     assert_close(json.loads(out.getvalue()), ref.to_dict())
-    for extra, match in ((["--by", "w"], "--by"), (["--ci", "bootstrap"], "--scheme poisson"),
+    # --by: each model's table per group, its groups named by the column
+    out = io.StringIO()
+    assert run_report(parser.parse_args(["report", str(tmp_path), *common, "--by", "region"]),
+                      out=out) == 0
+    ref = fastauc.report(label, np.column_stack((p, s)), sample_weight=w, pos_label="sick",
+                         names=["p", "q"], by=region)
+    got, want = json.loads(out.getvalue()), ref.to_dict()
+    assert list(got["by_group"]["p"])[0] == "region"
+    want["by_group"] = {m: {("region" if k == "group" else k): x for k, x in g.items()}
+                        for m, g in want["by_group"].items()}
+    assert_close(got, want)
+    for extra, match in ((["--by", "nope"], "no column 'nope'"),
+                         (["--ci", "bootstrap"], "--scheme poisson"),
                          (["--dask"], "one engine")):
         with pytest.raises(CLIError, match=match):
             run_report(parser.parse_args(["report", str(tmp_path), *common, *extra]))

@@ -3,6 +3,7 @@ log loss, best thresholds and lift, and the paired DeLong tests."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import pickle
 
@@ -49,7 +50,7 @@ def _losses(df, target, scores, weight, classes):
 
 @session_example
 def report(df, target, scores, *, weight=None, names=None, pos_label=None,
-           confidence_level=0.95, ci="delong", **bootstrap_options):
+           confidence_level=0.95, ci="delong", by=None, **bootstrap_options):
     """:func:`fastauc.report` of a Spark DataFrame's columns: the in-memory
     report, model by model, and the paired tests of every pair.
 
@@ -79,6 +80,11 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         Level of the AUC intervals and of the paired tests' intervals.
     ci : {"delong", "bootstrap"}, default="delong"
         DeLong's interval, or :func:`bootstrap_ci`'s with the Poisson scheme.
+    by : str or list of str, default=None
+        Group columns: ``report.by_group`` then holds each model's
+        :func:`by_group` table (DeLong intervals at ``confidence_level``),
+        computed first (so that a null group label fails before the
+        report's jobs), one :func:`by_group` call per model.
     **bootstrap_options
         For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``method``
         (``"percentile"`` or ``"basic"``), ``scheme`` (``"poisson"`` only),
@@ -89,7 +95,9 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     fastauc.Report
         ``models`` (one :class:`fastauc.ModelReport` each) and
         ``comparisons`` (the paired DeLong test of every pair of models);
-        ``str(report)`` is a table, ``report.to_dict()`` JSON-ready types.
+        with ``by``, ``by_group`` (model name -> :class:`fastauc.GroupMetrics`,
+        its ``groups`` keyed by the column names); ``str(report)`` is a
+        table, ``report.to_dict()`` JSON-ready types.
 
     Raises
     ------
@@ -97,8 +105,9 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         Before any job: a missing or non-numeric column, ``names`` of another
         length, a ``confidence_level`` outside (0, 1), a ``ci`` other than
         "delong" or "bootstrap", bootstrap options :func:`bootstrap_ci`
-        refuses.  From the jobs: as :func:`roc_auc_score` (nulls, NaN, three
-        labels, bad weights), naming the column, the partition and the row.
+        refuses, a missing ``by`` column.  From the jobs: as
+        :func:`roc_auc_score` (nulls, NaN, three labels, bad weights), naming
+        the column, the partition and the row; a null group label.
     TypeError
         ``bootstrap_options`` with ``ci="delong"``, or unknown options.
 
@@ -119,6 +128,11 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     True
     >>> r.models[0].best["f1"] == ref.models[0].best["f1"]
     True
+    >>> half = (df.score > 0).cast("int").alias("half")
+    >>> r = fastauc.spark.report(df.select("*", half), "label", "score", by="half")
+    >>> ref = fastauc.report(y, s, names=["score"], by=(s > 0).astype(int))
+    >>> bool(np.allclose(r.by_group["score"].auc, ref.by_group["score"].auc, rtol=1e-12))
+    True
     """
     from .._kernels.thresholds import CODES
     from ..report import BEST_METRICS, LIFT_FRACTIONS
@@ -133,6 +147,15 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     boot = report_bootstrap(ci, level, bootstrap_options, "fastauc.spark")
     for s in scores:  # every column checked before the first job
         select_columns(df, target, s, weight)
+    groups = {}
+    if by is not None:
+        by = [by] if isinstance(by, str) else list(by)
+        select_scores(df, target, scores, weight, groups=by)
+        # one group column read per model (as in memory: one warning per model
+        # when some groups have a single class)
+        groups = {name: by_group(df, target, s, by, sample_weight=weight,
+                                 pos_label=pos_label, confidence_level=level)
+                  for name, s in zip(names, scores)}
     codes = [CODES[m] for m in BEST_METRICS]
     share = functools.partial(range_report, codes=codes, fractions=LIFT_FRACTIONS)
     ac = None
@@ -155,7 +178,8 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
             interval = boot_interval(tallies[j], reps, level, method)
         sections.append(model_section(name, tallies[j], parts[j], level, BEST_METRICS,
                                       LIFT_FRACTIONS, losses[j], interval))
-    return report_of(sections, tallies[0], ac, names, level, ci, weight is not None)
+    rep = report_of(sections, tallies[0], ac, names, level, ci, weight is not None)
+    return dataclasses.replace(rep, by_group=groups) if groups else rep
 
 
 @session_example
