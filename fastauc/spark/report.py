@@ -22,7 +22,6 @@ from .ranges import (
     partition_arrays,
     partition_columns,
     per_range,
-    select_columns,
     select_scores,
     session_example,
     tallies_of,
@@ -145,12 +144,10 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         raise ValueError(f"names has {len(names)} entries for {len(scores)} score columns")
     level = v.check_confidence_level(confidence_level)
     boot = report_bootstrap(ci, level, bootstrap_options, "fastauc.spark")
-    for s in scores:  # every column checked before the first job
-        select_columns(df, target, s, weight)
+    by = [] if by is None else [by] if isinstance(by, str) else list(by)
+    select_scores(df, target, scores, weight, groups=by)  # every column, before any job
     groups = {}
-    if by is not None:
-        by = [by] if isinstance(by, str) else list(by)
-        select_scores(df, target, scores, weight, groups=by)
+    if by:
         # one group column read per model (as in memory: one warning per model
         # when some groups have a single class)
         groups = {name: by_group(df, target, s, by, sample_weight=weight,
