@@ -166,7 +166,8 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         the same).
     alloc : callable ``(slot, n, dtype) -> array``
         Where the row-sized buffers come from (``_table.spare`` lends a
-        thread's reusable ones); the runs returned are views of them.
+        thread's reusable ones); the runs returned, and the placement's
+        slots, are views of them.
     """
     run = _serial if serial else map_chunks
     bits = _bits(score)
@@ -205,7 +206,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     x = alloc("payload", m, x_dtype) if with_extra else None
     # with positions the payload is numbered in cache by the segment sort,
     # and each row's slot is written in row order
-    slot_of = np.empty(n, x_dtype) if positions else None
+    slot_of = alloc("slots", n, x_dtype) if positions else None
     run(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, None if positions else x,
                         None if slot_of is None else slot_of[a:b])
                        for p, c, (a, b) in zip(parts, cursors, halves)])
@@ -221,7 +222,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     return (runs, Placement(m, slot_of)) if positions else runs
 
 
-def sort_by_group(is_pos, score, weight, codes, n_groups):
+def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh):
     """Each class's rows sorted by group, and by score within each group.
 
     ``codes``: int64 (n,) group codes in ``[0, n_groups)``, or None for one
@@ -235,15 +236,17 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
     Up to ``DIRECT_ROWS`` rows the payload is the rows' indices (a caller's
     array of results per row stays in cache, and writing to random rows of
     it is cheaper than a gather afterwards); above, the rows' slots.
+    ``alloc``: where the row-sized buffers come from, as for
+    :func:`sort_by_class` (the runs and the placement are views of them).
     """
     n = score.shape[0]
     direct = n <= DIRECT_ROWS
     if codes is None:
         if direct:
-            runs = sort_by_class(is_pos, score, weight, row_index=True)
+            runs = sort_by_class(is_pos, score, weight, row_index=True, alloc=alloc)
             placement = Placement(n, None)
         else:
-            runs, placement = sort_by_class(is_pos, score, weight, positions=True)
+            runs, placement = sort_by_class(is_pos, score, weight, positions=True, alloc=alloc)
         return (runs, np.array([0, runs.pk.shape[0]], np.int64),
                 np.array([0, runs.nk.shape[0]], np.int64), placement)
     weighted = weight.shape[0] > 0
@@ -258,16 +261,16 @@ def sort_by_group(is_pos, score, weight, codes, n_groups):
         v.raise_non_finite("y_score", score)
     starts, cursors, p = _segments(hists)
     m = int(starts[-1])
-    keys = np.empty(m, bits.dtype)
-    w = np.empty(m, np.float64) if weighted else None
+    keys = alloc("keys", m, bits.dtype)
+    w = alloc("weights", m, np.float64) if weighted else None
     x_dtype = np.int32 if n < 2**31 else np.int64
-    x = np.empty(m, x_dtype)
-    slot_of = None if direct else np.empty(n, x_dtype)
+    x = alloc("payload", m, x_dtype)
+    slot_of = None if direct else alloc("slots", n, x_dtype)
     map_chunks(scatter_groups, [(bits[a:b], *q, a, c, keys, w, x if direct else None,
                                  None if direct else slot_of[a:b])
                                 for (a, b), q, c in zip(halves, parts, cursors)])
-    out = keys if keys.dtype == np.uint64 else np.empty(m, np.uint64)
-    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, _fresh, i, not direct, True)
+    out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
+    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, not direct, True)
                              for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),

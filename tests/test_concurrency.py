@@ -79,6 +79,35 @@ def test_groups_and_report_from_eight_threads_same_as_sequential():
     assert got == expected
 
 
+def test_pairwise_gradients_from_eight_threads_same_as_sequential():
+    """The all-pairs sorts borrow each thread's spare buffers: eight threads
+    at once (one group, many groups, weights; both row layouts, below and
+    above ``DIRECT_ROWS``) give the sequential arrays, and no call's result
+    is changed by a later call."""
+    from fastauc._sort import DIRECT_ROWS
+
+    cases = [(_data(seed, 300_000), None) for seed in range(4)]
+    cases += [(_data(seed, 300_000), np.arange(300_000) % 101) for seed in range(4, 6)]
+    cases += [(_data(seed, DIRECT_ROWS + 5_000), None) for seed in range(6, 8)]
+
+    def run(case):
+        (y, s, w), groups = case
+        return fastauc.pairwise_loss_gradient(y, s, sample_weight=w, groups=groups,
+                                              hessian=True)
+
+    expected = [run(c) for c in cases]
+    kept = [(v, g.copy(), h.copy()) for v, g, h in expected]
+    with ThreadPoolExecutor(max_workers=8) as ex:
+        got = list(ex.map(run, cases * 2))
+    for (v, g, h), (v0, g0, h0) in zip(got, expected * 2):
+        assert v == v0
+        np.testing.assert_array_equal(g, g0)
+        np.testing.assert_array_equal(h, h0)
+    for (v, g, h), (v0, g0, h0) in zip(expected, kept):
+        np.testing.assert_array_equal(g, g0)
+        np.testing.assert_array_equal(h, h0)
+
+
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
 def test_report_and_delong_covariance_same_at_any_thread_count(threads, monkeypatch):
     """The per-model phases run on threads (layouts, table numbers, placement
