@@ -43,17 +43,24 @@ def judged(name, n, t_ours, t_peer, peer, key, measured=None):
 REPEAT = 5
 
 
-def best_time(fn, repeat, number=1, gap=0.0):
+def best_time(fn, repeat, number=1, gap=0.0, warm=0.0):
     """The least time of ``repeat`` timings of ``number`` calls each, ``gap``
-    seconds apart.  Short timings use a gap: on this 2-vCPU host the second
-    core is now and then slow for spells of a fraction of a second to several
-    seconds (a 1e5-row call on two threads then takes as long as on one, or
-    longer, while the one-thread time and numpy's sort do not change), and
-    windows back to back can all fall in one spell."""
+    seconds apart, each after ``warm`` seconds of untimed calls.  Short
+    timings use a gap: on this 2-vCPU host the second core is now and then
+    slow for spells of a fraction of a second to several seconds (a 1e5-row
+    call on two threads then takes as long as on one, or longer, while the
+    one-thread time and numpy's sort do not change), and windows back to
+    back can all fall in one spell.  And after each pause the second core is
+    slow again for about 0.15 s of calls (measured: 60 calls of 2.5 ms at 1e5
+    rows, then 1.55 ms each): ``warm`` times the calls as a loop that calls
+    one after another (a training loop) sees them."""
     best = float("inf")
     for k in range(repeat):
         if k and gap:
             time.sleep(gap)
+        end = time.perf_counter() + warm
+        while time.perf_counter() < end:
+            fn()
         t0 = time.perf_counter()
         for _ in range(number):
             fn()
@@ -593,9 +600,10 @@ def training_rows(n, n_naive, n_boost, rounds, repeat):
     yn, sn = y[:n_naive], s[:n_naive]
     t_naive = best_time(lambda: naive.pairwise_loss(yn, sn), 3) * (10**5 / n_naive) ** 2
     y5, s5 = y[:10**5], s[:10**5]
-    # about 1e6 rows a timing, as the other per-call rows: one 2 ms call is noisy here
+    # about 1e6 rows a timing, as the other per-call rows: one 2 ms call is noisy
+    # here; each timing after 0.3 s of calls, as in a training loop (best_time)
     t_5 = best_time(lambda: fastauc.pairwise_loss_gradient(y5, s5, hessian=True), 10,
-                    number=10, gap=0.2)
+                    number=10, gap=0.2, warm=0.3)
     rows.append(judged(f"`pairwise_loss_gradient` vs `naive.pairwise_loss` (naive timed at "
                        f"{n_naive:.0e} rows, times {(10**5 / n_naive) ** 2:.0f})", 10**5, t_5,
                        t_naive, "`naive.pairwise_loss`", "pairwise naive"))

@@ -335,12 +335,14 @@ class Ranges(NamedTuple):
 
 
 @contextmanager
-def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
+def key_ranges(df, label, score, weight=None, positive=None, rule="greater", keep=True):
     """The range-partitioned table of a score column (:class:`Ranges`), kept
     while the ``with`` block runs: three jobs (read and sort each partition
     once; cut and merge per key range; the ranges' totals).  The driver
     receives a summary per partition (64 keys) and the totals per range,
-    never the rows or the distinct scores."""
+    never the rows or the distinct scores.  With ``keep`` False only the
+    ranges' totals and areas are computed: the merged tables are neither
+    sent back to Spark nor persisted (``merged`` is then None)."""
     import pyarrow as pa
     from pyspark import StorageLevel
 
@@ -386,7 +388,7 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
                              "P": [float(t.pos.sum())], "N": [float(t.neg.sum())],
                              "K": pa.array([len(t)], pa.int64()),
                              "A": [float(t.sweep().area2)],
-                             "table": pa.array([blob(t)], pa.binary())})
+                             "table": pa.array([blob(t) if keep else b""], pa.binary())})
 
         # in about one task per range: a Python task costs tens of ms on its
         # own, and cutting a table is a search per splitter (64 partitions of
@@ -395,18 +397,20 @@ def key_ranges(df, label, score, weight=None, positive=None, rule="greater"):
                   .mapInArrow(cut_pieces, "range int, part int, piece binary")
                   .transform(lambda d: apply_in_groups(
                       d.groupBy("range"), merge_range,
-                      "range int, P double, N double, K long, A double, table binary"))
-                  .persist(StorageLevel.MEMORY_AND_DISK))
+                      "range int, P double, N double, K long, A double, table binary")))
+        if keep:
+            merged = merged.persist(StorageLevel.MEMORY_AND_DISK)
         totals = [(0.0, 0.0, 0)] * n_ranges
         areas = [0.0] * n_ranges
         for r in collect(merged.select("range", "P", "N", "K", "A")):
             totals[r.range] = (r.P, r.N, r.K)
             areas[r.range] = r.A
-        tables.unpersist()  # the merged ranges are computed and kept
-        yield Ranges(merged, totals, classes, rows, n_ranges, splitters, offsets, areas)
+        tables.unpersist()  # the merged ranges are computed (and kept)
+        yield Ranges(merged if keep else None, totals, classes, rows, n_ranges, splitters,
+                     offsets, areas)
     finally:
         tables.unpersist()
-        if merged is not None:
+        if merged is not None and keep:
             merged.unpersist()
 
 
@@ -486,7 +490,7 @@ def tallies_of(ranges):
 def auc_tallies(df, label, score, weight=None):
     """The tallies ``auc_of`` needs, without the sweeps' job: the ranges'
     areas from zero, put together on the driver (``combine_areas``)."""
-    with key_ranges(df, label, score, weight) as ranges:
+    with key_ranges(df, label, score, weight, keep=False) as ranges:
         return combine_areas(ranges.areas, ranges.totals, ranges.classes, ranges.rows)
 
 
