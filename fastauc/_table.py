@@ -42,7 +42,7 @@ from ._kernels.table import (
     sweep_table,
 )
 from ._parallel import map_chunks
-from ._sort import CHUNK_MIN, EMPTY_INTS, sort_by_class
+from ._sort import CHUNK_MIN, sort_by_class
 
 __all__ = ["GroupSums", "Sweep", "Table", "grouped_sums", "placement_values", "sorted_runs"]
 
