@@ -14,7 +14,7 @@ rows and one in cache:
 1. ``bin_counts``: each class's rows counted per *bin*, an equal-width slice
    of the key range ``[lo, lo + (nbins << shift))`` or of the score range
    (the caller's exact range of the scores, which also caught NaN and
-   infinities, and its choice of the two: ``bin_of``).
+   infinities, and its choice of the two: ``block_bins``).
 2. The caller joins consecutive bins into buckets of about ``BUCKET_ROWS``
    rows (a bin is never split; numpy on the counts), and ``scatter_rows``
    writes each row's key, weight and payload into its class's region, bucket
@@ -69,10 +69,10 @@ def float_key(bits):
 
 @jit
 def key_to_float_bits(key):
-    """Inverse of ``float_key`` (``-0.0`` comes back as ``+0.0``)."""
-    if key >= SIGN:
-        return key ^ SIGN
-    return ~key
+    """Inverse of ``float_key`` (``-0.0`` comes back as ``+0.0``): a key
+    with its sign bit set loses it, any other has every bit flipped.
+    Branch-free, so that loops over keys vectorise."""
+    return key ^ (SIGN | ((key >> np.uint64(63)) - np.uint64(1)))
 
 
 @jit
@@ -223,53 +223,93 @@ def _payload_of(extra, i, first_row):
     return lambda extra, i, first_row: extra[i]
 
 
+BLOCK = 2048  # rows whose bins one loop computes before they are counted or scattered
+
+
 @jit(inline="always")
-def bin_of(bits, score, i, lo, shift, vlo, scale, top):
-    """Row ``i``'s bin: an equal-width slice of the key range
+def block_bins(bits, score, lo, shift, vlo, scale, top, out):
+    """The bins of a block of rows (``bits``/``score`` slices as long as
+    ``out``, int32) into ``out``: an equal-width slice of the key range
     ``[lo, lo + (nbins << shift))`` when ``scale`` is 0, else of the values
     (``(score - vlo) * scale``, at most ``top``).  Either is non-decreasing
-    in the key, so bins, and the buckets joined from them, follow key order."""
+    in the key, so bins, and the buckets joined from them, follow key order.
+
+    A loop with nothing else in it, so that the compiler vectorises the
+    conversions: computed row by row inside the counting or the scatter
+    loop they cost more than the rest of it (1e6 rows on one thread: 2.1
+    against 0.95 ms to count; to scatter, 4.7 against 2.8 ms for float32
+    scores and 4.8 against 3.6 ms for float64, with the keys also made in a
+    loop of their own)."""
     if scale > 0.0:
-        return min(np.int64((np.float64(score[i]) - vlo) * scale), top)
-    return np.int64((np.uint64(row_key(bits[i])) - lo) >> shift)
+        for k in range(out.shape[0]):
+            out[k] = min(np.int32((np.float64(score[k]) - vlo) * scale), np.int32(top))
+    else:
+        for k in range(out.shape[0]):
+            out[k] = np.int32((np.uint64(row_key(bits[k])) - lo) >> shift)
 
 
 @jit
 def bin_counts(bits, score, is_pos, weight, lo, shift, vlo, scale, hist):
     """Count each class's rows of non-zero weight per bin (``hist``: int64
-    zeros (2, nbins); row 0 negatives, row 1 positives); bins as ``bin_of``
-    (the caller's exact range of the (finite) scores: ``lo`` the least key,
-    ``vlo`` the least score).  ``weight``: None for unit weights."""
+    zeros (2, nbins); row 0 negatives, row 1 positives); bins as
+    ``block_bins`` (the caller's exact range of the (finite) scores: ``lo``
+    the least key, ``vlo`` the least score).  ``weight``: None for unit
+    weights."""
     top = hist.shape[1] - 1
-    for i in range(bits.shape[0]):
-        if skipped(weight, i):
-            continue
-        hist[np.int64(is_pos[i]), bin_of(bits, score, i, lo, shift, vlo, scale, top)] += 1
+    n = bits.shape[0]
+    bins = np.empty(BLOCK, np.int32)
+    for a in range(0, n, BLOCK):
+        e = min(n, a + BLOCK)
+        t = bins[:e - a]
+        block_bins(bits[a:e], score[a:e], lo, shift, vlo, scale, top, t)
+        pos = is_pos[a:e]
+        ws = part(weight, a, e)
+        for k in range(e - a):
+            if skipped(ws, k):
+                continue
+            hist[np.int64(pos[k]), t[k]] += 1
 
 
 @jit
 def scatter_rows(bits, score, is_pos, weight, extra, first_row, lo, shift, vlo, scale, lut,
                  cursor, keys, w_out, x_out, slot_out):
     """Write each row of non-zero weight to ``cursor[is_pos, bucket]`` (then
-    advanced): its key to ``keys``, its weight to ``w_out`` and its payload
-    to ``x_out`` (each None when not wanted): ``extra[i]``, or with ``extra``
-    None the row's index (``first_row`` for the first row here).  With
-    ``slot_out``, each row's position there (-1 for weight zero) goes to
-    ``slot_out[i]``."""
+    advanced; ``lut[bin]`` is the bin's bucket): its key to ``keys``, its
+    weight to ``w_out`` and its payload to ``x_out`` (each None when not
+    wanted): ``extra[i]``, or with ``extra`` None the row's index
+    (``first_row`` for the first row here).  With ``slot_out``, each row's
+    position there (-1 for weight zero) goes to ``slot_out[i]``."""
     top = lut.shape[0] - 1
-    for i in range(bits.shape[0]):
-        if skipped(weight, i):
-            put_value(slot_out, i, -1)
-            continue
-        k = row_key(bits[i])
-        c = np.int64(is_pos[i])
-        b = lut[bin_of(bits, score, i, lo, shift, vlo, scale, top)]
-        o = cursor[c, b]
-        cursor[c, b] = o + 1
-        keys[o] = k
-        put(w_out, o, weight, i)
-        put_value(x_out, o, payload_of(extra, i, first_row))
-        put_value(slot_out, i, o)
+    n = bits.shape[0]
+    nb = cursor.shape[1]
+    flat = cursor.reshape(cursor.size)
+    buckets = np.empty(BLOCK, np.int32)
+    block_keys = np.empty(BLOCK, keys.dtype)
+    for a in range(0, n, BLOCK):
+        e = min(n, a + BLOCK)
+        t = buckets[:e - a]
+        rows = bits[a:e]
+        kb = block_keys[:e - a]
+        for k in range(e - a):
+            kb[k] = row_key(rows[k])
+        block_bins(rows, score[a:e], lo, shift, vlo, scale, top, t)
+        pos = is_pos[a:e]
+        for k in range(e - a):  # the (class, bucket) segment, as a flat index
+            t[k] = np.int32(lut[t[k]]) + np.int32(nb) * np.int32(pos[k])
+        ws = part(weight, a, e)
+        xs = part(extra, a, e)
+        slots = part(slot_out, a, e)
+        for k in range(e - a):
+            if skipped(ws, k):
+                put_value(slots, k, -1)
+                continue
+            b = t[k]
+            o = flat[b]
+            flat[b] = o + 1
+            keys[o] = kb[k]
+            put(w_out, o, ws, k)
+            put_value(x_out, o, payload_of(xs, k, first_row + a))
+            put_value(slots, k, o)
 
 
 @jit
