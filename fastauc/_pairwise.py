@@ -15,9 +15,10 @@ from ._kernels.pairwise import (
     aum_groups,
     class_sums,
     closed_form,
-    hinge_negatives,
-    hinge_positives,
+    hinge_merge,
+    merge_cut,
     negative_spread,
+    positive_prefix,
     segment_sums,
 )
 from ._kernels.sorting import keys_to_floats
@@ -127,24 +128,22 @@ def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, 
         return (value, *placement.to_rows(out))
     squared = loss == "squared_hinge"
     scale = np.full(n_groups, 1.0 / z)
-    # the positives' walk (which reads every row of both classes) and the
-    # first negatives in one thread, the other negatives in the other: a
-    # negative costs about 1.8 rows of the positives' walk (measured), so the
-    # cut balances n_neg + n_pos + 1.8 cut = 1.8 (n_neg - cut).  It depends
-    # on the class sizes only; the rows written are disjoint.
-    n_neg = ns.shape[0]
-    cut = min(n_neg, max(0, (4 * n_neg - 5 * ps.shape[0]) // 18))
-    neg_args = (ps, pw, p_starts, ns, nw, runs.nx, n_starts, margin, squared, scale, out, at)
-
-    def first_part():
-        value = hinge_positives(ps, pw, runs.px, p_starts, ns, nw, n_starts, margin, squared,
-                                scale, out, at)
-        hinge_negatives(*neg_args, 0, cut)
-        return value
-
-    value = _run([(first_part, ()), (hinge_negatives, (*neg_args, cut, n_neg))],
-                 placement.slots >= CHUNK_MIN)[0]
-    return (value, *placement.to_rows(out))
+    n_pos, n_neg = ps.shape[0], ns.shape[0]
+    wsum, usum = spare("pairwise prefix w", n_pos, np.float64), \
+        spare("pairwise prefix u", n_pos, np.float64)
+    positive_prefix(ps, pw, p_starts, wsum, usum)
+    args = (ps, pw, runs.px, p_starts, ns, nw, runs.nx, n_starts, wsum, usum, margin, squared,
+            scale, out, at)
+    # one merge, cut where it passes half the rows (data only: the same
+    # parts, and so the same sums, on any number of threads)
+    threaded = placement.slots >= CHUNK_MIN
+    if threaded:
+        i_cut, j_cut = merge_cut(ps, p_starts, ns, n_starts, margin)
+        parts = [(0, i_cut, 0, j_cut), (i_cut, n_pos, j_cut, n_neg)]
+    else:
+        parts = [(0, n_pos, 0, n_neg)]
+    values = _run([(hinge_merge, (*args, *part)) for part in parts], threaded)
+    return (sum(values), *placement.to_rows(out))
 
 
 def _run(calls, threaded):

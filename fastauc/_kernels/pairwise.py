@@ -9,15 +9,28 @@ Hinge losses (Rust & Hocking 2023): a positive ``i`` and a negative ``j``
 form an *active* pair when ``d = s_i - s_j < margin`` (the float difference,
 compared strictly).  For a fixed positive the active negatives are a suffix
 of the sorted negatives, and the suffix grows as ``s_i`` falls; for a fixed
-negative the active positives are a prefix of the sorted positives.  So two
-walks (positives from the top, negatives from the bottom) visit each active
-set once.  Each walk keeps the weight, the weighted mean and the weighted
-sum of squared deviations of its active set, so that
-``sum_j w_j (m - s_i + s_j)**2 = W (m - s_i + mean)**2 + M2`` is a sum of
-non-negative terms: no cancellation between large prefix sums.  The rows
-that join the set between two outputs are summed about the first of them and
-merged in once (Chan, Golub & LeVeque's pairwise update), so the walk does
-no division per row.
+negative the active positives are a prefix of the sorted positives.  Both
+are the one relation, so one merge of the two runs from the top
+(``hinge_merge``) meets each positive when its active negatives are exactly
+those passed so far, and each negative when its active positives are exactly
+those not yet passed.  Every sum is kept as a sum of non-negative terms, so
+that large sums never cancel:
+
+- a positive's terms ``sum_j w_j (m - s_i + s_j)**p`` are written about the
+  lowest active negative ``low``: with ``gap = m - (s_i - low) > 0`` and
+  ``x_j = s_j - low >= 0``, ``sum w_j (gap + x_j) = W gap + V`` and
+  ``sum w_j (gap + x_j)**2 = W gap**2 + 2 gap V + Q``, where the merge grows
+  ``V = sum w_j x_j`` and ``Q = sum w_j x_j**2`` as ``low`` moves down by
+  ``d``: ``Q += d (2 V + W d)``, ``V += W d``;
+- a negative's terms ``sum_i w_i (m - s_i + s_j)`` are written about the
+  highest active positive ``top``: ``W (m - (top - s_j)) + U`` with
+  ``U = sum w_i (top - s_i)``, whose prefix values (``positive_prefix``)
+  grow by ``W (s_i - s_(i-1))``.
+
+The merge's branches are the one unpredictable part (the classes interleave
+at random); two merges (one per class, as this code had before) cost twice
+that.  The merge can start from any point it passes (``merge_cut``), so two
+threads take one half each.
 
 Linear and square losses need no sort: per group, the classes' weights,
 means and the negatives' spread give every term (``closed_form``).
@@ -138,103 +151,137 @@ def closed_form(score, is_pos, weight, codes, ref, wp, wn, mean_p, mean_n, margi
 
 
 @jit
-def hinge_positives(ps, pw, px, p_starts, ns, nw, n_starts, margin, squared, scale, out, at):
-    """Value, gradient and Hessian entries of the positives (see the module).
+def positive_prefix(ps, pw, p_starts, wp_out, up_out):
+    """For each positive ``i`` (sorted ascending within its group), the
+    weight of the group's positives up to it, ``wp_out[i]``, and
+    ``up_out[i] = sum w_k (s_i - s_k)`` over them: grown by the weight so
+    far times each step up, a sum of non-negative terms."""
+    for g in range(p_starts.shape[0] - 1):
+        a0, a1 = p_starts[g], p_starts[g + 1]
+        w_sum = 0.0
+        u = 0.0
+        for i in range(a0, a1):
+            if i > a0:
+                u += w_sum * (ps[i] - ps[i - 1])
+            w_sum += weight_at(pw, i)
+            wp_out[i] = w_sum
+            up_out[i] = u
 
-    ``ps``/``ns``: each class's scores (float64) sorted ascending within each
-    group; ``pw``/``nw`` their weights; ``px`` the positives' row indices;
-    ``scale[g]`` multiplies group ``g``'s terms.  Each row's gradient and
-    Hessian entry are written to ``out`` where ``at`` says (``put``; zeros
-    where the row has no active pair).  Returns the (scaled) value.
-    """
+@jit
+def first_active(ps_i, ns, b0, b1, margin):
+    """The first negative of ``ns[b0:b1]`` (ascending) active with a positive
+    scored ``ps_i`` (``ps_i - s_j < margin``; ``b1`` for none), by bisection."""
+    lo, hi = b0, b1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ps_i - ns[mid] < margin:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+@jit
+def merge_cut(ps, p_starts, ns, n_starts, margin):
+    """``(i_cut, j_cut)``: the positives below ``i_cut`` and the negatives
+    below ``j_cut`` are about half the rows, and a point the merge of
+    ``hinge_merge`` passes (in the group where the half falls, the merge
+    state just before it reaches positive ``i_cut - 1``).  Depends on the
+    data only."""
+    n_groups = p_starts.shape[0] - 1
+    total = p_starts[n_groups] + n_starts[n_groups]
+    half = total // 2
+    done = 0
+    for g in range(n_groups):
+        a0, a1 = p_starts[g], p_starts[g + 1]
+        b0, b1 = n_starts[g], n_starts[g + 1]
+        rows = (a1 - a0) + (b1 - b0)
+        if done + rows < half:
+            done += rows
+            continue
+        # within group g: the least k in [a0, a1] with (k - a0) + (J(k) - b0) >= half - done,
+        # J(a1) = b1; the lower part is positives [a0, k), negatives [b0, J(k))
+        lo, hi = a0, a1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if (mid - a0) + (first_active(ps[mid], ns, b0, b1, margin) - b0) >= half - done:
+                hi = mid
+            else:
+                lo = mid + 1
+        j = b1 if lo == a1 else first_active(ps[lo], ns, b0, b1, margin)
+        return lo, j
+    return p_starts[n_groups], n_starts[n_groups]
+
+@jit
+def hinge_merge(ps, pw, px, p_starts, ns, nw, nx, n_starts, wp, up, margin, squared, scale,
+                out, at, i_lo, i_hi, j_lo, j_hi):
+    """Value, gradient and Hessian entries of the hinge losses (``squared``:
+    the squared hinge) for the positives ``i_lo <= i < i_hi`` and the
+    negatives ``j_lo <= j < j_hi`` (a part from ``merge_cut``, or all), by one
+    merge from the top of each group (see the module).  ``ps``/``ns``: each
+    class's scores (float64) ascending within each group; ``pw``/``nw``
+    their weights (None: 1), ``px``/``nx`` their rows; ``wp``/``up``:
+    ``positive_prefix``; ``scale[g]`` multiplies group ``g``'s terms.  Each
+    row's gradient and Hessian entry go to ``out`` where ``at`` says
+    (``put``; zeros stay where a row has no active pair; the plain hinge
+    writes no Hessian).  A part that starts below the top of a group first
+    sums the negatives above it.  Returns the part's (scaled) value."""
     total = 0.0
     for g in range(p_starts.shape[0] - 1):
         a0, a1 = p_starts[g], p_starts[g + 1]
         b0, b1 = n_starts[g], n_starts[g + 1]
-        c = scale[g]
-        w_act = 0.0
-        mean = 0.0
-        m2 = 0.0
-        j = b1 - 1  # the active negatives are ns[j + 1:b1]
-        value = 0.0
-        for i in range(a1 - 1, a0 - 1, -1):
-            si = ps[i]
-            if j >= b0 and si - ns[j] < margin:
-                # the negatives that join, summed about the first of them, then
-                # merged into the active set's weight, mean and spread (Chan et
-                # al.): no division per row, no large sums cancelling
-                first = ns[j]
-                t0 = 0.0
-                t1 = 0.0
-                t2 = 0.0
-                while j >= b0 and si - ns[j] < margin:
-                    w = weight_at(nw, j)
-                    x = ns[j] - first
-                    t0 += w
-                    t1 += w * x
-                    t2 += w * x * x
-                    j -= 1
-                offset = t1 / t0
-                w_new = w_act + t0
-                delta = (first - mean) + offset
-                mean += delta * (t0 / w_new)
-                spread = t2 - t1 * offset
-                if spread != spread:  # inf - inf: squares past the float range
-                    spread = np.inf
-                m2 += max(spread, 0.0) + (delta * (w_act * t0 / w_new)) * delta
-                w_act = w_new
-            if w_act == 0.0:
-                continue
-            wi = weight_at(pw, i) * c
-            gap = margin - (si - mean)  # the difference first: exact for close scores
-            if squared:
-                value += wi * (w_act * gap * gap + m2)
-                put(out, at, px[i], -2.0 * wi * w_act * gap, 2.0 * wi * w_act)
-            else:
-                value += wi * w_act * gap
-                out[px[i] * at[0]] = -wi * w_act
-        total += value
-    return total
-
-
-@jit
-def hinge_negatives(ps, pw, p_starts, ns, nw, nx, n_starts, margin, squared, scale, out, at,
-                    j_lo, j_hi):
-    """Gradient and Hessian entries of the negatives ``j_lo <= j < j_hi``:
-    ascending, the active positives a growing prefix (other arguments as for
-    ``hinge_positives``).  A range may start anywhere: its first negative
-    takes in all the positives below it in one batch, so the negatives can be
-    cut into ranges for two threads."""
-    for g in range(p_starts.shape[0] - 1):
-        a0, a1 = p_starts[g], p_starts[g + 1]
-        b0, b1 = max(n_starts[g], j_lo), min(n_starts[g + 1], j_hi)
-        if b0 >= b1:
+        i = min(a1, i_hi) - 1
+        i_end = max(a0, i_lo) - 1
+        j = min(b1, j_hi) - 1
+        j_end = max(b0, j_lo) - 1
+        if i <= i_end and j <= j_end:
             continue
         c = scale[g]
+        # the active negatives' weight, and their deviations above the lowest, ``low``
         w_act = 0.0
-        mean = 0.0
-        i = a0  # the active positives are ps[a0:i]
-        for j in range(b0, b1):
-            sj = ns[j]
-            if i < a1 and ps[i] - sj < margin:
-                first = ps[i]
-                t0 = 0.0
-                t1 = 0.0
-                while i < a1 and ps[i] - sj < margin:
-                    w = weight_at(pw, i)
-                    t0 += w
-                    t1 += w * (ps[i] - first)
-                    i += 1
-                w_new = w_act + t0
-                mean += ((first - mean) + t1 / t0) * (t0 / w_new)
-                w_act = w_new
-            if w_act == 0.0:
-                continue
-            wj = weight_at(nw, j) * c
-            if squared:
-                put(out, at, nx[j], 2.0 * wj * w_act * (margin - (mean - sj)), 2.0 * wj * w_act)
+        v = 0.0
+        q = 0.0
+        low = 0.0
+        if j + 1 < b1:  # the negatives above belong to the other part: their sums
+            low = ns[j + 1]
+            for k in range(j + 1, b1):
+                w = weight_at(nw, k)
+                x = ns[k] - low
+                w_act += w
+                v += w * x
+                q += w * x * x
+        value = 0.0
+        while i > i_end or j > j_end:
+            if j > j_end and (i == i_end or ps[i] - ns[j] < margin):
+                w = weight_at(nw, j)
+                sj = ns[j]
+                if i >= a0:  # active with positives a0..i
+                    cw = c * w
+                    if squared:
+                        put(out, at, nx[j], 2.0 * cw * (wp[i] * (margin - (ps[i] - sj)) + up[i]),
+                            2.0 * cw * wp[i])
+                    else:
+                        out[nx[j] * at[0]] = cw * wp[i]
+                if w_act > 0.0:
+                    d = low - sj
+                    if d > 0.0:
+                        q += d * (2.0 * v + w_act * d)
+                        v += w_act * d
+                w_act += w
+                low = sj
+                j -= 1
             else:
-                out[nx[j] * at[0]] = wj * w_act
+                if w_act > 0.0:
+                    wi = weight_at(pw, i) * c
+                    gap = margin - (ps[i] - low)
+                    if squared:
+                        value += wi * (w_act * gap * gap + (2.0 * gap * v if v > 0.0 else 0.0) + q)
+                        put(out, at, px[i], -2.0 * wi * (w_act * gap + v), 2.0 * wi * w_act)
+                    else:
+                        value += wi * (w_act * gap + v)
+                        out[px[i] * at[0]] = -wi * w_act
+                i -= 1
+        total += value
+    return total
 
 
 @jit
