@@ -167,6 +167,7 @@ def positive_prefix(ps, pw, p_starts, wp_out, up_out):
             wp_out[i] = w_sum
             up_out[i] = u
 
+
 @jit
 def first_active(ps_i, ns, b0, b1, margin):
     """The first negative of ``ns[b0:b1]`` (ascending) active with a positive
@@ -179,6 +180,7 @@ def first_active(ps_i, ns, b0, b1, margin):
         else:
             lo = mid + 1
     return lo
+
 
 @jit
 def merge_cut(ps, p_starts, ns, n_starts, margin):
@@ -210,6 +212,7 @@ def merge_cut(ps, p_starts, ns, n_starts, margin):
         j = b1 if lo == a1 else first_active(ps[lo], ns, b0, b1, margin)
         return lo, j
     return p_starts[n_groups], n_starts[n_groups]
+
 
 @jit
 def hinge_merge(ps, pw, px, p_starts, ns, nw, nx, n_starts, wp, up, margin, squared, scale,
