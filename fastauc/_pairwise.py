@@ -154,11 +154,13 @@ def _run(calls, threaded):
 
 
 def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, groups, normalize,
-                   square_hessian=False, factor=1.0):
+                   square_hessian=False, factor=1.0, count_here=False):
     """``(value, gradient, hessian)`` of a loss, inputs validated, all three
     multiplied by ``factor`` (> 0; folded into the normalisation, so no pass
     over the arrays).  With ``square_hessian`` the Hessian is the square loss's,
-    ``2 w_i W_other / z``, whatever the loss (the boosting objectives')."""
+    ``2 w_i W_other / z``, whatever the loss (the boosting objectives').
+    ``count_here``: the sort's first passes in this thread
+    (``_sort.sort_by_class``; the boosting objectives)."""
     margin, normalize = check_params(loss, margin, normalize)
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                          default_rule="greater", keep_float32=True)
@@ -192,7 +194,7 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         # rows of one size, and fresh buffers cost a page fault per 4 KiB
         # (about a quarter of a 1e6-row call); nothing returned points into them
         runs, p_starts, n_starts, placement = sort_by_group(is_pos, s, w, codes, n_groups,
-                                                            alloc=spare)
+                                                            alloc=spare, count_here=count_here)
         wp, wn = (_segment_weights(x, starts) for x, starts in
                   ((runs.pw, p_starts), (runs.nw, n_starts)))
     pairs = float(np.dot(wp, wn))

@@ -135,7 +135,8 @@ def _serial(fn, arg_tuples):
 
 
 def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="y_score",
-                  *, row_index=False, positions=False, path=None, serial=False, alloc=_fresh):
+                  *, row_index=False, positions=False, path=None, serial=False, alloc=_fresh,
+                  count_here=False):
     """Split rows by class and sort each class by score, ascending and stable.
 
     Parameters
@@ -168,8 +169,19 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         Where the row-sized buffers come from (``_table.spare`` lends a
         thread's reusable ones); the runs returned, and the placement's
         slots, are views of them.
+    count_here : bool
+        Count and scatter the rows in this thread, and sort the buckets on
+        two as usual (the chunks, and so the result, stay the same).  For
+        the boosting objectives: they are called right after the library's
+        own parallel loop, whose OpenMP workers spin on a core for a few
+        milliseconds before they sleep, and the two passes then shared two
+        cores with a spinning thread and waited on each other.  In the
+        calling thread they took XGBoost's rounds (1e6 x 20, 30 rounds,
+        alternated runs) from 59.3-64.3 to 56.4-57.7 ms, LightGBM's from
+        74.9-82.0 to 65.8-76.8 ms.
     """
     run = _serial if serial else map_chunks
+    front = _serial if count_here else run
     bits = _bits(score)
     n = bits.shape[0]
     weighted = weight.shape[0] > 0
@@ -195,7 +207,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     parts = [(bits[a:b], score[a:b], is_pos[a:b], weight[a:b] if weighted else None,
               extra[a:b] if extra.shape[0] else None, a) for a, b in halves]
     hists = [np.zeros((2, nbins), np.int64) for _ in halves]  # row 1: positives
-    run(bin_counts, [(p[0], p[1], *p[2:4], lo, shift, vlo, scale, h)
+    front(bin_counts, [(p[0], p[1], *p[2:4], lo, shift, vlo, scale, h)
                      for p, h in zip(parts, hists)])
     total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
     lut, firsts = _buckets(total, _bucket_rows(n) if path == "radix" else None)
@@ -207,7 +219,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     # with positions the payload is numbered in cache by the segment sort,
     # and each row's slot is written in row order
     slot_of = alloc("slots", n, x_dtype) if positions else None
-    run(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, None if positions else x,
+    front(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, None if positions else x,
                         None if slot_of is None else slot_of[a:b])
                        for p, c, (a, b) in zip(parts, cursors, halves)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
@@ -222,7 +234,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     return (runs, Placement(m, slot_of)) if positions else runs
 
 
-def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh):
+def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_here=False):
     """Each class's rows sorted by group, and by score within each group.
 
     ``codes``: int64 (n,) group codes in ``[0, n_groups)``, or None for one
@@ -237,16 +249,19 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh):
     array of results per row stays in cache, and writing to random rows of
     it is cheaper than a gather afterwards); above, the rows' slots.
     ``alloc``: where the row-sized buffers come from, as for
-    :func:`sort_by_class` (the runs and the placement are views of them).
+    :func:`sort_by_class` (the runs and the placement are views of them);
+    ``count_here`` as there.
     """
     n = score.shape[0]
     direct = n <= DIRECT_ROWS
     if codes is None:
         if direct:
-            runs = sort_by_class(is_pos, score, weight, row_index=True, alloc=alloc)
+            runs = sort_by_class(is_pos, score, weight, row_index=True, alloc=alloc,
+                                 count_here=count_here)
             placement = Placement(n, None)
         else:
-            runs, placement = sort_by_class(is_pos, score, weight, positions=True, alloc=alloc)
+            runs, placement = sort_by_class(is_pos, score, weight, positions=True, alloc=alloc,
+                                            count_here=count_here)
         return (runs, np.array([0, runs.pk.shape[0]], np.int64),
                 np.array([0, runs.nk.shape[0]], np.int64), placement)
     weighted = weight.shape[0] > 0
@@ -256,7 +271,8 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh):
     halves = _halves(n)
     parts = [(is_pos[a:b], weight[a:b] if weighted else None, codes[a:b]) for a, b in halves]
     hists = [np.zeros((2, n_groups), np.int64) for _ in halves]  # row 1: positives
-    if sum(map_chunks(group_counts, [(score[a:b], *p, h)
+    front = _serial if count_here else map_chunks
+    if sum(front(group_counts, [(score[a:b], *p, h)
                                      for (a, b), p, h in zip(halves, parts, hists)])):
         v.raise_non_finite("y_score", score)
     starts, cursors, p = _segments(hists)
@@ -266,7 +282,7 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh):
     x_dtype = np.int32 if n < 2**31 else np.int64
     x = alloc("payload", m, x_dtype)
     slot_of = None if direct else alloc("slots", n, x_dtype)
-    map_chunks(scatter_groups, [(bits[a:b], *q, a, c, keys, w, x if direct else None,
+    front(scatter_groups, [(bits[a:b], *q, a, c, keys, w, x if direct else None,
                                  None if direct else slot_of[a:b])
                                 for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)

@@ -408,3 +408,32 @@ def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, n_group
             np.testing.assert_array_equal(w, weight[rows])
         np.testing.assert_array_equal(np.diff(starts),
                                       np.bincount(group[rows], minlength=n_groups or 1))
+
+
+@pytest.mark.parametrize("n_groups", [None, 37])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_counting_in_the_calling_thread_changes_nothing(n_groups, dtype, rng):
+    """``count_here`` (the boosting objectives: the sort's counting and
+    scatter passes in the calling thread) gives the very same runs, starts
+    and placement, with weights, groups and both layouts of the payload."""
+    n = 3 * _sort.CHUNK_MIN + 11
+    is_pos = rng.random(n) < 0.2
+    score = np.round(rng.standard_normal(n), 3).astype(dtype)
+    weight = rng.choice([0.0, 1.0, 2.5], n)
+    codes = None if n_groups is None else rng.integers(0, n_groups, n)
+    a = _sort.sort_by_class(is_pos, score, weight, row_index=True)
+    b = _sort.sort_by_class(is_pos, score, weight, row_index=True, count_here=True)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    for direct in (True, False):
+        with mock.patch.object(_sort, "DIRECT_ROWS", n if direct else 0):
+            a = _sort.sort_by_group(is_pos, score, weight, codes, n_groups or 1)
+            b = _sort.sort_by_group(is_pos, score, weight, codes, n_groups or 1,
+                                    count_here=True)
+        for x, y in zip((*a[0], *a[1:3]), (*b[0], *b[1:3])):
+            np.testing.assert_array_equal(x, y)
+        assert a[3].slots == b[3].slots
+        if a[3].slot_of is None:
+            assert b[3].slot_of is None
+        else:
+            np.testing.assert_array_equal(a[3].slot_of, b[3].slot_of)
