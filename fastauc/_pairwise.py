@@ -111,9 +111,9 @@ def _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z):
 
 def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, normalize,
                   factor):
-    """Hinge losses and AUM from the sort by (group, score): the walks write
-    each row's gradient and Hessian entry to its slot (``_sort.Placement``),
-    then the slots are brought back to row order."""
+    """Hinge losses and AUM from the sort by (group, score): the merge (or
+    AUM's walk) writes each row's gradient and Hessian entry to its slot
+    (``_sort.Placement``), then the slots are brought back to row order."""
     ps = keys_to_floats(runs.pk, runs.pk)
     ns = keys_to_floats(runs.nk, runs.nk)
     pw, nw = _or_none(runs.pw), _or_none(runs.nw)

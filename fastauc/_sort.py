@@ -208,7 +208,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
               extra[a:b] if extra.shape[0] else None, a) for a, b in halves]
     hists = [np.zeros((2, nbins), np.int64) for _ in halves]  # row 1: positives
     front(bin_counts, [(p[0], p[1], *p[2:4], lo, shift, vlo, scale, h)
-                     for p, h in zip(parts, hists)])
+                       for p, h in zip(parts, hists)])
     total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
     lut, firsts = _buckets(total, _bucket_rows(n) if path == "radix" else None)
     starts, cursors, n_pos = _segments([np.add.reduceat(h, firsts, axis=1) for h in hists])
@@ -219,9 +219,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     # with positions the payload is numbered in cache by the segment sort,
     # and each row's slot is written in row order
     slot_of = alloc("slots", n, x_dtype) if positions else None
-    front(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w, None if positions else x,
-                        None if slot_of is None else slot_of[a:b])
-                       for p, c, (a, b) in zip(parts, cursors, halves)])
+    front(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w,
+                          None if positions else x, None if slot_of is None else slot_of[a:b])
+                         for p, c, (a, b) in zip(parts, cursors, halves)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     if path == "numpy":
         run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
@@ -273,7 +273,7 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_he
     hists = [np.zeros((2, n_groups), np.int64) for _ in halves]  # row 1: positives
     front = _serial if count_here else map_chunks
     if sum(front(group_counts, [(score[a:b], *p, h)
-                                     for (a, b), p, h in zip(halves, parts, hists)])):
+                                for (a, b), p, h in zip(halves, parts, hists)])):
         v.raise_non_finite("y_score", score)
     starts, cursors, p = _segments(hists)
     m = int(starts[-1])
@@ -283,8 +283,8 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_he
     x = alloc("payload", m, x_dtype)
     slot_of = None if direct else alloc("slots", n, x_dtype)
     front(scatter_groups, [(bits[a:b], *q, a, c, keys, w, x if direct else None,
-                                 None if direct else slot_of[a:b])
-                                for (a, b), q, c in zip(halves, parts, cursors)])
+                            None if direct else slot_of[a:b])
+                           for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, not direct, True)
                              for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
