@@ -110,22 +110,23 @@ def _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z):
 
 
 def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, normalize,
-                  factor):
+                  factor, dtype, interleaved):
     """Hinge losses and AUM from the sort by (group, score): the merge (or
     AUM's walk) writes each row's gradient and Hessian entry to its slot
-    (``_sort.Placement``), then the slots are brought back to row order."""
+    (``_sort.Placement``, as ``dtype``), then the slots are brought back to
+    row order."""
     ps = keys_to_floats(runs.pk, runs.pk)
     ns = keys_to_floats(runs.nk, runs.nk)
     pw, nw = _or_none(runs.pw), _or_none(runs.nw)
     n_groups = wp.shape[0]
-    out, at = placement.buffer()
+    out, at = placement.buffer(dtype, interleaved)
     if loss == "aum":
         rates = normalize is True
         pairs = wp * wn
         scale = (pairs / pairs.sum() if rates else np.ones(n_groups)) * factor
         value = aum_groups(ps, pw, runs.px, p_starts, ns, nw, runs.nx, n_starts, rates, scale,
                            out, at)
-        return (value, *placement.to_rows(out))
+        return (value, *placement.to_rows(out, interleaved))
     squared = loss == "squared_hinge"
     scale = np.full(n_groups, 1.0 / z)
     n_pos, n_neg = ps.shape[0], ns.shape[0]
@@ -143,7 +144,7 @@ def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, 
     else:
         parts = [(0, n_pos, 0, n_neg)]
     values = _run([(hinge_merge, (*args, *part)) for part in parts], threaded)
-    return (sum(values), *placement.to_rows(out))
+    return (sum(values), *placement.to_rows(out, interleaved))
 
 
 def _run(calls, threaded):
@@ -154,13 +155,17 @@ def _run(calls, threaded):
 
 
 def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, groups, normalize,
-                   square_hessian=False, factor=1.0, count_here=False):
+                   square_hessian=False, factor=1.0, count_here=False, dtype=np.float64,
+                   interleaved=False):
     """``(value, gradient, hessian)`` of a loss, inputs validated, all three
     multiplied by ``factor`` (> 0; folded into the normalisation, so no pass
     over the arrays).  With ``square_hessian`` the Hessian is the square loss's,
     ``2 w_i W_other / z``, whatever the loss (the boosting objectives').
     ``count_here``: the sort's first passes in this thread
-    (``_sort.sort_by_class``; the boosting objectives)."""
+    (``_sort.sort_by_class``; the boosting objectives).  ``dtype``: of the
+    gradient and Hessian (float32 for the boosting libraries: each entry is
+    the float64 one rounded once); with ``interleaved`` they may be strided
+    views of one buffer, each row's two entries side by side."""
     margin, normalize = check_params(loss, margin, normalize)
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                          default_rule="greater", keep_float32=True)
@@ -209,18 +214,18 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
     if pairs == 0.0 or z == 0.0:
         _warn_no_pairs(wp, wn, present, groups is not None)
         value = 0.5 if loss == "linear" and normalize == "all_pairs" and z > 0 else 0.0
-        return value, np.zeros(n), np.zeros(n)
+        return value, np.zeros(n, dtype), np.zeros(n, dtype)
     if loss in ("linear", "square"):
         value, grad, hess = _closed_form(loss, s, is_pos, w, codes, n_groups, sums, margin, z)
     else:
         value, grad, hess = _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn,
-                                          margin, z, normalize, factor)
+                                          margin, z, normalize, factor, dtype, interleaved)
     if loss == "linear" and normalize == "all_pairs":
         value += 0.5
     if square_hessian and loss != "square":
         hess = _square_hessian(is_pos, w, codes, wp, wn, z)
     _warn_no_pairs(wp, wn, present, groups is not None)
-    return float(value), grad, hess
+    return float(value), grad.astype(dtype, copy=False), hess.astype(dtype, copy=False)
 
 
 def _segment_weights(w, starts):

@@ -86,26 +86,31 @@ class Placement(NamedTuple):
     slots: int  # rows of the array to_rows takes
     slot_of: np.ndarray | None  # each row's slot (-1: weight zero); None: the row itself
 
-    def buffer(self):
-        """``(out, at)``: a zeroed float64 buffer for two values per slot and
-        where they go (``_kernels.pairwise.put``: slot ``r``'s first value at
+    def buffer(self, dtype=np.float64, interleaved=False):
+        """``(out, at)``: a zeroed buffer for two values per slot and where
+        they go (``_kernels.pairwise.put``: slot ``r``'s first value at
         ``r * at[0]``, its second ``at[1]`` further).  Side by side per slot
         (one cache line a slot for :meth:`to_rows`' gather), or, when the
-        slots are the rows, the two columns back to back: then
-        :meth:`to_rows` returns them as they are, with no pass at all."""
-        at = (1, self.slots) if self.slot_of is None else (2, 1)
-        return np.zeros(2 * self.slots), at
+        slots are the rows, the two columns back to back unless
+        ``interleaved``: then :meth:`to_rows` returns them as they are, with
+        no pass at all.  ``dtype``: float64, or float32 for the boosting
+        libraries, which keep gradients in float32 (half the bytes for the
+        kernels' scattered writes)."""
+        at = (1, self.slots) if self.slot_of is None and not interleaved else (2, 1)
+        return np.zeros(2 * self.slots, dtype), at
 
-    def to_rows(self, out):
-        """The two values of each row, as two contiguous arrays in row order,
-        from :meth:`buffer`'s ``out``.  Rows of weight zero (in no run) get
-        0, or what their slot holds when the slots are the rows (a caller
-        writing the runs' slots only leaves them at 0)."""
+    def to_rows(self, out, interleaved=False):
+        """The two values of each row in row order, from :meth:`buffer`'s
+        ``out`` (same ``interleaved``): two contiguous arrays, or, when the
+        slots are the rows and ``interleaved``, two strided views of
+        ``out``.  Rows of weight zero (in no run) get 0, or what their slot
+        holds when the slots are the rows (a caller writing the runs' slots
+        only leaves them at 0)."""
         m = self.slots
         if self.slot_of is None:
-            return out[:m], out[m:]
+            return (out[0::2], out[1::2]) if interleaved else (out[:m], out[m:])
         n = self.slot_of.shape[0]
-        a, b = np.empty(n), np.empty(n)
+        a, b = np.empty(n, out.dtype), np.empty(n, out.dtype)
         src = out.reshape(m, 2)
         map_chunks(take_slots, [(self.slot_of[r0:r1], src, a[r0:r1], b[r0:r1])
                                 for r0, r1 in _halves(n)])

@@ -78,7 +78,16 @@ class _Objective:
     with a pair), which makes each Newton step a gradient step scaled per
     class; ``square`` and ``squared_hinge`` get their own (0 for a row with
     no active pair).
+
+    Both arrays are float32, each entry the float64 one rounded once: the
+    libraries keep gradients in float32 and would convert them anyway, and
+    the kernels' writes to scattered rows move half the bytes.
     """
+
+    # LightGBM's Python package hands the arrays' data pointers to C (and
+    # asserts they are contiguous); XGBoost reads them through the array
+    # interface, strides included (``XGBoostObjective``)
+    _interleaved = False
 
     def __init__(self, loss, margin):
         self.margin, _ = check_params(loss, margin, True)
@@ -98,7 +107,8 @@ class _Objective:
                                            groups, True,
                                            square_hessian=self.loss not in _QUADRATIC,
                                            factor=total / 2.0 if total > 0 else 1.0,
-                                           count_here=True)  # (the library's threads spin)
+                                           count_here=True,  # (the library's threads spin)
+                                           dtype=np.float32, interleaved=self._interleaved)
         return grad, hess
 
 
@@ -117,6 +127,10 @@ class LightGBMObjective(_Objective):
 
 class XGBoostObjective(_Objective):
     """An XGBoost objective (see :func:`xgboost_objective`)."""
+
+    # each row's two entries side by side (one cache line a row for the
+    # kernels' scattered writes; at 1e6 rows, 1.7 against 2.5 ms of writes)
+    _interleaved = True
 
     def __call__(self, a, b, sample_weight=None):
         if hasattr(b, "get_uint_info"):  # xgb.train: (preds, dtrain)
@@ -151,8 +165,10 @@ def lightgbm_objective(loss="squared_hinge", margin=1.0):
     the total weight, so the Hessian is about one a row.  Losses with no
     second derivative (``linear``, ``hinge``, ``aum``) pass the square
     loss's Hessian, which is positive for every row that has a pair.  Rows in
-    query groups of one class get a zero gradient (no warning here).  The
-    model's outputs are margins, not probabilities.
+    query groups of one class get a zero gradient (no warning here).  Both
+    arrays are float32 (each entry the float64 value rounded once), the
+    precision LightGBM and XGBoost keep gradients in.  The model's outputs
+    are margins, not probabilities.
 
     See Also
     --------
@@ -166,7 +182,7 @@ def lightgbm_objective(loss="squared_hinge", margin=1.0):
     >>> objective = lightgbm_objective("squared_hinge")
     >>> grad, hess = objective(np.array([0, 1, 0, 1]), np.zeros(4), None, None)
     >>> grad, hess
-    (array([ 2., -2.,  2., -2.]), array([2., 2., 2., 2.]))
+    (array([ 2., -2.,  2., -2.], dtype=float32), array([2., 2., 2., 2.], dtype=float32))
     """
     return LightGBMObjective(loss, margin)
 
@@ -198,7 +214,7 @@ def xgboost_objective(loss="squared_hinge", margin=1.0):
     >>> from fastauc.objectives import xgboost_objective
     >>> grad, hess = xgboost_objective("hinge")(np.array([0, 1, 0, 1]), np.zeros(4))
     >>> grad, hess
-    (array([ 1., -1.,  1., -1.]), array([2., 2., 2., 2.]))
+    (array([ 1., -1.,  1., -1.], dtype=float32), array([2., 2., 2., 2.], dtype=float32))
     """
     return XGBoostObjective(loss, margin)
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import fastauc
+from fastauc import _sort
 from fastauc.objectives import (
     lightgbm_metric,
     lightgbm_objective,
@@ -46,6 +47,13 @@ def expected(y, s, loss, w=None, groups=None):
     return g * half, h * half
 
 
+def assert_float32_of(actual, desired):
+    """``actual`` is float32 and each entry is ``desired`` (float64, exact to
+    1e-12) rounded once: within half a float32 unit in the last place."""
+    assert actual.dtype == np.float32
+    np.testing.assert_allclose(actual, desired, rtol=2.0**-24 + 1e-11, atol=1e-15)
+
+
 @pytest.mark.parametrize("loss", LOSSES)
 def test_lightgbm_objective_reads_weights_and_groups(loss, data, rng):
     X, y, w, sizes = data
@@ -55,8 +63,8 @@ def test_lightgbm_objective_reads_weights_and_groups(loss, data, rng):
     grad, hess = lightgbm_objective(loss)(s, ds)
     w = w.astype(np.float32).astype(np.float64)  # what the libraries store
     g, h = expected(y, s, loss, w, codes)
-    np.testing.assert_allclose(grad, g, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(hess, h, rtol=1e-12, atol=1e-15)
+    assert_float32_of(grad, g)
+    assert_float32_of(hess, h)
     # the scikit-learn API's call: (y_true, y_pred, weight, group)
     grad2, hess2 = lightgbm_objective(loss)(y, s, w, sizes)
     np.testing.assert_array_equal(grad2, grad)
@@ -75,16 +83,53 @@ def test_xgboost_objective_reads_weights_and_qid(loss, data, rng):
     grad, hess = xgboost_objective(loss)(s, dm)
     w = w.astype(np.float32).astype(np.float64)
     g, h = expected(y, s, loss, w, codes)
-    np.testing.assert_allclose(grad, g, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(hess, h, rtol=1e-12, atol=1e-15)
+    assert_float32_of(grad, g)
+    assert_float32_of(hess, h)
     grad2, _ = xgboost_objective(loss)(y, s, sample_weight=w)  # XGBClassifier: no groups
-    np.testing.assert_allclose(grad2, expected(y, s, loss, w)[0], rtol=1e-12, atol=1e-15)
+    assert_float32_of(grad2, expected(y, s, loss, w)[0])
     # XGBoost's own margins are float32: sorted as 32-bit keys, the same terms
     s32 = s.astype(np.float32)
     grad3, hess3 = xgboost_objective(loss)(s32, dm)
     g, h = expected(y, s32.astype(np.float64), loss, w, codes)
-    np.testing.assert_allclose(grad3, g, rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(hess3, h, rtol=1e-12, atol=1e-15)
+    assert_float32_of(grad3, g)
+    assert_float32_of(hess3, h)
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+def test_float32_layouts_agree(loss, rng, monkeypatch):
+    """The objectives' float32 arrays hold the same values however they are
+    laid out: LightGBM's contiguous columns, XGBoost's entries of a row side
+    by side (strided views of one buffer), and through the sort's slots (as
+    inputs past ``DIRECT_ROWS`` are), on two threads."""
+    n = _sort.CHUNK_MIN + 3000
+    y = (rng.random(n) < 0.2).astype(int)
+    s = rng.normal(size=n).astype(np.float32) + y
+    w = rng.uniform(0.5, 2.0, n)
+    from_xgb = xgboost_objective(loss).gradient(y, s, w)
+    from_lgb = lightgbm_objective(loss).gradient(y, s, w)
+    assert all(a.flags.c_contiguous for a in from_lgb)
+    monkeypatch.setattr(_sort, "DIRECT_ROWS", 0)
+    via_slots = xgboost_objective(loss).gradient(y, s, w)
+    for a, b, c in zip(from_xgb, from_lgb, via_slots):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+
+
+def test_xgboost_trains_the_same_on_the_interleaved_arrays(data):
+    """XGBoost reads the strided views as it reads contiguous copies."""
+    X, y, w, _ = data
+    dm = xgb.DMatrix(X, y, weight=w)
+    obj = xgboost_objective()
+
+    def copies(preds, dtrain):
+        grad, hess = obj(preds, dtrain)
+        assert not grad.flags.c_contiguous  # the views, side by side
+        return np.ascontiguousarray(grad), np.ascontiguousarray(hess)
+
+    params = {"tree_method": "hist", "eta": 0.3, "nthread": 1}
+    views = xgb.train(params, dm, 10, obj=obj).predict(dm, output_margin=True)
+    copied = xgb.train(params, dm, 10, obj=copies).predict(dm, output_margin=True)
+    np.testing.assert_array_equal(views, copied)
 
 
 def test_training_ranks_well_through_every_api(data):
