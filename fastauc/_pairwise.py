@@ -21,7 +21,6 @@ from ._kernels.pairwise import (
     positive_prefix,
     segment_sums,
 )
-from ._kernels.sorting import keys_to_floats
 from ._parallel import map_chunks
 from ._sort import CHUNK_MIN, sort_by_group
 from ._table import spare
@@ -115,8 +114,7 @@ def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, 
     AUM's walk) writes each row's gradient and Hessian entry to its slot
     (``_sort.Placement``, as ``dtype``), then the slots are brought back to
     row order."""
-    ps = keys_to_floats(runs.pk, runs.pk)
-    ns = keys_to_floats(runs.nk, runs.nk)
+    ps, ns = runs.pk.view(np.float64), runs.nk.view(np.float64)  # (values=True)
     pw, nw = _or_none(runs.pw), _or_none(runs.nw)
     n_groups = wp.shape[0]
     out, at = placement.buffer(dtype, interleaved)
@@ -199,7 +197,8 @@ def pairwise_terms(y_true, y_score, loss, margin, sample_weight, pos_label, grou
         # rows of one size, and fresh buffers cost a page fault per 4 KiB
         # (about a quarter of a 1e6-row call); nothing returned points into them
         runs, p_starts, n_starts, placement = sort_by_group(is_pos, s, w, codes, n_groups,
-                                                            alloc=spare, count_here=count_here)
+                                                            alloc=spare, count_here=count_here,
+                                                            values=True)
         wp, wn = (_segment_weights(x, starts) for x, starts in
                   ((runs.pw, p_starts), (runs.nw, n_starts)))
     pairs = float(np.dot(wp, wn))

@@ -46,6 +46,7 @@ from ._kernels.sorting import (
     group_counts,
     scatter_groups,
     scatter_rows,
+    keys_to_floats,
     sort_segments,
     sort_small,
     take_slots,
@@ -141,7 +142,7 @@ def _serial(fn, arg_tuples):
 
 def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="y_score",
                   *, row_index=False, positions=False, path=None, serial=False, alloc=_fresh,
-                  count_here=False):
+                  count_here=False, values=False):
     """Split rows by class and sort each class by score, ascending and stable.
 
     Parameters
@@ -184,6 +185,10 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         calling thread they took XGBoost's rounds (1e6 x 20, 30 rounds,
         alternated runs) from 59.3-64.3 to 56.4-57.7 ms, LightGBM's from
         74.9-82.0 to 65.8-76.8 ms.
+    values : bool
+        The runs' ``pk``/``nk`` hold the sorted scores' float64 bits (view
+        them as float64) instead of their keys: converted by the sorting
+        threads, for callers that compute with the scores.
     """
     run = _serial if serial else map_chunks
     front = _serial if count_here else run
@@ -202,7 +207,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     if path == "radix" and n <= BUCKET_ROWS:  # one bucket: the whole sort in one call
         runs = _sort_small(bits, is_pos, weight if weighted else None,
                            extra if extra.shape[0] else None, with_extra, x_dtype, name, score,
-                           alloc)
+                           alloc, values)
         return (runs, Placement(n, None)) if positions else runs
     nbins = 2 if path == "numpy" else _bins(n)
     vlo, vhi = _score_range(score, name)
@@ -232,14 +237,17 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
         if out is not keys:
             widen_keys(keys, out)
+        if values:
+            keys_to_floats(out, out)
     else:
-        run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, positions) for i, (a, b)
-                          in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
+        run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, positions, False, values)
+                          for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     runs = _class_runs(out, w, x, n_pos, x_dtype)
     return (runs, Placement(m, slot_of)) if positions else runs
 
 
-def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_here=False):
+def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_here=False,
+                  values=False):
     """Each class's rows sorted by group, and by score within each group.
 
     ``codes``: int64 (n,) group codes in ``[0, n_groups)``, or None for one
@@ -255,18 +263,18 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_he
     it is cheaper than a gather afterwards); above, the rows' slots.
     ``alloc``: where the row-sized buffers come from, as for
     :func:`sort_by_class` (the runs and the placement are views of them);
-    ``count_here`` as there.
+    ``count_here`` and ``values`` as there.
     """
     n = score.shape[0]
     direct = n <= DIRECT_ROWS
     if codes is None:
         if direct:
             runs = sort_by_class(is_pos, score, weight, row_index=True, alloc=alloc,
-                                 count_here=count_here)
+                                 count_here=count_here, values=values)
             placement = Placement(n, None)
         else:
             runs, placement = sort_by_class(is_pos, score, weight, positions=True, alloc=alloc,
-                                            count_here=count_here)
+                                            count_here=count_here, values=values)
         return (runs, np.array([0, runs.pk.shape[0]], np.int64),
                 np.array([0, runs.nk.shape[0]], np.int64), placement)
     weighted = weight.shape[0] > 0
@@ -291,7 +299,7 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_he
                             None if direct else slot_of[a:b])
                            for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
-    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, not direct, True)
+    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, not direct, True, values)
                              for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
@@ -360,7 +368,7 @@ def _values():
     return np.empty(VALUE_ROWS), np.empty(2 * VALUE_ROWS, np.uint32)
 
 
-def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, alloc):
+def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, alloc, values):
     """``sort_by_class`` of at most ``BUCKET_ROWS`` rows: one kernel call."""
     n = bits.shape[0]
     _score_range(score, name)  # NaN or infinity raises
@@ -372,7 +380,7 @@ def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, a
     tw = None if w is None else alloc("scratch weights 0", n, np.float64)
     tx = None if x is None else alloc("scratch payload 0", n, x_dtype)
     n_pos, m = sort_small(bits, is_pos, weight, extra, keys, w, x, tk, tw, tx, out,
-                          np.empty(3, np.int64), _tables(), None, None)
+                          np.empty(3, np.int64), _tables(), None, None, values)
     w = v.EMPTY_WEIGHT if w is None else w
     x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:m], w[n_pos:m], x[n_pos:m])
@@ -445,17 +453,20 @@ def _segment_ranges(starts, split: bool):
     return [(0, cut), (cut, n_seg)]
 
 
-def _sort_range(keys, w, x, starts, first, last, out, alloc, i, number=False, short=False):
+def _sort_range(keys, w, x, starts, first, last, out, alloc, i, number=False, short=False,
+                values=False):
     """Sort segments ``first:last`` (the ``i``-th range) with scratch as long
     as the longest of them (``number``: the payload is the rows' slots;
     ``short``: the segments are mostly short, the groups of ``sort_by_group``,
-    and those of float64 keys are sorted by ``by_value``)."""
+    and those of float64 keys are sorted by ``by_value``; ``values``: write
+    the values' bits, ``sort_by_class``)."""
     longest = int(np.max(np.diff(starts[first:last + 1]))) if last > first else 0
     tk = alloc(f"scratch keys {i}", longest, keys.dtype)
     tw = None if w is None else alloc(f"scratch weights {i}", longest, np.float64)
     tx = None if x is None else alloc(f"scratch payload {i}", longest, x.dtype)
     v, codes = _values() if short else (None, None)
-    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), v, codes, number)
+    sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), v, codes, number,
+                  values)
 
 
 # ----------------------------------------------------------------- the choice

@@ -14,6 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 import fastauc
 from fastauc import _sort
+from fastauc._kernels.sorting import keys_to_floats
 from fastauc._table import float_keys
 
 EMPTY = np.empty(0)
@@ -437,3 +438,35 @@ def test_counting_in_the_calling_thread_changes_nothing(n_groups, dtype, rng):
             assert b[3].slot_of is None
         else:
             np.testing.assert_array_equal(a[3].slot_of, b[3].slot_of)
+
+
+@pytest.mark.parametrize("n_groups", [None, 37])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n", [300, 3 * _sort.CHUNK_MIN + 11])
+def test_sorted_values_are_the_keys_values(n, n_groups, dtype, rng):
+    """``values=True`` (the all-pairs losses: the sorting threads write the
+    scores' float64 bits) gives each sorted key's value, the rest unchanged:
+    one bucket, many buckets, groups (their short segments sorted by
+    ``by_value``), and the numpy path."""
+    is_pos = rng.random(n) < 0.2
+    score = np.round(rng.standard_normal(n), 3).astype(dtype)
+    score[::7] = -0.0  # one tie with +0.0, which comes back as +0.0
+    weight = rng.choice([0.0, 1.0, 2.5], n)
+    codes = None if n_groups is None else rng.integers(0, n_groups, n)
+
+    def check(keyed, valued):
+        for i, (x, y) in enumerate(zip(keyed, valued)):
+            if i % 3 == 0:  # pk, nk
+                x = keys_to_floats(x, np.empty_like(x))
+                y = y.view(np.float64)
+            np.testing.assert_array_equal(x, y)
+
+    check(_sort.sort_by_class(is_pos, score, weight, row_index=True),
+          _sort.sort_by_class(is_pos, score, weight, row_index=True, values=True))
+    check(_sort.sort_by_class(is_pos, score, path="numpy"),
+          _sort.sort_by_class(is_pos, score, path="numpy", values=True))
+    a = _sort.sort_by_group(is_pos, score, weight, codes, n_groups or 1)
+    b = _sort.sort_by_group(is_pos, score, weight, codes, n_groups or 1, values=True)
+    check(a[0], b[0])
+    for x, y in zip(a[1:3], b[1:3]):
+        np.testing.assert_array_equal(x, y)

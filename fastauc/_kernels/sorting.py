@@ -645,11 +645,14 @@ def _short_sort(keys, w, x, tk, tw, tx, v, codes, hist, offset):
 
 
 @jit
-def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, v, codes, number):
+def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, v, codes, number,
+                  values):
     """Sort each segment ``starts[s]:starts[s + 1]`` for ``first <= s < last``
     ascending (stable), weights ``w`` and payload ``x`` (each possibly empty)
     carried along, in place; the sorted keys are written to ``out`` as
-    float64 keys (``out`` may be ``keys`` itself when they are uint64).
+    float64 keys (``out`` may be ``keys`` itself when they are uint64), or,
+    with ``values``, as the float64 values' bits (a caller that computes
+    with the scores: converted here, on the sorting threads, in cache).
     ``tk``/``tw``/``tx`` are scratch as long as the longest segment (None
     with ``w``/``x``).  ``tables``: int64 scratch (``TABLE_ROWS``,
     ``2**DIGIT_MAX``), the radix sort's digit counts and offsets, and
@@ -677,47 +680,54 @@ def sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, tables, v, c
                                 offset)
         if in_tmp:  # copied back (in cache) so that every segment ends in place
             _copy_back(keys, w, x, tk, tw, tx, a, b)
-        widen_segment(keys, out, a, b)
+        widen_segment(keys, out, a, b, values)
 
 
-def widen_segment(keys, out, a, b):  # pragma: no cover - replaced by the overload
-    """float32 keys ``a:b`` widened into ``out``; nothing for float64 keys
-    (sorted in place in ``out`` itself), so their code is never compiled."""
+def widen_segment(keys, out, a, b, values):  # pragma: no cover - replaced by the overload
+    """float32 keys ``a:b`` widened into ``out`` (as values' bits with
+    ``values``); float64 keys are sorted in place in ``out`` itself and only
+    turned into values' bits, so the widening is never compiled for them."""
 
 
 @overload(widen_segment)
-def _widen_segment(keys, out, a, b):
+def _widen_segment(keys, out, a, b, values):
     if keys.dtype.bitwidth == 32:
-        def widen(keys, out, a, b):
-            _widen_into(keys[a:b], out[a:b])
+        def widen(keys, out, a, b, values):
+            _widen_into(keys[a:b], out[a:b], values)
         return widen
-    return lambda keys, out, a, b: None
+
+    def as_values(keys, out, a, b, values):
+        if values:
+            keys_to_floats(out[a:b], out[a:b])
+    return as_values
 
 
 @jit
-def _widen_into(keys, out):
+def _widen_into(keys, out, values):
     """float32 keys (uint32; overwritten) as the float64 keys of the same
-    numbers, into ``out`` (the hardware's float32 -> float64 conversion)."""
+    numbers, into ``out`` (the hardware's float32 -> float64 conversion), or
+    as the float64 values' bits with ``values``."""
     for i in range(keys.shape[0]):
         k = np.uint64(keys[i])
         keys[i] = k ^ SIGN32 if k >= SIGN32 else (~k) & MASK32
-    values = keys.view(np.float32)
+    as_float32 = keys.view(np.float32)
     as_float = out.view(np.float64)
     for i in range(keys.shape[0]):
-        as_float[i] = np.float64(values[i])
-    for i in range(out.shape[0]):
-        out[i] = float_key(out[i])
+        as_float[i] = np.float64(as_float32[i])
+    if not values:
+        for i in range(out.shape[0]):
+            out[i] = float_key(out[i])
 
 
 @jit
 def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out, starts,
-               tables, v, codes):
+               tables, v, codes, values):
     """The whole sort of an input that is one bucket (at most ``BUCKET_ROWS``
     rows) in one call: the rows of non-zero weight split by class, the
     positives first, then each class sorted (``sort_segments``).  Arrays as
     for ``scatter_rows`` and ``sort_segments``, each as long as the input;
-    ``starts``: int64 scratch (3,), ``tables``, ``v`` and ``codes`` as for
-    ``sort_segments``.
+    ``starts``: int64 scratch (3,), ``tables``, ``v``, ``codes`` and
+    ``values`` as for ``sort_segments``.
     Returns ``(n_pos, m)``: the positives are ``out[:n_pos]``, the negatives
     ``out[n_pos:m]``."""
     n_pos = 0
@@ -744,7 +754,8 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out,
     starts[0] = 0
     starts[1] = n_pos
     starts[2] = m
-    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables, v, codes, False)
+    sort_segments(keys, w_out, x_out, starts, 0, 2, tk, tw, tx, out, tables, v, codes, False,
+                  values)
     return n_pos, m
 
 
@@ -752,5 +763,5 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out,
 def widen_keys(keys, out):
     """float32 keys (uint32; overwritten) as the float64 keys of the same
     numbers, into ``out``, returned."""
-    _widen_into(keys, out)
+    _widen_into(keys, out, False)
     return out
