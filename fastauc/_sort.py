@@ -90,14 +90,15 @@ class Placement(NamedTuple):
     def buffer(self, dtype=np.float64, interleaved=False):
         """``(out, at)``: a zeroed buffer for two values per slot and where
         they go (``_kernels.pairwise.put``: slot ``r``'s first value at
-        ``r * at[0]``, its second ``at[1]`` further).  Side by side per slot
+        ``r * at[0]``, its second ``at[1]`` further; ``at`` None: side by
+        side, a layout the kernels are compiled for).  Side by side per slot
         (one cache line a slot for :meth:`to_rows`' gather), or, when the
         slots are the rows, the two columns back to back unless
         ``interleaved``: then :meth:`to_rows` returns them as they are, with
         no pass at all.  ``dtype``: float64, or float32 for the boosting
         libraries, which keep gradients in float32 (half the bytes for the
         kernels' scattered writes)."""
-        at = (1, self.slots) if self.slot_of is None and not interleaved else (2, 1)
+        at = (1, self.slots) if self.slot_of is None and not interleaved else None
         return np.zeros(2 * self.slots, dtype), at
 
     def to_rows(self, out, interleaved=False):
