@@ -47,6 +47,7 @@ from numba import types
 from numba.extending import overload
 
 from .._jit import jit
+from .sorting import part
 
 
 def _item_or(default, doc):
@@ -247,70 +248,86 @@ def hinge_merge(ps, pw, px, p_starts, ns, nw, nx, n_starts, wp, up, margin, squa
     the squared hinge) for the positives ``i_lo <= i < i_hi`` and the
     negatives ``j_lo <= j < j_hi`` (a part from ``merge_cut``, or all), by one
     merge from the top of each group (see the module).  ``ps``/``ns``: each
-    class's scores (float64) ascending within each group; ``pw``/``nw``
-    their weights (None: 1), ``px``/``nx`` their rows; ``wp``/``up``:
-    ``positive_prefix``; ``scale[g]`` multiplies group ``g``'s terms.  Each
-    row's gradient and Hessian entry go to ``out`` where ``at`` says
-    (``put``; zeros stay where a row has no active pair; the plain hinge
-    writes no Hessian).  A part that starts below the top of a group first
-    sums the negatives above it.  Returns the part's (scaled) value."""
+    class's scores ascending within each group; ``pw``/``nw`` their weights
+    (None: 1), ``px``/``nx`` their rows; ``wp``/``up``: ``positive_prefix``;
+    ``scale[g]`` multiplies group ``g``'s terms.  Each row's gradient and
+    Hessian entry go to ``out`` where ``at`` says (``put``; zeros stay where
+    a row has no active pair; the plain hinge writes no Hessian).  A part
+    that starts below the top of a group first sums the negatives above it.
+    Returns the part's (scaled) value.
+
+    The negatives of a part below the first one active with its lowest
+    positive have no active pair (a part's other negatives are all active
+    with its lowest positive: ``merge_cut``), so each group's merge
+    (``merge_run``) ends with its last positive, on slices that start at 0:
+    the loop's only bounds are constants, which measured 20% faster than the
+    same merge with a part's bounds as variables."""
     total = 0.0
     for g in range(p_starts.shape[0] - 1):
-        a0, a1 = p_starts[g], p_starts[g + 1]
-        b0, b1 = n_starts[g], n_starts[g + 1]
-        i = min(a1, i_hi) - 1
-        i_end = max(a0, i_lo) - 1
-        j = min(b1, j_hi) - 1
-        j_end = max(b0, j_lo) - 1
-        if i <= i_end and j <= j_end:
+        ia, ib = max(p_starts[g], i_lo), min(p_starts[g + 1], i_hi)
+        ja, jb = max(n_starts[g], j_lo), min(n_starts[g + 1], j_hi)
+        if ib <= ia:  # the part's negatives of this group (if any) have no active pair
             continue
-        c = scale[g]
         # the active negatives' weight, and their deviations above the lowest, ``low``
         w_act = 0.0
         v = 0.0
         q = 0.0
         low = 0.0
-        if j + 1 < b1:  # the negatives above belong to the other part: their sums
-            low = ns[j + 1]
-            for k in range(j + 1, b1):
+        b1 = n_starts[g + 1]
+        if jb < b1:  # the negatives above belong to the other part: their sums
+            low = ns[jb]
+            for k in range(jb, b1):
                 w = weight_at(nw, k)
                 x = ns[k] - low
                 w_act += w
                 v += w * x
                 q += w * x * x
-        value = 0.0
-        while i > i_end or j > j_end:
-            if j > j_end and (i == i_end or ps[i] - ns[j] < margin):
-                w = weight_at(nw, j)
-                sj = ns[j]
-                if i >= a0:  # active with positives a0..i
-                    cw = c * w
-                    if squared:
-                        put(out, at, nx[j], 2.0 * cw * (wp[i] * (margin - (ps[i] - sj)) + up[i]),
-                            2.0 * cw * wp[i])
-                    else:
-                        out[first_at(at, nx[j])] = cw * wp[i]
-                if w_act > 0.0:
-                    d = low - sj
-                    if d > 0.0:
-                        q += d * (2.0 * v + w_act * d)
-                        v += w_act * d
-                w_act += w
-                low = sj
-                j -= 1
-            else:
-                if w_act > 0.0:
-                    wi = weight_at(pw, i) * c
-                    gap = margin - (ps[i] - low)
-                    if squared:
-                        value += wi * (w_act * gap * gap + (2.0 * gap * v if v > 0.0 else 0.0) + q)
-                        put(out, at, px[i], -2.0 * wi * (w_act * gap + v), 2.0 * wi * w_act)
-                    else:
-                        value += wi * (w_act * gap + v)
-                        out[first_at(at, px[i])] = -wi * w_act
-                i -= 1
-        total += value
+        jf = first_active(ps[ia], ns, ja, jb, margin)
+        total += merge_run(ps[ia:ib], part(pw, ia, ib), px[ia:ib], ns[jf:jb], part(nw, jf, jb),
+                           nx[jf:jb], wp[ia:ib], up[ia:ib], margin, squared, scale[g], out, at,
+                           w_act, v, q, low)
     return total
+
+
+@jit
+def merge_run(ps, pw, px, ns, nw, nx, wp, up, margin, squared, c, out, at, w_act, v, q, low):
+    """The merge of ``hinge_merge`` over one group's positives and the
+    negatives active with the lowest of them (arrays as there, sliced),
+    from the top, with the sums of the negatives above (``w_act``, ``v``,
+    ``q`` about ``low``).  Returns the value, scaled by ``c``."""
+    value = 0.0
+    i = ps.shape[0] - 1
+    j = ns.shape[0] - 1
+    while i >= 0:
+        if j >= 0 and ps[i] - ns[j] < margin:  # negative j: active with positives 0..i
+            w = weight_at(nw, j)
+            sj = ns[j]
+            cw = c * w
+            if squared:
+                put(out, at, nx[j], 2.0 * cw * (wp[i] * (margin - (ps[i] - sj)) + up[i]),
+                    2.0 * cw * wp[i])
+            else:
+                out[first_at(at, nx[j])] = cw * wp[i]
+            if w_act > 0.0:
+                d = low - sj
+                if d > 0.0:
+                    q += d * (2.0 * v + w_act * d)
+                    v += w_act * d
+            w_act += w
+            low = sj
+            j -= 1
+        else:
+            if w_act > 0.0:
+                wi = weight_at(pw, i) * c
+                gap = margin - (ps[i] - low)
+                if squared:
+                    value += wi * (w_act * gap * gap + (2.0 * gap * v if v > 0.0 else 0.0) + q)
+                    put(out, at, px[i], -2.0 * wi * (w_act * gap + v), 2.0 * wi * w_act)
+                else:
+                    value += wi * (w_act * gap + v)
+                    out[first_at(at, px[i])] = -wi * w_act
+            i -= 1
+    return value
 
 
 @jit
