@@ -294,3 +294,42 @@ def test_non_finite_scores_and_three_classes(bad):
         fastauc.pairwise_loss([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="inconsistent"):
         fastauc.pairwise_loss([0, 1, 0], [0.1, 0.2])
+
+
+@pytest.mark.parametrize("squared", [True, False])
+@pytest.mark.parametrize("weighted", [True, False])
+def test_merge_parts_add_up_to_the_whole_merge(squared, weighted, rng):
+    """``hinge_merge`` over the two parts of any cut the merge passes (the
+    one ``merge_cut`` picks, and one at every positive of every group) gives
+    the entries and value of the whole merge: the lower part's sums of the
+    negatives above it and its negatives with no pair are right."""
+    from fastauc._kernels.pairwise import first_active, hinge_merge, merge_cut, positive_prefix
+
+    n, n_groups, margin = 400, 4, 0.7
+    y = rng.random(n) < 0.4
+    s = np.round(rng.normal(size=n) + y, 1)  # ties, and pairs at the margin
+    w = rng.choice([0.0, 0.5, 2.0], n) if weighted else np.empty(0)
+    codes = rng.integers(0, n_groups, n)
+    runs, p_starts, n_starts, _ = _sort.sort_by_group(y, s, w, codes, n_groups, values=True)
+    ps, ns = runs.pk.view(np.float64), runs.nk.view(np.float64)
+    pw_, nw_ = (runs.pw, runs.nw) if weighted else (None, None)
+    wp, up = np.empty(ps.shape[0]), np.empty(ps.shape[0])
+    positive_prefix(ps, pw_, p_starts, wp, up)
+    scale = rng.uniform(0.5, 2.0, n_groups)
+
+    def merge(parts):
+        out = np.zeros(2 * n)
+        value = sum(hinge_merge(ps, pw_, runs.px, p_starts, ns, nw_, runs.nx, n_starts, wp, up,
+                                margin, squared, scale, out, (1, n), *part) for part in parts)
+        return value, out
+
+    n_pos, n_neg = ps.shape[0], ns.shape[0]
+    whole = merge([(0, n_pos, 0, n_neg)])
+    cuts = [merge_cut(ps, p_starts, ns, n_starts, margin)]
+    for g in range(n_groups):
+        for k in range(p_starts[g], p_starts[g + 1]):
+            cuts.append((k, first_active(ps[k], ns, n_starts[g], n_starts[g + 1], margin)))
+    for i_cut, j_cut in cuts:
+        value, out = merge([(0, i_cut, 0, j_cut), (i_cut, n_pos, j_cut, n_neg)])
+        assert value == pytest.approx(whole[0], rel=1e-12)
+        np.testing.assert_allclose(out, whole[1], rtol=1e-12, atol=1e-12)

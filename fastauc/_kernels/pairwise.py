@@ -49,6 +49,10 @@ from numba.extending import overload
 from .._jit import jit
 from .sorting import part
 
+# the cost of summing a negative above a part (``hinge_merge``'s lower part),
+# in merge steps: 0.4 ms for 420,000 negatives against 5 ms for a merge of 1e6 rows
+REDUCTION_COST = 0.2
+
 
 def _item_or(default, doc):
     """A function ``f(arr, i)`` for kernels: ``arr[i]``, or ``default`` when
@@ -211,28 +215,31 @@ def first_active(ps_i, ns, b0, b1, margin):
 
 @jit
 def merge_cut(ps, p_starts, ns, n_starts, margin):
-    """``(i_cut, j_cut)``: the positives below ``i_cut`` and the negatives
-    below ``j_cut`` are about half the rows, and a point the merge of
-    ``hinge_merge`` passes (in the group where the half falls, the merge
-    state just before it reaches positive ``i_cut - 1``).  Depends on the
-    data only."""
+    """``(i_cut, j_cut)``: a point the merge of ``hinge_merge`` passes (in
+    the group where it falls, the merge state just before it reaches
+    positive ``i_cut - 1``) that splits its work in two: the rows below it
+    (positives below ``i_cut``, negatives below ``j_cut``), plus
+    ``REDUCTION_COST`` a row for the lower part's sums of the cut group's
+    negatives above it, against the rows above.  Depends on the data only."""
     n_groups = p_starts.shape[0] - 1
     total = p_starts[n_groups] + n_starts[n_groups]
-    half = total // 2
     done = 0
     for g in range(n_groups):
         a0, a1 = p_starts[g], p_starts[g + 1]
         b0, b1 = n_starts[g], n_starts[g + 1]
         rows = (a1 - a0) + (b1 - b0)
-        if done + rows < half:
+        if 2 * (done + rows) < total:
             done += rows
             continue
-        # within group g: the least k in [a0, a1] with (k - a0) + (J(k) - b0) >= half - done,
-        # J(a1) = b1; the lower part is positives [a0, k), negatives [b0, J(k))
+        # within group g: the least k in [a0, a1] where the lower part (positives [a0, k),
+        # negatives [b0, J(k)), J(a1) = b1) costs as much as the upper; both costs are
+        # monotone in k
         lo, hi = a0, a1
         while lo < hi:
             mid = (lo + hi) // 2
-            if (mid - a0) + (first_active(ps[mid], ns, b0, b1, margin) - b0) >= half - done:
+            j = first_active(ps[mid], ns, b0, b1, margin)
+            below = done + (mid - a0) + (j - b0)
+            if below + REDUCTION_COST * (b1 - j) >= total - below:
                 hi = mid
             else:
                 lo = mid + 1
