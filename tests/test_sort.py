@@ -388,7 +388,8 @@ def test_sort_by_group_is_a_stable_sort_by_group_then_score(n, weighted, n_group
                                                               n_groups or 1)
     keep = weight != 0 if weighted else np.ones(n, bool)
     # each row's slot, through the placement: values per slot come back per row
-    per_slot, (step, lag) = placement.buffer()
+    per_slot, at = placement.buffer()
+    step, lag = (2, 1) if at is None else at  # None: side by side
     assert not per_slot.any() and per_slot.shape == (2 * placement.slots,)
     at = np.arange(placement.slots) * step
     per_slot[at] = np.arange(placement.slots)
