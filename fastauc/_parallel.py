@@ -11,11 +11,12 @@ not inherit the parent's worker threads).
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["map_chunks", "map_halves", "num_threads"]
+__all__ = ["map_chunks", "map_halves", "map_shared", "num_threads"]
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -67,6 +68,38 @@ def map_chunks(fn, arg_tuples):
     finally:
         _local.in_pool = False
     return [first] + [f.result() for f in futures]
+
+
+def map_shared(fn, arg_tuples):
+    """``[fn(*args) for args in arg_tuples]``, the calls taken in turn by the
+    calling thread and the pool's, each taking the next one as it finishes:
+    a thread held up (say, by another library's thread spinning on its core)
+    takes fewer.  Only for calls whose results do not depend on which thread
+    runs them, or in what order (independent sorts of disjoint segments).
+    Nested calls run their calls in their thread, as for :func:`map_chunks`."""
+    n = len(arg_tuples)
+    threads = min(num_threads(), n)
+    if threads <= 1 or getattr(_local, "in_pool", False):
+        return [fn(*args) for args in arg_tuples]
+    results = [None] * n
+    taken = itertools.count()  # next() on it is atomic under the GIL
+
+    def take():
+        for k in iter(taken.__next__, None):
+            if k >= n:
+                return
+            results[k] = fn(*arg_tuples[k])
+
+    pool = _get_pool(threads - 1)
+    futures = [pool.submit(_in_pool, take, ()) for _ in range(threads - 1)]
+    _local.in_pool = True
+    try:
+        take()
+    finally:
+        _local.in_pool = False
+    for f in futures:
+        f.result()
+    return results
 
 
 def map_halves(fn, items, *args, split=True):

@@ -52,12 +52,15 @@ from ._kernels.sorting import (
     take_slots,
     widen_keys,
 )
-from ._parallel import map_chunks
+from ._parallel import map_chunks, map_shared
 
 __all__ = ["ClassRuns", "Placement", "method", "sort_by_class", "sort_by_group"]
 
 CHUNK_MIN = 1 << 16  # rows below which one thread does everything
 DIRECT_ROWS = 1 << 20  # rows up to which sort_by_group carries row indices, not slots
+# ranges of segments the sorting threads take in turn (``map_shared``): a
+# thread held up by another library's spinning thread sorts fewer of them
+SHARED_PARTS = 8
 BUCKET_ROWS = 1 << 15  # rows per bucket: a bucket and its scratch stay in L2
 SAMPLE_ROWS = 2048  # rows sampled to choose key or value bins
 BINS = None  # "key" or "value" forces the kind of bins (tests); None: sampled
@@ -241,8 +244,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         if values:
             keys_to_floats(out, out)
     else:
-        run(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, positions, False, values)
-                          for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
+        share = _serial if serial else map_shared
+        share(_sort_range, [(keys, w, x, starts, a, b, out, alloc, positions, False, values)
+                            for a, b in _segment_ranges(starts, _shared_parts(m))])
     runs = _class_runs(out, w, x, n_pos, x_dtype)
     return (runs, Placement(m, slot_of)) if positions else runs
 
@@ -300,8 +304,8 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_he
                             None if direct else slot_of[a:b])
                            for (a, b), q, c in zip(halves, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
-    map_chunks(_sort_range, [(keys, w, x, starts, a, b, out, alloc, i, not direct, True, values)
-                             for i, (a, b) in enumerate(_segment_ranges(starts, m >= CHUNK_MIN))])
+    map_shared(_sort_range, [(keys, w, x, starts, a, b, out, alloc, not direct, True, values)
+                             for a, b in _segment_ranges(starts, _shared_parts(m))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
             starts[n_groups:] - p, Placement(n, None) if direct else Placement(m, slot_of))
@@ -439,32 +443,45 @@ def _key_of(x) -> int:
     return (~bits & ((1 << width) - 1)) if bits > sign else bits | sign
 
 
-def _segment_ranges(starts, split: bool):
-    """Segments cut into two ranges of about equal rows (data-dependent only)."""
+def _shared_parts(m):
+    """Ranges of segments for ``map_shared``: none below ``CHUNK_MIN`` rows,
+    then one per 2**17 rows, from 2 to ``SHARED_PARTS`` (each range costs
+    a kernel call, about 20 microseconds)."""
+    return 1 if m < CHUNK_MIN else min(SHARED_PARTS, max(2, m >> 17))
+
+
+def _segment_ranges(starts, parts: int):
+    """Segments cut into up to ``parts`` ranges of about equal rows (each cut
+    at the segment boundary nearest its share of the rows, either side of
+    it; data-dependent only)."""
     n_seg = starts.shape[0] - 1
-    if not split or n_seg < 2:
+    if parts < 2 or n_seg < 2:
         return [(0, n_seg)]
-    # the segment boundary nearest half the rows (either side of it: a few
-    # large segments would otherwise leave one range with most of them)
-    half = starts[-1] / 2
-    cut = int(np.searchsorted(starts, half, side="left"))
-    cut = min(max(cut, 1), n_seg - 1)
-    if cut > 1 and abs(starts[cut - 1] - half) < abs(starts[cut] - half):
-        cut -= 1
-    return [(0, cut), (cut, n_seg)]
+    cuts = [0]
+    for k in range(1, parts):
+        share = starts[-1] * k / parts
+        cut = int(np.searchsorted(starts, share, side="left"))
+        cut = min(max(cut, 1), n_seg - 1)
+        if cut > 1 and abs(starts[cut - 1] - share) < abs(starts[cut] - share):
+            cut -= 1
+        if cut > cuts[-1]:
+            cuts.append(cut)
+    cuts.append(n_seg)
+    return list(zip(cuts[:-1], cuts[1:]))
 
 
-def _sort_range(keys, w, x, starts, first, last, out, alloc, i, number=False, short=False,
+def _sort_range(keys, w, x, starts, first, last, out, alloc, number=False, short=False,
                 values=False):
-    """Sort segments ``first:last`` (the ``i``-th range) with scratch as long
-    as the longest of them (``number``: the payload is the rows' slots;
+    """Sort segments ``first:last`` with scratch as long as the longest of
+    them (one set of scratch buffers a thread: ``alloc`` lends the calling
+    thread's, and a thread sorts one range at a time) (``number``: the payload is the rows' slots;
     ``short``: the segments are mostly short, the groups of ``sort_by_group``,
     and those of float64 keys are sorted by ``by_value``; ``values``: write
     the values' bits, ``sort_by_class``)."""
     longest = int(np.max(np.diff(starts[first:last + 1]))) if last > first else 0
-    tk = alloc(f"scratch keys {i}", longest, keys.dtype)
-    tw = None if w is None else alloc(f"scratch weights {i}", longest, np.float64)
-    tx = None if x is None else alloc(f"scratch payload {i}", longest, x.dtype)
+    tk = alloc("scratch keys 0", longest, keys.dtype)
+    tw = None if w is None else alloc("scratch weights 0", longest, np.float64)
+    tx = None if x is None else alloc("scratch payload 0", longest, x.dtype)
     v, codes = _values() if short else (None, None)
     sort_segments(keys, w, x, starts, first, last, tk, tw, tx, out, _tables(), v, codes, number,
                   values)

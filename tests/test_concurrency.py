@@ -139,3 +139,34 @@ def test_map_chunks_inside_a_chunk_runs_in_that_thread(monkeypatch):
     with ThreadPoolExecutor(max_workers=4) as ex:
         got = list(ex.map(lambda _: map_chunks(outer, [(i,) for i in range(6)]), range(8)))
     assert got == [[6 * i for i in range(6)]] * 8
+
+
+def test_map_shared_gives_each_call_its_result_in_order():
+    """``map_shared``: every call once, results in order whichever thread
+    took it (one held up takes fewer), an error reaches the caller, and
+    nested calls run in their thread."""
+    import threading
+    import time
+
+    from fastauc._parallel import map_shared
+
+    seen = []
+
+    def call(k, delay):
+        seen.append((k, threading.get_ident()))
+        time.sleep(delay)
+        return k * k
+
+    delays = [0.02 if k == 0 else 0.001 for k in range(12)]  # the first call holds a thread
+    assert map_shared(call, [(k, d) for k, d in enumerate(delays)]) == [k * k for k in range(12)]
+    assert sorted(k for k, _ in seen) == list(range(12))
+    assert map_shared(lambda k: map_shared(lambda j: j + k, [(1,), (2,)]),
+                      [(10,), (20,), (30,)]) == [[11, 12], [21, 22], [31, 32]]
+
+    def fail(k):
+        if k == 3:
+            raise ValueError("call 3")
+        return k
+
+    with pytest.raises(ValueError, match="call 3"):
+        map_shared(fail, [(k,) for k in range(6)])
