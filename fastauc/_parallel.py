@@ -76,19 +76,26 @@ def map_shared(fn, arg_tuples):
     a thread held up (say, by another library's thread spinning on its core)
     takes fewer.  Only for calls whose results do not depend on which thread
     runs them, or in what order (independent sorts of disjoint segments).
-    Nested calls run their calls in their thread, as for :func:`map_chunks`."""
+    Nested calls run their calls in their thread, as for :func:`map_chunks`.
+    An error stops the taking, and is raised once no call is running (the
+    calls may share the caller's scratch buffers)."""
     n = len(arg_tuples)
     threads = min(num_threads(), n)
     if threads <= 1 or getattr(_local, "in_pool", False):
         return [fn(*args) for args in arg_tuples]
     results = [None] * n
     taken = itertools.count()  # next() on it is atomic under the GIL
+    failed = []
 
     def take():
         for k in iter(taken.__next__, None):
-            if k >= n:
+            if k >= n or failed:
                 return
-            results[k] = fn(*arg_tuples[k])
+            try:
+                results[k] = fn(*arg_tuples[k])
+            except BaseException:
+                failed.append(k)
+                raise
 
     pool = _get_pool(threads - 1)
     futures = [pool.submit(_in_pool, take, ()) for _ in range(threads - 1)]
@@ -97,8 +104,10 @@ def map_shared(fn, arg_tuples):
         take()
     finally:
         _local.in_pool = False
-    for f in futures:
-        f.result()
+        errors = [f.exception() for f in futures]  # waits for every thread
+    for error in errors:
+        if error is not None:
+            raise error
     return results
 
 
