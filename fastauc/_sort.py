@@ -244,9 +244,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         if values:
             keys_to_floats(out, out)
     else:
-        share = _serial if serial else map_shared
+        share, parts = (_serial, 1) if serial else (map_shared, _shared_parts(m))
         share(_sort_range, [(keys, w, x, starts, a, b, out, alloc, positions, False, values)
-                            for a, b in _segment_ranges(starts, _shared_parts(m))])
+                            for a, b in _segment_ranges(starts, parts)])
     runs = _class_runs(out, w, x, n_pos, x_dtype)
     return (runs, Placement(m, slot_of)) if positions else runs
 
