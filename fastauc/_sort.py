@@ -240,13 +240,13 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     if path == "numpy":
         run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
         if out is not keys:
-            widen_keys(keys, out)
-        if values:
+            widen_keys(keys, out, values)
+        elif values:
             keys_to_floats(out, out)
     else:
-        share, parts = (_serial, 1) if serial else (map_shared, _shared_parts(m))
+        share, n_ranges = (_serial, 1) if serial else (map_shared, _shared_parts(m))
         share(_sort_range, [(keys, w, x, starts, a, b, out, alloc, positions, False, values)
-                            for a, b in _segment_ranges(starts, parts)])
+                            for a, b in _segment_ranges(starts, n_ranges)])
     runs = _class_runs(out, w, x, n_pos, x_dtype)
     return (runs, Placement(m, slot_of)) if positions else runs
 

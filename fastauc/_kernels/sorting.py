@@ -760,8 +760,8 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out,
 
 
 @jit
-def widen_keys(keys, out):
+def widen_keys(keys, out, values):
     """float32 keys (uint32; overwritten) as the float64 keys of the same
-    numbers, into ``out``, returned."""
-    _widen_into(keys, out, False)
+    numbers (their values' bits with ``values``), into ``out``, returned."""
+    _widen_into(keys, out, values)
     return out
