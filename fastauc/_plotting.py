@@ -23,12 +23,57 @@ def _pyplot():
     return plt
 
 
+def _check_ax(ax):
+    """``ax`` as given, checked before any work: None, a matplotlib Axes, or a
+    Figure (or SubFigure), whose current axes a plot draws on."""
+    if ax is None:
+        return None
+    _pyplot()
+    from matplotlib.axes import Axes
+    from matplotlib.figure import FigureBase
+
+    if isinstance(ax, (Axes, FigureBase)):
+        return ax
+    kind = type(ax)
+    name = kind.__qualname__ if kind.__module__ == "builtins" else (
+        f"{kind.__module__}.{kind.__qualname__}")
+    hint = ""
+    if isinstance(ax, (np.ndarray, list, tuple)) and any(
+            isinstance(a, Axes) for a in (ax.ravel() if isinstance(ax, np.ndarray) else ax)):
+        hint = " holding Axes (as plt.subplots returns): pass a single Axes, e.g. ax=axes[0]"
+    raise TypeError(f"ax must be a matplotlib Axes, a matplotlib Figure or None; got {name}{hint}")
+
+
+def _root(fig):
+    """The Figure holding ``fig`` (itself, or a SubFigure's parent): the one
+    that saves."""
+    from matplotlib.figure import SubFigure
+
+    while isinstance(fig, SubFigure):
+        fig = fig.figure
+    return fig
+
+
 def _axes(ax, **subplots):
-    if ax is not None:
-        return ax.figure, ax
-    plt = _pyplot()
-    fig, ax = plt.subplots(**subplots)
-    return fig, ax
+    """The figure and axes a plot draws on, from ``_check_ax(ax)``: a new figure
+    (with ``subplots``) for None, the Axes given, or a Figure's current axes (a
+    new one if it has none), so that ``fig = plot_roc(y, a); plot_roc(y, b,
+    ax=fig)`` draws b over a."""
+    if ax is None:
+        _, ax = _pyplot().subplots(**subplots)
+    else:
+        from matplotlib.figure import FigureBase
+
+        if isinstance(ax, FigureBase):
+            ax = ax.gca()
+    return _root(ax.figure), ax
+
+
+def _once(ax, text):
+    """``text`` as a legend label, or ``"_" + text`` (left out of the legend)
+    when an artist of ``ax`` already shows it: a reference line, band or point
+    drawn again for another model gives no second legend entry."""
+    return "_" + text if text in ax.get_legend_handles_labels()[1] else text
 
 
 def _labels(y_true, pos_label):
@@ -90,7 +135,7 @@ def _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operat
         low, high = _band(col.prep, grid, v.check_positive_int(n_resamples, "n_resamples"),
                           level, random_state)
         ax.fill_between(grid, low, high, color=line.get_color(), alpha=0.2, lw=0,
-                        label=f"{confidence_level:.0%} bootstrap band")
+                        label=_once(ax, f"{confidence_level:.0%} bootstrap band"))
     if operating_point is not None:
         if isinstance(operating_point, str):
             v.check_choice(operating_point, "operating_point",
@@ -102,7 +147,7 @@ def _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operat
             i = max(int(np.searchsorted(-m.threshold, -float(operating_point), "right")) - 1, 0)
             name = "threshold"
         ax.plot([m.fpr[i]], [m.tpr[i]], "o", color=line.get_color(), ms=7,
-                label=f"{name}: t = {m.threshold[i]:.4g}")
+                label=_once(ax, f"{name}: t = {m.threshold[i]:.4g}"))
     ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey")
     ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="False positive rate",
            ylabel="True positive rate", title="ROC curve")
@@ -130,7 +175,7 @@ def _draw_precision_recall(ax, col, label, baseline):
     if baseline:  # a classifier without skill: precision = prevalence
         prevalence = m.total_pos / (m.total_pos + m.total_neg)
         ax.axhline(prevalence, ls="--", lw=0.8, color="grey",
-                   label=f"prevalence {prevalence:.3f}")
+                   label=_once(ax, f"prevalence {prevalence:.3f}"))
     ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="Recall", ylabel="Precision",
            title="Precision-recall curve")
     ax.legend(loc="upper right", fontsize="small")
@@ -141,7 +186,8 @@ def _draw_gains(ax, ax_lift, col, n_bins, label, baseline):
     cw, cp, total_p, total = cumulative_from(m.tp, m.fp, m.total_pos, m.total_neg)
     ax.plot(cw / total, cp / total_p, lw=1.8, label=label or "model")
     if baseline:
-        ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey", label="random")
+        ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey",
+                label=_once(ax, "random"))
     ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="Share of rows (highest scores first)",
            ylabel="Share of positives", title="Cumulative gains")
     ax.legend(loc="lower right", fontsize="small")
@@ -156,19 +202,27 @@ def _draw_gains(ax, ax_lift, col, n_bins, label, baseline):
 
 
 def draw_report(path, columns, names, seed):
-    """One PNG: every column's ROC curve (with its bootstrap band), precision-
-    recall curve and cumulative gains, from ``_Column``s."""
+    """One PNG: every column's ROC curve (with its bootstrap band and Youden
+    point), precision-recall curve and cumulative gains, from ``_Column``s."""
     plt = _pyplot()
     import matplotlib
 
     if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo"):
         plt.switch_backend("Agg")
-    fig, axes = plt.subplots(1, 3, figsize=(16, 5))
-    for j, (col, name) in enumerate(zip(columns, names)):
-        _draw_roc(axes[0], col, True, 200, 0.95, seed, "youden" if j == 0 else None, name)
-        _draw_precision_recall(axes[1], col, name, j == 0)
-        _draw_gains(axes[2], None, col, 10, name, j == 0)
-    fig.tight_layout()
+    fig = _report_figure(columns, names, seed)
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def _report_figure(columns, names, seed):
+    """The report's three panels: every model has its ROC curve, band and Youden
+    point, its precision-recall and gains curves (the prevalence and random
+    lines, the same for all models, are drawn with the first)."""
+    fig, axes = _pyplot().subplots(1, 3, figsize=(16, 5))
+    for j, (col, name) in enumerate(zip(columns, names)):
+        _draw_roc(axes[0], col, True, 200, 0.95, seed, "youden", name)
+        _draw_precision_recall(axes[1], col, name, j == 0)
+        _draw_gains(axes[2], None, col, 10, name, j == 0)
+    fig.tight_layout()
+    return fig

@@ -1,7 +1,10 @@
 """Plots (matplotlib, the optional ``plot`` extra, imported only when called).
 
 Every plotting function draws from the same sorted tallies as the metrics
-and returns the matplotlib Figure.  ``roc_confidence_band`` computes the
+and returns the matplotlib Figure it drew on.  ``ax`` takes an Axes or a
+Figure (its current axes), so ``fig = plot_roc(y, a); plot_roc(y, b, ax=fig)``
+overlays model b on model a; the reference lines and the band each get one
+legend entry however many models share the axes.  ``roc_confidence_band`` computes the
 pointwise bootstrap band of the ROC curve with the batched bootstrap kernel.
 The drawing itself lives in ``_plotting`` (``report(plot=...)`` uses it too).
 """
@@ -14,6 +17,7 @@ from . import _validation as v
 from ._plotting import (
     _axes,
     _band,
+    _check_ax,
     _Column,
     _draw_gains,
     _draw_precision_recall,
@@ -79,21 +83,43 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
         "closest_topleft"), a threshold value, or None.
     label : str, default=None
         Legend label (the AUC is appended).
-    ax : matplotlib Axes, default=None
+    ax : matplotlib Axes or Figure, default=None
+        Where to draw: an Axes, or a Figure (its current axes, a new one if
+        it has none), e.g. the Figure an earlier call returned, to overlay
+        another model.  Each model's band is shaded in its colour and the
+        band has one legend entry whatever the number of models (the colour
+        says whose band it is; an entry per model would only repeat it).
+        Default: a new figure.
 
     Returns
     -------
     matplotlib.figure.Figure
+        The figure drawn on: a new one without ``ax``, else the one holding
+        ``ax`` (the top-level Figure for an Axes in a SubFigure).
+
+    Raises
+    ------
+    TypeError
+        If ``ax`` is neither None, a matplotlib Axes nor a Figure.
+
+    See Also
+    --------
+    roc_confidence_band, roc_curve, best_threshold, plot_precision_recall
 
     Examples
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from fastauc import plot_roc
-    >>> fig = plot_roc([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], band=False)
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> fig = plot_roc(y, [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], band=False, label="a")
     >>> fig.axes[0].get_xlabel()
     'False positive rate'
+    >>> fig = plot_roc(y, [0.2, 0.1, 0.6, 0.7, 0.3, 0.4], band=False, label="b", ax=fig)
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['a (AUC = 0.889)', 'youden: t = 0.7', 'b (AUC = 1.000)', 'youden: t = 0.4']
     """
+    ax = _check_ax(ax)
     col = _Column(_labels(y_true, pos_label), y_score, sample_weight)  # checks first
     fig, ax = _axes(ax, figsize=(5.5, 5))
     _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operating_point,
@@ -105,6 +131,35 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
                           ax=None, baseline=True):
     """Precision-recall curve (a step function) with the average precision.
 
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`precision_recall_curve`.
+    label : str, default=None
+        Legend label (the average precision is appended).
+    ax : matplotlib Axes or Figure, default=None
+        Where to draw: an Axes, or a Figure (its current axes, a new one if
+        it has none), e.g. the Figure an earlier call returned, to overlay
+        another model.  Default: a new figure.
+    baseline : bool, default=True
+        Draw the precision of a classifier without skill (the prevalence of
+        positives), labelled once in the legend if several models share it.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on: a new one without ``ax``, else the one holding
+        ``ax`` (the top-level Figure for an Axes in a SubFigure).
+
+    Raises
+    ------
+    TypeError
+        If ``ax`` is neither None, a matplotlib Axes nor a Figure.
+
+    See Also
+    --------
+    precision_recall_curve, average_precision_score, plot_roc
+
     Examples
     --------
     >>> import matplotlib
@@ -114,6 +169,7 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
     >>> fig.axes[0].get_ylabel()
     'Precision'
     """
+    ax = _check_ax(ax)
     col = _Column(_labels(y_true, pos_label), y_score, sample_weight)  # checks first
     fig, ax = _axes(ax, figsize=(5.5, 5))
     _draw_precision_recall(ax, col, label, baseline)
@@ -124,26 +180,68 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
                ax=None, baseline=True):
     """Cumulative gains curve and lift by bin.
 
-    Without ``ax``, a figure with two panels: the cumulative gains curve
-    (share of positives captured against share of rows, highest scores
-    first, tied rows spread evenly) and the lift of each of ``n_bins`` bins
-    (:func:`gains_table`).  With ``ax``, only the gains curve, on ``ax``.
+    Without ``ax`` (or with a Figure that has no axes yet), two panels: the
+    cumulative gains curve (share of positives captured against share of
+    rows, highest scores first, tied rows spread evenly) and the lift of each
+    of ``n_bins`` bins (:func:`gains_table`); the gains panel is left as the
+    figure's current axes.  With an Axes, or a Figure that has axes (its
+    current axes: the gains panel of a figure this function returned), only
+    the gains curve, drawn over what is there.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight, pos_label
+        As in :func:`gains_table`.
+    n_bins : int, default=10
+        Bins of the lift panel.
+    label : str, default=None
+        Legend label of the gains curve (default "model").
+    ax : matplotlib Axes or Figure, default=None
+        Where to draw (see above), e.g. the Figure an earlier call returned,
+        to overlay another model.  Default: a new figure.
+    baseline : bool, default=True
+        Draw the gains of a random ordering (the diagonal), labelled once in
+        the legend if several models share it.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on: a new one without ``ax``, else the one holding
+        ``ax`` (the top-level Figure for an Axes in a SubFigure).
+
+    Raises
+    ------
+    TypeError
+        If ``ax`` is neither None, a matplotlib Axes nor a Figure.
+
+    See Also
+    --------
+    gains_table, lift_at, plot_roc
 
     Examples
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from fastauc import plot_gains
-    >>> fig = plot_gains([1, 0, 1, 0, 0, 0, 0, 0, 0, 1], list(range(10, 0, -1)), n_bins=5)
+    >>> y = [1, 0, 1, 0, 0, 0, 0, 0, 0, 1]
+    >>> fig = plot_gains(y, list(range(10, 0, -1)), n_bins=5, label="a")
     >>> len(fig.axes)
     2
+    >>> fig = plot_gains(y, list(range(10)), label="b", ax=fig)  # over a's gains curve
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['a', 'random', 'b']
     """
+    ax = _check_ax(ax)
     n_bins = v.check_positive_int(n_bins, "n_bins")
     col = _Column(_labels(y_true, pos_label), y_score, sample_weight)
-    if ax is None:
-        plt = _pyplot()
-        fig, (ax, ax_lift) = plt.subplots(1, 2, figsize=(10, 4.5))
-    else:
-        fig, ax_lift = ax.figure, None
+    plt = _pyplot()
+    from matplotlib.figure import FigureBase
+
+    ax_lift = None
+    if ax is None or (isinstance(ax, FigureBase) and not ax.axes):  # both panels
+        figure = plt.figure(figsize=(10, 4.5)) if ax is None else ax
+        ax, ax_lift = figure.subplots(1, 2)
+        ax.figure.sca(ax)  # so that an overlay on the returned Figure draws on the gains
+    fig, ax = _axes(ax)
     _draw_gains(ax, ax_lift, col, n_bins, label, baseline)
     return fig

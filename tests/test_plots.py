@@ -139,3 +139,189 @@ def test_report_plot_draws_what_the_plot_functions_draw(tmp_path, data):
     np.testing.assert_array_equal(ax2.collections[0].get_paths()[0].vertices,
                                   fig.axes[0].collections[0].get_paths()[0].vertices)
     plt.close("all")
+
+
+# ------------------------------------------------- overlays, ax and the legend
+
+@pytest.fixture
+def three(rng):
+    """2,000 rows and three models of different skill (float scores, few ties)."""
+    y = rng.integers(0, 2, 2000)
+    return y, [y * k + rng.normal(size=2000) for k in (0.5, 1.0, 2.0)]
+
+
+PLOTS = {
+    "plot_roc": (lambda *a, **k: fastauc.plot_roc(*a, band=False, **k), "AUC"),
+    "plot_precision_recall": (fastauc.plot_precision_recall, "AP"),
+    "plot_gains": (fastauc.plot_gains, None),
+}
+
+
+def _model_lines(ax, names):
+    """The model curves of ``ax``, by their legend label (name, or "name (AUC = ...)")."""
+    return [line for name in names for line in ax.get_lines()
+            if line.get_label().split(" (")[0] == name]
+
+
+def _check_curve(kind, line, y, s):
+    """The drawn curve is the model's (not the other one's)."""
+    xy = line.get_xydata()
+    if kind == "plot_roc":  # the corners of scikit-learn's full curve, the same area
+        fpr, tpr, _ = skm.roc_curve(y, s, drop_intermediate=False)
+        full = {tuple(p) for p in np.column_stack((fpr, tpr))}
+        assert all(tuple(p) in full for p in xy)
+        area = np.sum(np.diff(xy[:, 0]) * (xy[1:, 1] + xy[:-1, 1])) / 2
+        assert area == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+    elif kind == "plot_precision_recall":
+        precision, recall, _ = skm.precision_recall_curve(y, s)
+        np.testing.assert_allclose(xy, np.column_stack((recall, precision)))
+    else:
+        g = fastauc.gains_table(y, s, n_bins=5)
+        np.testing.assert_allclose(np.interp([0.2, 0.4, 0.6, 0.8, 1.0], *xy.T),
+                                   g.cumulative_gain, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", PLOTS)
+@pytest.mark.parametrize("through", ["figure", "axes"])
+def test_an_overlay_draws_both_models_on_one_axes(kind, through, three):
+    y, (a, b, _) = three
+    plot, _ = PLOTS[kind]
+    if through == "figure":  # the natural chain: the Figure the first call returned
+        fig = plot(y, a, label="a")
+        n_axes = len(fig.axes)
+        again = plot(y, b, label="b", ax=fig)
+        assert len(fig.axes) == n_axes  # no new panel
+    else:
+        fig, ax = plt.subplots()
+        assert plot(y, a, label="a", ax=ax) is fig
+        again = plot(y, b, label="b", ax=ax)
+    assert again is fig
+    ax = fig.axes[0]
+    lines = _model_lines(ax, ["a", "b"])
+    assert len(lines) == 2
+    assert lines[0].get_color() != lines[1].get_color()
+    for line, s in zip(lines, (a, b)):
+        _check_curve(kind, line, y, s)
+    assert [t.get_text().split(" (")[0] for t in ax.get_legend().get_texts()
+            if t.get_text()[0] in "ab"] == ["a", "b"]
+    plt.close("all")
+
+
+def test_a_figure_without_axes_gets_them_and_a_subfigure_returns_its_figure(three):
+    y, (a, b, _) = three
+    fig = plt.figure()
+    assert fastauc.plot_roc(y, a, band=False, ax=fig) is fig and len(fig.axes) == 1
+    fig = plt.figure()  # plot_gains lays out both panels, the gains one current
+    assert fastauc.plot_gains(y, a, label="a", ax=fig) is fig and len(fig.axes) == 2
+    assert fig.gca() is fig.axes[0] and fig.axes[1].get_title() == "Lift by bin"
+    lift = (len(fig.axes[1].get_lines()), len(fig.axes[1].patches))
+    fastauc.plot_gains(y, b, label="b", ax=fig)  # over a's gains curve; the lift panel as it was
+    assert len(fig.axes) == 2 and len(_model_lines(fig.axes[0], ["a", "b"])) == 2
+    assert (len(fig.axes[1].get_lines()), len(fig.axes[1].patches)) == lift
+    fig = plt.figure()
+    left, right = fig.subfigures(1, 2)
+    assert fastauc.plot_precision_recall(y, a, ax=right) is fig  # the Figure that saves
+    assert fastauc.plot_precision_recall(y, b, ax=right.axes[0]) is fig
+    assert len(right.axes) == 1 and not left.axes
+    plt.close("all")
+
+
+@pytest.mark.parametrize("kind", PLOTS)
+@pytest.mark.parametrize("ax, words", [
+    ("left", r"got str$"),
+    (42, r"got int$"),
+    ("array", r"got numpy\.ndarray holding Axes .*pass a single Axes, e\.g\. ax=axes\[0\]"),
+    ("list", r"got list holding Axes"),
+    ("subplots", r"got tuple holding Axes"),  # ax=plt.subplots(): (Figure, Axes)
+])
+def test_a_wrong_ax_raises_a_type_error_naming_it(kind, ax, words, three):
+    y, (a, _, _) = three
+    if ax in ("array", "list"):
+        _, axes = plt.subplots(1, 2)
+        ax = axes if ax == "array" else list(axes)
+    elif ax == "subplots":
+        ax = plt.subplots()
+    before = plt.get_fignums()
+    with pytest.raises(TypeError, match=r"ax must be a matplotlib Axes, a matplotlib Figure "
+                                        r"or None; " + words):
+        PLOTS[kind][0](y, a, ax=ax)
+    assert plt.get_fignums() == before  # refused before any figure opens
+    plt.close("all")
+
+
+def _legend_texts(ax):
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_each_reference_has_one_legend_entry_however_many_models(k, three):
+    y, scores = three
+    fig = None
+    for j in range(k):
+        fig = fastauc.plot_roc(y, scores[j], n_resamples=20, random_state=j, label=f"m{j}",
+                               ax=fig)
+    ax = fig.axes[0]
+    texts = _legend_texts(ax)
+    assert len(texts) == len(set(texts)), texts
+    assert [t.split(" (")[0] for t in texts if t.startswith("m")] == [f"m{j}" for j in range(k)]
+    assert texts.count("95% bootstrap band") == 1
+    assert len(ax.collections) == k  # every model's band is drawn, in its colour
+    curves = _model_lines(ax, [f"m{j}" for j in range(k)])
+    np.testing.assert_allclose([c.get_facecolor()[0][:3] for c in ax.collections],
+                               [matplotlib.colors.to_rgb(c.get_color()) for c in curves])
+    plt.close(fig)
+
+    for plot, reference in ((fastauc.plot_precision_recall, "prevalence"),
+                            (fastauc.plot_gains, "random")):
+        fig = None
+        for j in range(k):
+            fig = plot(y, scores[j], label=f"m{j}", ax=fig)
+        texts = _legend_texts(fig.axes[0])
+        assert len(texts) == len(set(texts)), texts
+        assert sum(t.startswith(reference) for t in texts) == 1
+        assert sum(t.startswith("m") for t in texts) == k
+        plt.close(fig)
+
+
+def test_different_references_keep_their_own_entries(three):
+    """Two test sets with different prevalences: two baselines, two entries."""
+    y, (a, _, _) = three
+    fig = fastauc.plot_precision_recall(y, a, label="all")
+    keep = np.flatnonzero((y == 0) | (np.arange(y.shape[0]) % 2 == 0))
+    fastauc.plot_precision_recall(y[keep], a[keep], label="half the positives", ax=fig)
+    texts = _legend_texts(fig.axes[0])
+    assert sum(t.startswith("prevalence") for t in texts) == 2 and len(set(texts)) == 4
+    plt.close(fig)
+
+
+def test_report_plot_gives_every_model_its_youden_point(tmp_path, monkeypatch, three):
+    import fastauc._plotting as plotting
+
+    y, scores = three
+    drawn = []
+    real = plotting._report_figure
+
+    def keep(*args):
+        drawn.append(real(*args))
+        return drawn[-1]
+
+    monkeypatch.setattr(plotting, "_report_figure", keep)
+    names = ["weak", "fair", "strong"]
+    fastauc.report(y, np.column_stack(scores), names=names, plot=tmp_path / "r.png",
+                   plot_seed=1)
+    (fig,) = drawn
+    roc = fig.axes[0]
+    curves = _model_lines(roc, names)
+    points = [line for line in roc.get_lines() if line.get_label().lstrip("_").startswith("youden")]
+    assert len(curves) == len(points) == 3
+    for curve, point, s in zip(curves, points, scores):
+        best = fastauc.best_threshold(y, s, metric="youden")
+        m = fastauc.threshold_metrics(y, s)
+        i = int(np.flatnonzero(m.threshold == best.threshold)[0])
+        np.testing.assert_allclose(point.get_xydata(), [[m.fpr[i], m.tpr[i]]])
+        assert point.get_color() == curve.get_color()
+    assert len(roc.collections) == 3  # and every model's band
+    for ax in fig.axes:
+        texts = _legend_texts(ax)
+        assert len(texts) == len(set(texts)), texts
+    plt.close("all")
