@@ -19,7 +19,7 @@ def _pyplot():
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'fastauc[plot]'") from None
+        raise ImportError('plotting needs matplotlib: pip install "fastauc[plot]"') from None
     return plt
 
 

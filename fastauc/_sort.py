@@ -12,8 +12,12 @@ which one ran:
 
 - ``"radix"`` (the default, and the only one with weights or a payload): the
   rows bucketed by key range and each bucket radix-sorted in cache
-  (``_kernels.sorting``), two fixed halves of the rows and two row-balanced
-  ranges of buckets on two threads.
+  (``_kernels.sorting``).  Two fixed halves of the rows are counted and
+  scattered on up to two threads; then the buckets, cut into 2 to 8
+  row-balanced ranges (one per 2**17 rows; one range below 2**16 rows), are
+  sorted a range at a time, the ranges taken in turn by however many threads
+  there are (``_parallel.map_shared``).  The ranges depend on the rows only,
+  never on the threads.
 - ``"numpy"``: each class's keys sorted by ``np.sort``, the classes on two
   threads (numpy releases the GIL).  numpy's SIMD sorts (x86-simd-sort,
   Highway's VQSort) beat the radix sort on some CPUs and lose badly on

@@ -1,6 +1,6 @@
 """A linear classifier trained for the ranking: all-pairs loss plus L2, by L-BFGS.
 
-Needs scikit-learn and scipy (``pip install fastauc[test]`` has both); it is
+Needs scikit-learn and scipy (``pip install "fastauc[sklearn]"``); it is
 imported on first use of ``fastauc.AUCLinearClassifier``.
 """
 
@@ -10,11 +10,16 @@ import math
 import warnings
 
 import numpy as np
-from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+try:
+    from scipy.optimize import minimize
+    from sklearn.base import BaseEstimator, ClassifierMixin
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+    from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+except ImportError as exc:
+    raise ImportError("fastauc.AUCLinearClassifier needs scikit-learn and scipy: "
+                      'pip install "fastauc[sklearn]"') from exc
 
 from ._pairwise import check_params
 from .pairwise import pairwise_loss_gradient

@@ -6,7 +6,8 @@ give those of an all-pairs loss (:func:`fastauc.pairwise_loss_gradient`), in
 O(n log n) per round, with the data set's weights and query groups; the
 metrics give fastauc's AUC, average precision, partial AUC or a pairwise loss
 for early stopping.  Neither library is imported here: the callables only
-read the data set they are handed (``fastauc[boost]`` installs both).
+read the data set they are handed (``pip install "fastauc[boost]"`` installs
+both).
 
 A model trained on a pairwise loss outputs margins that rank, not
 probabilities: ``predict`` of ``lgb.train``/``xgb.train`` models gives raw

@@ -4,8 +4,9 @@ Most ``roc_auc_score`` calls come from ``cross_val_score``, ``cross_validate``,
 ``GridSearchCV``, ``RandomizedSearchCV`` and ``permutation_importance`` with
 ``scoring="roc_auc"``.  scikit-learn binds its scorer objects to its own metric
 functions when it is imported, so replacing ``sklearn.metrics.roc_auc_score``
-does not reach them.  This module (it imports scikit-learn; ``import fastauc``
-does not) offers two ways in:
+does not reach them.  This module (it imports scikit-learn, from
+``pip install "fastauc[sklearn]"``; ``import fastauc`` does not) offers two
+ways in:
 
 - :func:`get_scorer` returns a scikit-learn scorer backed by fastauc, with the
   same ``response_method``, sign and keyword arguments as scikit-learn's own
@@ -76,8 +77,13 @@ import functools
 import threading
 
 import numpy as np
-import sklearn.metrics as _skm
-from sklearn.metrics import _scorer
+
+try:
+    import sklearn.metrics as _skm
+    from sklearn.metrics import _scorer
+except ImportError as exc:
+    msg = 'fastauc.sklearn needs scikit-learn: pip install "fastauc[sklearn]"'
+    raise ImportError(msg) from exc
 
 import fastauc as _fastauc
 

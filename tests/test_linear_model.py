@@ -120,4 +120,5 @@ def test_optional_parts_load_only_when_used():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert float(out.splitlines()[0]) == pytest.approx(0.3)
-    assert "estimator needs blocked: s" in out  # scipy or scikit-learn, whichever first
+    assert 'estimator needs fastauc.AUCLinearClassifier needs scikit-learn and scipy: pip ' \
+        'install "fastauc[sklearn]"' in out

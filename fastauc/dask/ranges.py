@@ -58,7 +58,7 @@ def load_dask():
         import dask
         import dask.array as da
     except ImportError:  # pragma: no cover - the extra is not installed
-        raise ImportError("fastauc.dask needs dask: pip install 'fastauc[dask]'") from None
+        raise ImportError('fastauc.dask needs dask: pip install "fastauc[dask]"') from None
     return dask, da
 
 

@@ -18,7 +18,7 @@ only (``mapInArrow``, ``groupBy().applyInArrow``; no RDD, no
    swept from there; the driver adds up K sums.
 
 Functions take a Spark DataFrame and column names.  Needs the ``spark``
-extra (``pip install 'fastauc[spark]'``); imported only when used.
+extra (``pip install "fastauc[spark]"``); imported only when used.
 """
 
 from .curves import (

@@ -57,7 +57,7 @@ def load_spark():
         from pyspark.sql import functions as F
     except ImportError:  # pragma: no cover - the extra is not installed
         raise ImportError("fastauc.spark needs pyspark and pyarrow: "
-                          "pip install 'fastauc[spark]'") from None
+                          'pip install "fastauc[spark]"') from None
     return F
 
 
