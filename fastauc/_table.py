@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _validation as v
+from . import _warm
 from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import kept_point, sweep
 from ._kernels.table import (
@@ -42,11 +43,14 @@ from ._kernels.table import (
     sweep_table,
 )
 from ._parallel import map_chunks
-from ._sort import CHUNK_MIN, sort_by_class
+from ._sort import CHUNK_MIN, _score_range, sort_by_class
 
 __all__ = ["GroupSums", "Sweep", "Table", "grouped_sums", "placement_values", "sorted_runs"]
 
 EMPTY_KEYS = np.empty(0, np.uint64)
+# twice the positive-negative pairs below which every partial sum of a
+# sweep of counts is an integer that float64 holds exactly
+EXACT_PAIRS = 1 << 53
 
 
 def sorted_runs(is_pos, score, weight, name="y_score"):
@@ -411,7 +415,17 @@ def sorted_tallies(
     (``split_sweep``: a cut that depends on the data only).
     ``moments=True`` also accumulates the tie term and the placement moments
     (``_kernels.sweeps.N_STATS``) for the rank test and DeLong's variance.
+
+    Unweighted rows without curves or moments are tallied by numpy
+    (:func:`numpy_tallies`, the same floats) while this process's kernels
+    for them are not ready yet (``_warm``): a first call does not wait for
+    them to compile.
     """
+    if not curve and not moments and weight.shape[0] == 0 and \
+            _warm.numpy_path(_warm.tallies_family(score)):
+        t = numpy_tallies(is_pos, score, name)
+        if t is not None:
+            return t
     runs = sorted_runs(is_pos, score, weight, name)
     if score.shape[0] >= CHUNK_MIN:
         return split_sweep(runs, moments, curve, drop)
@@ -426,6 +440,72 @@ def sorted_tallies(
     )
     return Tallies(thr[: g + 1], tps[: g + 1], fps[: g + 1], total_pos, total_neg, area2,
                    ap_num, stats, drop > 0)
+
+
+def _warm_tallies(dtype):
+    """Compile or load the sort and sweep of unweighted ``dtype`` scores:
+    the kernels ``sorted_tallies(curve=False)`` runs for any size (one
+    bucket, and from ``CHUNK_MIN`` rows the bucketed sort, the sort path's
+    one-time choice and the split sweep)."""
+    rng = np.random.default_rng(0)
+    for n in (1_000, 70_000):
+        is_pos = rng.random(n) < 0.3
+        score = np.round(rng.standard_normal(n), 3).astype(dtype)
+        sorted_tallies(is_pos, score, v.EMPTY_WEIGHT, curve=False)
+
+
+_warm.WARMUPS["tallies"] = _warm_tallies
+
+
+def _sequential_sum(x) -> float:
+    """``x[0] + x[1] + ...`` left to right, as a sweep adds (``np.sum`` adds
+    pairwise: other roundings)."""
+    return float(np.cumsum(x)[-1]) if x.shape[0] else 0.0
+
+
+def numpy_tallies(is_pos, score, name="y_score"):
+    """:func:`sorted_tallies` of unweighted rows without curves or moments,
+    from numpy's sort and searchsorted alone (nothing to compile): the same
+    floats, bit for bit, or None where that cannot be promised.
+
+    Each class is sorted by ``np.sort``.  Twice the area counts, for every
+    positive, the negatives below it twice and those tied with it once
+    (``searchsorted`` left and right): integers, exact in int64, and exact as
+    the sweep's float sums while twice the number of pairs stays below 2**53
+    (else None: the kernels answer).  The average-precision numerator is the
+    sweep's own terms (``table.step``) at each distinct positive score,
+    descending, added left to right, and cut where ``split_sweep`` cuts the
+    sweep from ``CHUNK_MIN`` rows on (the two parts' sums added), so its
+    rounding is the kernels' too.  NaN or infinite scores raise as the sort
+    does.
+    """
+    _score_range(score, name)
+    ps = np.sort(score[is_pos])
+    ns = np.sort(score[~is_pos])
+    n_pos, n_neg = ps.shape[0], ns.shape[0]
+    if 2 * n_pos * n_neg >= EXACT_PAIRS:
+        return None
+    area2 = float(int(np.searchsorted(ns, ps, "left").sum(dtype=np.int64))
+                  + int(np.searchsorted(ns, ps, "right").sum(dtype=np.int64)))
+    ap_num = 0.0
+    if n_pos:
+        new = np.empty(n_pos, bool)
+        new[0] = True
+        np.not_equal(ps[1:], ps[:-1], out=new[1:])
+        first = np.flatnonzero(new)  # each distinct positive score's first row
+        at = ps[first][::-1]  # the distinct positive scores, descending
+        tg = np.diff(first, append=n_pos)[::-1].astype(np.float64)
+        tp_after = (n_pos - first)[::-1].astype(np.float64)
+        fp_after = (n_neg - np.searchsorted(ns, at, "left")).astype(np.float64)
+        terms = tg * (tp_after / (tp_after + fp_after))
+        if score.shape[0] >= CHUNK_MIN:  # split_sweep's cut: the longer run's median
+            longest = ps if n_pos >= n_neg else ns
+            upper = int(np.count_nonzero(at >= longest[longest.shape[0] // 2]))
+            ap_num = _sequential_sum(terms[:upper]) + _sequential_sum(terms[upper:])
+        else:
+            ap_num = _sequential_sum(terms)
+    e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
+    return Tallies(e_k, e_w, e_w, float(n_pos), float(n_neg), area2, ap_num, e_w)
 
 
 def _closed(arrays, g_u, u, g_l):

@@ -10,6 +10,15 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# The first calls of a process answer from numpy while a background thread
+# compiles the kernels (``fastauc._warm``), the same numbers either way.  Here
+# every call takes the kernels, so that no background thread runs beside a
+# test that counts sorts or patches the sort's settings; tests/test_warm.py
+# runs both paths, and fresh processes, explicitly.
+from fastauc import _warm  # noqa: E402
+
+_warm.MODE = "kernels"
+
 
 def sklearn_call(fn, *args, **kwargs):
     """Call a scikit-learn reference with its warnings silenced."""
