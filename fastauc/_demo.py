@@ -1,0 +1,168 @@
+"""``fastauc demo``: the built-in data set scored, fastauc timed against its peers."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+__all__ = ["demo", "demo_warmup", "make_demo_data"]
+
+
+def make_demo_data(n=1_000_000, positive_rate=0.1, seed=0):
+    """Deterministic synthetic scored data: labels, probabilities (with ties).
+
+    Scores come from a binormal model (positives shifted by 1.2 standard
+    deviations), squashed to probabilities and rounded to 4 decimals so that
+    many rows tie, as real model outputs do.
+
+    Examples
+    --------
+    >>> y, p = make_demo_data(1000)
+    >>> y.shape, p.shape, bool(((p > 0) & (p < 1)).all())
+    ((1000,), (1000,), True)
+    """
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < positive_rate).astype(np.int8)
+    z = rng.standard_normal(n) + 1.2 * y - 2.0
+    p = np.round(1.0 / (1.0 + np.exp(-z)), 4)
+    p = np.clip(p, 1e-4, 1 - 1e-4)
+    return y, p
+
+
+def _best_time(fn, repeat=3):
+    best = float("inf")
+    out = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return out, best
+
+
+def _second_model(y, p):
+    """A second, weaker model of the demo's rows, for the paired comparison."""
+    noise = np.random.default_rng(1).standard_normal(p.shape[0])
+    return np.round(np.clip(p + 0.15 * noise * np.sqrt(p * (1 - p)), 1e-4, 1 - 1e-4), 4)
+
+
+DEMO_RESAMPLES = 1000
+
+
+def demo_warmup(part):
+    """Compile (or load) the kernels of the demo's calls, on a small copy of
+    its data (the same dtypes, so the same signatures).  Two parts of about
+    the same compile time on an empty cache: "report" (the AUC, average
+    precision and the report) and "intervals" (log loss, the DeLong interval
+    and the bootstrap), which ``demo`` has a child process compile meanwhile
+    when they are not in the cache."""
+    import warnings
+
+    import fastauc
+
+    from . import _warm
+
+    y, p = make_demo_data(70_000)
+    with warnings.catch_warnings(), _warm.kernels_only():
+        warnings.simplefilter("ignore")
+        if part == "intervals":
+            fastauc.log_loss(y, p)
+            fastauc.roc_auc_ci(y, p)
+            fastauc.bootstrap_ci(y, p, n_resamples=20, random_state=0)
+            return
+        _warm.warm(_warm.tallies_family(p))
+        fastauc.roc_auc_score(y, p)
+        fastauc.average_precision_score(y, p)
+        fastauc.report(y, np.column_stack((p, _second_model(y, p))), names=["a", "b"])
+
+
+def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
+    """Score the built-in data set and time fastauc against its peers.
+
+    The first result comes at once: in a process whose kernels are not
+    compiled yet, ``roc_auc_score`` and ``average_precision_score`` answer
+    from numpy (the same numbers).  Meanwhile the kernels of the demo's
+    other calls compile, or load from the cache, in a background thread and
+    (the intervals') in a child process, so two cores compile at once;
+    every timing printed after that is of compiled kernels, and the peers
+    are timed on a quiet machine too.
+    """
+    import subprocess
+    import threading
+
+    import fastauc
+    from fastauc.naive import pairwise_auc
+
+    from . import _warm
+
+    t_start = time.perf_counter()
+    from ._kernels.resampling import replicate_batch
+
+    child = None
+    if not _warm.cached(replicate_batch):  # the intervals' kernels compile in a child
+        child = subprocess.Popen(
+            [sys.executable, "-c", "from fastauc._demo import demo_warmup; "
+             "demo_warmup('intervals')"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    warm = threading.Thread(target=demo_warmup, args=("report",), daemon=True)
+    warm.start()
+    y, p = make_demo_data(n)
+    print(f"fastauc {fastauc.__version__} demo: {n:,} rows, {int(y.sum()):,} positives, "
+          f"{len(np.unique(p)):,} distinct scores", file=out)
+    t0 = time.perf_counter()
+    first = fastauc.roc_auc_score(y, p), fastauc.average_precision_score(y, p)
+    t_first = time.perf_counter() - t0
+    how = "" if _warm.ready(_warm.tallies_family(p)) else \
+        "from numpy while the kernels compile or load: "
+    print(f"\nAUC {first[0]:.6f}, average precision {first[1]:.6f}: the first calls, "
+          f"{t_first:.2f} s ({how}exact, the kernels' numbers to the last bit)", file=out,
+          flush=True)
+    q = _second_model(y, p)
+    try:  # imported while the kernels compile (a second), not on the clock below
+        import sklearn.metrics as skm
+    except ImportError:
+        skm = None
+    warm.join()
+    if child is not None:
+        child.wait()  # if it failed, the calls below compile here, as they would anyway
+    demo_warmup("intervals")  # load what the child compiled (or compile it)
+    t_ready = time.perf_counter() - t_start
+    rep, t_rep = _best_time(lambda: fastauc.report(y, np.column_stack((p, q)),
+                                                   names=["model_a", "model_b"]), repeat=1)
+    print(f"\nfastauc.report on both models ({t_rep:.2f} s):\n", file=out)
+    print(rep, file=out)
+    rows = []
+    funcs = [("roc_auc_score", fastauc.roc_auc_score, "roc_auc_score"),
+             ("average_precision_score", fastauc.average_precision_score,
+              "average_precision_score"),
+             ("log_loss", fastauc.log_loss, "log_loss")]
+    for name, ours, sk_name in funcs:
+        value, t_ours = _best_time(lambda: ours(y, p))
+        if skm is not None:
+            sk_value, t_sk = _best_time(lambda: getattr(skm, sk_name)(y, p), repeat=1)
+            rows.append((name, value, t_ours, f"{t_sk:9.3f} s", f"{t_sk / t_ours:7.1f}x",
+                         f"{abs(value - sk_value):.1e}"))
+        else:
+            rows.append((name, value, t_ours, "  (not installed)", "", ""))
+    print(f"\n{'metric':<25}{'value':>10}{'fastauc':>12}{'scikit-learn':>14}"
+          f"{'speed-up':>10}{'|diff|':>10}", file=out)
+    for name, value, t, t_sk, ratio, diff in rows:
+        print(f"{name:<25}{value:>10.6f}{t:>10.3f} s{t_sk:>14}{ratio:>10}{diff:>10}", file=out)
+    ci, t_ci = _best_time(lambda: fastauc.roc_auc_ci(y, p))
+    boot, t_boot = _best_time(lambda: fastauc.bootstrap_ci(y, p, n_resamples=DEMO_RESAMPLES,
+                                                           random_state=0), repeat=1)
+    print(f"\n95% interval of the AUC, DeLong:    [{ci.low:.6f}, {ci.high:.6f}] "
+          f"(se {ci.se:.6f}) in {t_ci:.3f} s", file=out)
+    print(f"95% interval of the AUC, bootstrap: [{boot.low:.6f}, {boot.high:.6f}] "
+          f"(se {boot.se:.6f}, {DEMO_RESAMPLES:,} stratified replicates) in {t_boot:.3f} s",
+          file=out)
+    ys, ps = y[:naive_n], p[:naive_n]
+    exact, t_naive = _best_time(lambda: pairwise_auc(ys, ps), repeat=1)
+    fast, t_fast = _best_time(lambda: fastauc.roc_auc_score(ys, ps))
+    print(f"\nnaive pairwise AUC on the first {naive_n:,} rows: {exact:.12f} in {t_naive:.3f} s; "
+          f"fastauc {fast:.12f} in {t_fast * 1e3:.2f} ms ({t_naive / t_fast:,.0f}x)", file=out)
+    total = time.perf_counter() - t_start
+    note = "kernels compiled" if child is not None or _warm.compiled() else "kernels loaded"
+    print(f"\n{total:.1f} s in all ({note} in the first {t_ready:.1f} s; every timing above "
+          "is of compiled kernels, the first calls' aside)", file=out)
+    return 0
