@@ -26,9 +26,9 @@ from ._kernels.resampling import (
     draw_buffer,
     poisson_batch,
     replicate_batch,
-    replicate_value,
     replicate_wide,
 )
+from ._kernels.losses import log_loss_sum
 from ._kernels.placements import group_weights
 from ._kernels.resampling import layout_ranks
 from ._parallel import map_chunks, map_halves, num_threads
@@ -36,6 +36,7 @@ from ._stats import norm_ppf as _norm_ppf
 from ._stats import norm_sf as _norm_sf
 from ._sort import CHUNK_MIN, sort_by_class
 from ._table import Table
+from ._curves import binary_ap, binary_auc
 
 
 class _Layout(NamedTuple):
@@ -50,6 +51,9 @@ class _Layout(NamedTuple):
     bp: np.ndarray
     bn: np.ndarray  # (G,) cumulative negative counts
     keys: np.ndarray  # (G,) the distinct scores' keys, descending (empty: not kept)
+    #: the ROC AUC of the rows with the weights walked (``roc_auc_score``'s
+    #: float, to the last bit); NaN when a class has no weight
+    auc: float = math.nan
 
     @property
     def size(self) -> int:
@@ -57,11 +61,12 @@ class _Layout(NamedTuple):
         return self.n_pos + (int(self.bn[-1]) if self.bn.shape[0] else 0)
 
 
-def _layout(is_pos, score, name="y_score", rows=True, keys=True) -> _Layout:
+def _layout(is_pos, score, name="y_score", rows=True, keys=True, w=v.EMPTY_WEIGHT) -> _Layout:
     """Sort one model's rows (all of them, whatever their weight) into a layout
     (with ``rows=False``, one without the rows' indices; with ``keys=False``,
-    one without the distinct scores)."""
-    return layouts(is_pos, [score], [name], rows=rows, keys=keys)[0]
+    one without the distinct scores); its ``auc`` is that of weights ``w``
+    (they need ``rows``)."""
+    return layouts(is_pos, [score], [name], w, rows=rows, keys=keys)[0]
 
 
 def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=True,
@@ -80,11 +85,18 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=Tru
     the layouts have none; with ``keys=False`` they hold no distinct scores
     (the bootstrap needs the groups' sizes only: 8 bytes a row less); with
     ``layout=False`` (and ``X``) only the placements and the AUCs are made
-    (the layouts are None).
+    (the layouts are None).  Each AUC (and each layout's ``auc``) is
+    ``roc_auc_score``'s float for the column and the weights ``w``, to the
+    last bit: the walk adds up the sweep's terms in the sweep's order, from
+    the same cut (see :func:`_walk`).
     """
     n = is_pos.shape[0]
-    total_p, total_n = (float(w[is_pos].sum()), float(w[~is_pos].sum())) if w.shape[0] else (
-        float(np.count_nonzero(is_pos)), float(n - np.count_nonzero(is_pos)))
+    if X is None:  # no placements: their divisors are not needed
+        total_p = total_n = 1.0
+    elif w.shape[0]:
+        total_p, total_n = float(w[is_pos].sum()), float(w[~is_pos].sum())
+    else:
+        total_p, total_n = float(np.count_nonzero(is_pos)), float(n - np.count_nonzero(is_pos))
     jobs = [(is_pos, score, name, rows, keys, layout, w, total_p, total_n,
              v.EMPTY_WEIGHT if X is None else X[m])
             for m, (score, name) in enumerate(zip(scores, names))]
@@ -95,7 +107,7 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=Tru
     lays = [lay for lay, _ in walked]
     if X is None:
         return lays
-    return lays, np.array([area for _, area in walked]) / total_p
+    return lays, np.array([auc for _, auc in walked])
 
 
 def _sort_and_walk(is_pos, score, name, rows, keys, layout, w, total_p, total_n, out):
@@ -114,49 +126,77 @@ def count_dtype(n: int):
     return np.int32 if n < 2**31 else np.int64
 
 
+def _canonical_cut(r, w):
+    """Where ``sorted_tallies`` cuts these rows' sweep in two, and the weights above
+    the cut: ``(cp, cn, tp0, fp0)``, the cut's positions in the runs ``r.pk``
+    and ``r.nk`` (keys at or above the cut's key lie at and after them).
+
+    The sweep's runs hold the rows of non-zero weight only (the sort leaves
+    the others out) and ``_table.split_sweep`` cuts them at the median key of
+    the longer one, with the weight above the cut as numpy sums the upper
+    rows' weights in key order; the walk's runs hold every row, so the same
+    cut and the same sums are taken here over the rows of non-zero weight,
+    and the two add up the same terms to the same floats.
+    """
+    if not w.shape[0] or float(w.min()) > 0.0:  # every row in the sweep's runs too
+        longest = r.pk if r.pk.shape[0] >= r.nk.shape[0] else r.nk
+        pivot = longest[longest.shape[0] // 2]
+        cp = int(np.searchsorted(r.pk, pivot, side="left"))
+        cn = int(np.searchsorted(r.nk, pivot, side="left"))
+        if not w.shape[0]:
+            return cp, cn, float(r.pk.shape[0] - cp), float(r.nk.shape[0] - cn)
+        # the upper rows' weights in key order, as the sweep's runs hold them
+        return cp, cn, float(w[r.px[cp:]].sum()), float(w[r.nx[cn:]].sum())
+    wp, wn = w[r.px], w[r.nx]  # the runs' weights, in key order
+    kept_p, kept_n = np.flatnonzero(wp != 0.0), np.flatnonzero(wn != 0.0)
+    keys, kept = (r.pk, kept_p) if kept_p.shape[0] >= kept_n.shape[0] else (r.nk, kept_n)
+    pivot = keys[kept[kept.shape[0] // 2]]
+    cp = int(np.searchsorted(r.pk, pivot, side="left"))
+    cn = int(np.searchsorted(r.nk, pivot, side="left"))
+    tp0 = float(wp[kept_p[np.searchsorted(kept_p, cp):]].sum())
+    fp0 = float(wn[kept_n[np.searchsorted(kept_n, cn):]].sum())
+    return cp, cn, tp0, fp0
+
+
 def _walk(r, w, total_p, total_n, out, with_keys=True, layout=True):
-    """The layout of one model's sorted runs (``walk_rows``).  From ``CHUNK_MIN``
-    rows on, the runs are cut at the median key of the longer one (a cut that
-    depends on the data only; a tie group is never split) and the two key
-    ranges walked on two threads, the lower one starting from the upper one's
-    totals; its groups are written after room for every row of the upper
-    range and moved up when the upper range had ties.  ``layout=False``: the
-    placements ``out`` and the area only (no layout: None)."""
+    """The layout of one model's sorted runs (``walk_rows``) and its AUC.  From
+    ``CHUNK_MIN`` rows on, the runs are cut where ``sorted_tallies`` cuts its
+    sweep (:func:`_canonical_cut`: a cut that depends on the data only; a tie
+    group is never split) and the two key ranges walked on two threads, the
+    lower one starting from the upper one's weights; its groups are written
+    after room for every row of the upper range and moved up when the upper
+    range had ties.  ``layout=False``: the placements ``out`` and the AUC
+    only (no layout: None).  The AUC is ``area2 / (2 P N)`` from the walk's
+    sums, which are the sweep's: ``roc_auc_score``'s float."""
     n = r.pk.shape[0] + r.nk.shape[0]
     m = n if layout else 0
     keys = np.empty(m if with_keys else 0, np.uint64)
     bp = np.empty(m, count_dtype(n))
     bn = np.empty(m, count_dtype(n))
     if n < CHUNK_MIN:
-        g, area = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys, bp, bn,
-                            np.zeros(4))
+        g, area2, tp, fp = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys,
+                                     bp, bn, np.zeros(4))
     else:
-        longest = r.pk if r.pk.shape[0] >= r.nk.shape[0] else r.nk
-        pivot = longest[longest.shape[0] // 2]
-        cp = int(np.searchsorted(r.pk, pivot, side="left"))
-        cn = int(np.searchsorted(r.nk, pivot, side="left"))
+        cp, cn, tp0, fp0 = _canonical_cut(r, w)
         # (rows and keys: slices of an empty array are empty)
         px_u, px_l, nx_u, nx_l = r.px[cp:], r.px[:cp], r.nx[cn:], r.nx[:cn]
         n_up, n_un = r.pk.shape[0] - cp, r.nk.shape[0] - cn
         u = n_up + n_un
-        if w.shape[0]:
-            top = [float(w[px_u].sum()), float(w[nx_u].sum()), n_up, n_un]
-        else:
-            top = [n_up, n_un, n_up, n_un]
         k_u, k_l = keys[:u], keys[u:]
-        (g_u, area_u), (g_l, area_l) = map_chunks(walk_rows, [
+        (g_u, area_u, _, _), (g_l, area_l, tp, fp) = map_chunks(walk_rows, [
             (r.pk[cp:], px_u, r.nk[cn:], nx_u, w, total_p, total_n, out, k_u, bp[:u], bn[:u],
              np.zeros(4)),
             (r.pk[:cp], px_l, r.nk[:cn], nx_l, w, total_p, total_n, out, k_l, bp[u:], bn[u:],
-             np.array(top, np.float64))])
+             np.array([tp0, fp0, n_up, n_un], np.float64))])
         if layout and g_u < u:  # ties above the cut: close the gap (numpy copes
             for a in (keys, bp, bn) if with_keys else (bp, bn):  # with the overlap)
                 a[g_u:g_u + g_l] = a[u:u + g_l]
-        g, area = g_u + g_l, area_u + area_l
+        g, area2 = g_u + g_l, area_u + area_l
+    auc = area2 / (2.0 * tp * fp) if tp > 0 and fp > 0 else math.nan
     if not layout:
-        return None, area
+        return None, auc
     order = np.concatenate((r.px[::-1], r.nx[::-1])) if r.px.shape[0] + r.nx.shape[0] else None
-    return _Layout(order, r.pk.shape[0], bp[:g], bn[:g], keys[:g]), area
+    return _Layout(order, r.pk.shape[0], bp[:g], bn[:g], keys[:g], auc), auc
 
 
 def layout_order_placements(lay: _Layout, wl, out=None):
@@ -230,7 +270,7 @@ class _Model(NamedTuple):
 
 
 def _model(is_pos, s, w, metric, name, rows=True, keys=True) -> _Model:
-    lay = _layout(is_pos, s, name, rows or w.shape[0] > 0 or metric == "log_loss", keys)
+    lay = _layout(is_pos, s, name, rows or w.shape[0] > 0 or metric == "log_loss", keys, w)
     wl = np.ascontiguousarray(w[lay.rows]) if w.shape[0] else w
     loss = v.EMPTY_WEIGHT
     if metric == "log_loss":
@@ -299,7 +339,7 @@ def _metric_code(metric, max_fpr, method):
             raise ValueError("max_fpr (partial AUC) applies to metric='roc_auc' only")
         if isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float, np.number)) \
                 or not 0 < max_fpr <= 1:
-            raise ValueError(f"max_fpr must be in the range (0, 1], got {max_fpr!r}")
+            raise ValueError(f"max_fpr must be in the range (0, 1], got {v.plain(max_fpr)!r}")
         if max_fpr != 1:
             return PARTIAL_AUC, float(max_fpr)
     return {"roc_auc": ROC_AUC, "average_precision": AVERAGE_PRECISION,
@@ -322,19 +362,77 @@ class _Prepared:
         return where0
 
 
+class Rows(NamedTuple):
+    """The bootstrap's validated input."""
+
+    is_pos: np.ndarray
+    classes: np.ndarray
+    w: np.ndarray
+    scores: list  #: one float64 (n,) array per model
+
+
+def bootstrap_rows(y_true, scores, names, sample_weight) -> Rows:
+    """Validated labels, weights and one model's scores per name (each 1-D:
+    ``predict_proba``'s two columns raise scikit-learn's error)."""
+    arrays = [v.as_float_array(s, nm) for s, nm in zip(scores, names)]
+    is_pos, classes, w = v.binary_rows(y_true, sample_weight, **dict(zip(names, arrays)))
+    return Rows(is_pos, classes, w, arrays)
+
+
+def undefined(rows: Rows, metric: str):
+    """The warning to give when the metric is undefined on these rows (a class
+    absent, or of zero weight in all), else None: scikit-learn's words for
+    ``roc_auc_score``, the rule of every inference function."""
+    if rows.classes.shape[0] < 2:
+        return v.ONE_CLASS if metric == "roc_auc" else (
+            f"Only one class is present in y_true. The bootstrap of {metric} is not defined "
+            "in that case.")
+    w = rows.w
+    if w.shape[0] and not ((w[rows.is_pos] > 0).any() and (w[~rows.is_pos] > 0).any()):
+        return v.ZERO_WEIGHT_CLASS if metric == "roc_auc" else (
+            f"All samples of one class have zero weight. The bootstrap of {metric} is not "
+            "defined in that case.")
+    return None
+
+
+def prepare_rows(rows: Rows, names, metric, stratified, row_index=True, keys=True) -> _Prepared:
+    """Models sorted for the bootstrap from validated rows (see :func:`_prepare`)."""
+    return _prepared([_model(rows.is_pos, s, rows.w, metric, nm, row_index, keys)
+                      for s, nm in zip(rows.scores, names)], stratified)
+
+
+def point_estimate(rows: Rows, j: int, model: _Model, metric: str, max_fpr: float) -> float:
+    """Model ``j``'s metric on all rows: the float the in-memory function
+    returns (``roc_auc_score``, ``average_precision_score``, ``log_loss``),
+    to the last bit.  The ROC AUC comes from the model's sort (its layout's
+    walk); the partial AUC and the average precision from their own sweep."""
+    s = rows.scores[j]
+    if metric == "log_loss":
+        total, total_w = log_loss_sum(s[:, None], rows.is_pos.view(np.uint8).astype(np.int64),
+                                      rows.w)
+        return float(total / total_w)
+    if metric == "average_precision":
+        return binary_ap(rows.is_pos, s, rows.w)
+    if max_fpr != 1.0:
+        return binary_auc(rows.is_pos, s, rows.w, max_fpr)
+    return float(model.lay.auc)
+
+
 def _prepare(y_true, scores, names, sample_weight, metric, stratified, rows=True, keys=True):
     """Models sorted for the bootstrap; ``rows=False`` when the caller needs no
     row indices (one model, the multinomial scheme, no partial AUC): an
     unweighted ROC AUC or AP model is then sorted by its keys alone.
     ``keys=False`` when it needs no distinct scores (the replicates do not:
-    only the plots' tables do)."""
-    arrays = [v.as_float_array(s, nm) for s, nm in zip(scores, names)]
-    is_pos, classes, w = v.binary_rows(y_true, sample_weight, **dict(zip(names, arrays)))
-    if len(classes) < 2:
-        raise ValueError(
-            f"y_true contains only one class ({classes[0]!r}); the bootstrap needs both")
-    return _prepared([_model(is_pos, s, w, metric, nm, rows, keys)
-                      for s, nm in zip(arrays, names)], stratified)
+    only the plots' tables do).  A single class raises (the ROC band needs
+    both)."""
+    validated = bootstrap_rows(y_true, scores, names, sample_weight)
+    if validated.classes.shape[0] < 2:
+        only = validated.classes[0]
+        # the plots pass the positives' mask: say which class that is, not "False"
+        only = (("the positive class" if only else "the negative class")
+                if validated.classes.dtype.kind == "b" else repr(v.plain(only)))
+        raise ValueError(f"y_true contains only one class ({only}); the bootstrap needs both")
+    return prepare_rows(validated, names, metric, stratified, rows, keys)
 
 
 def _prepared(models, stratified) -> _Prepared:
@@ -435,13 +533,7 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
     for r in np.flatnonzero(wrapped):  # a row drawn 256 times or more: int64 counts
         replicate_wide(seed, int(r), out[r], prep.strata, first, n_pos, w, loss, ranks, code,
                        metric_code, max_fpr, buffers[0][1], draw_buffer(n, 8))
-    # the point estimates reuse a batch's buffers
-    ones, scratch = buffers[0][:2] if buffers else (np.empty(n, np.uint8), np.empty(n + 2))
-    ones.fill(1)
-    src = np.empty((k, 0), np.int64) if poisson else first
-    estimates = [float(replicate_value(ones, src[m], n_pos, w[m], loss[m], ranks[m], code[m],
-                                       metric_code, max_fpr, scratch)) for m in range(k)]
-    return out, estimates
+    return out  # (the point estimates: ``point_estimate``, the in-memory functions' floats)
 
 
 def _progress_bar(progress, total):

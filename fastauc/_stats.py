@@ -10,13 +10,13 @@ import numpy as np
 from ._kernels.ranks import u_null_cdf
 from ._kernels.table import ST_M2_01, ST_M2_10, ST_MAX_TIE, ST_TIES, ST_W01, ST_W10
 from ._results import ConfidenceInterval, MannWhitneyResult
+from ._validation import ONE_CLASS, ZERO_WEIGHT_CLASS
 from ._validation import warn_undefined
 
-__all__ = ["ALTERNATIVES", "ONE_CLASS", "delong_variance", "difference_interval", "norm_ppf",
+__all__ = ["ALTERNATIVES", "delong_variance", "difference_interval", "norm_ppf",
            "norm_sf", "pvalue", "ratio", "wald_bounds", "wald_interval"]
 
 ALTERNATIVES = ("two-sided", "less", "greater")
-ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined in that case."
 
 _NORMAL = NormalDist()
 _SQRT2 = math.sqrt(2.0)
@@ -129,12 +129,15 @@ def _exact_sf(k: int, n1: int, n2: int) -> float:
     return float(1.0 - u_null_cdf(n1, n2, k - 1)[-1])
 
 
-def mann_whitney_result(area2, n1, n2, stats, alternative, use_continuity, method):
+def mann_whitney_result(area2, n1, n2, stats, alternative, use_continuity, method,
+                        one_class=True):
     """The Mann-Whitney test from a sweep: twice the area, the class totals and
-    the moments (tie term, largest tie); scipy's methods and corrections."""
+    the moments (tie term, largest tie); scipy's methods and corrections.
+    Undefined (NaN, with scikit-learn's words for ``roc_auc_score``) when a
+    class has no weight: ``one_class`` says whether a class has no rows at all."""
     if n1 <= 0 or n2 <= 0:
-        warn_undefined("Only one class is present in y_true (or one class has zero weight); "
-                       "the Mann-Whitney test is not defined in that case.", stacklevel=4)
+        why = ONE_CLASS if one_class else ZERO_WEIGHT_CLASS
+        warn_undefined(why.replace("ROC AUC score", "The Mann-Whitney test"), stacklevel=4)
         return MannWhitneyResult(math.nan, math.nan, math.nan, n1, n2, method)
     u1 = 0.5 * area2
     u2 = n1 * n2 - u1

@@ -10,6 +10,7 @@ write flag requires it.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import warnings
 
@@ -55,8 +56,115 @@ def undefined_metric_warning() -> type:
     return _bridged[0]
 
 
-def warn_undefined(message: str, stacklevel: int = 3) -> None:
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside fastauc, as seen from the
+    function that calls this one (Python 3.12's ``skip_file_prefixes``): a
+    warning then points at the user's line however deep the call."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn_undefined(message: str, stacklevel: int | None = 3) -> None:
+    """An :class:`UndefinedMetricWarning`; ``stacklevel=None``: at the user's line."""
+    if stacklevel is None:
+        stacklevel = caller_stacklevel()
     warnings.warn(message, undefined_metric_warning(), stacklevel=stacklevel)
+
+
+# scikit-learn's words for a ROC AUC with one class (``roc_auc_score``); every
+# function that reports an AUC or an interval of it warns with them and returns NaN
+ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined in that case."
+ZERO_WEIGHT_CLASS = ("All samples of one class have zero weight. ROC AUC score is not "
+                     "defined in that case.")
+
+
+def undefined_auc(is_pos: np.ndarray) -> str:
+    """Why the AUC of rows with a class of no weight is undefined, in
+    ``roc_auc_score``'s words: a class absent, or weighing zero in all."""
+    n_pos = int(np.count_nonzero(is_pos))
+    return ONE_CLASS if n_pos in (0, is_pos.shape[0]) else ZERO_WEIGHT_CLASS
+
+
+def plain(x):
+    """A numpy scalar as the Python value it holds (``0``, not ``np.int64(0)``), for
+    messages; anything else unchanged."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
+# ---------------------------------------------------------------- one model's scores
+
+#: scikit-learn's words (``sklearn.utils.validation.column_or_1d``) for scores
+#: that are not one column; :func:`not_1d_error` adds what to pass instead
+NOT_1D = "y should be a 1d array, got an array of shape {shape} instead."
+
+
+#: ``np.allclose(row_sums, 1)``'s tolerance (rtol 1e-5, atol 1e-8), which scikit-learn
+#: applies to multiclass probabilities
+_SUMS_TO_ONE = 1e-5 + 1e-8
+
+
+def looks_like_proba(S: np.ndarray) -> bool:
+    """True for an (n, 2) array whose rows all sum to 1 (``np.allclose``'s default
+    tolerance, scikit-learn's for multiclass probabilities) with values in
+    [0, 1]: what ``predict_proba`` of a binary classifier returns.  Two models'
+    scores are told apart on their first rows (no pass over all of them)."""
+    if S.ndim != 2 or S.shape[1] != 2 or S.shape[0] == 0 or S.dtype.kind not in "biuf":
+        return False
+    for rows in (S[:64], S):  # a sample first: scores of two models fail it at once
+        with np.errstate(invalid="ignore", over="ignore"):
+            gap = np.add(rows[:, 0], rows[:, 1], dtype=np.float64)
+            gap -= 1.0
+            np.abs(gap, out=gap)
+            if not (gap <= _SUMS_TO_ONE).all():  # NaN is not close either
+                return False
+    return bool(S.min() >= 0 and S.max() <= 1)
+
+
+def proba_advice(name: str, positive: int = 1) -> str:
+    """What to pass instead of a whole ``predict_proba`` output."""
+    which = ("the probability of the greater label, classes_[1]" if positive == 1 else
+             "the probability of the smaller label, classes_[0], the pos_label here")
+    return (f"{name} has 2 columns whose rows sum to 1, like the output of predict_proba: "
+            f"pass the positive class's column, {name}[:, {positive}], {which}")
+
+
+def not_1d_error(name: str, arr: np.ndarray, *, scores: bool = True) -> ValueError:
+    """scikit-learn's error for input that must be 1-D, then what ``name`` must be.
+
+    ``scores``: the input is one model's scores (the advice names the
+    positive class's column of a ``predict_proba`` output, and the functions
+    that take several models); otherwise plain values (curve points).
+    """
+    if scores and looks_like_proba(arr):
+        detail = proba_advice(name)
+    elif scores and arr.ndim == 2:
+        detail = (f"{name} must hold one model's scores, shape (n_samples,), got "
+                  f"{arr.shape[1]} columns; report() and delong_covariance() take one "
+                  "column per model")
+    else:
+        detail = f"{name} must be 1-D"
+    return ValueError(f"{NOT_1D.format(shape=arr.shape)} ({detail})")
+
+
+def warn_if_proba(S: np.ndarray, name: str, positive: int = 1, stacklevel: int = 2) -> None:
+    """Warn when the several-models input ``S`` ((n, k)) looks like one model's
+    ``predict_proba`` output: its columns would be scored as two models.
+    ``stacklevel`` as the calling function would give it to ``warnings.warn``."""
+    if looks_like_proba(S):
+        warn_proba(name, positive, stacklevel + 1)
+
+
+def warn_proba(name: str, positive: int = 1, stacklevel: int = 2) -> None:
+    """The warning of :func:`warn_if_proba` (for callers that saw the columns in parts)."""
+    warnings.warn(
+        f"{proba_advice(name, positive)}. Its 2 columns are scored as two models: column "
+        f"{1 - positive} ranks the rows in the reverse order of column {positive} (its "
+        f"AUC is 1 minus column {positive}'s).", UserWarning, stacklevel=stacklevel + 1)
 
 
 def as_array(x, name: str) -> np.ndarray:
@@ -119,8 +227,10 @@ def as_float_array(x, name: str, *, ndim=(1,), keep_float32: bool = False) -> np
                 f"data to numeric values explicitly instead. ({name} must be numeric, got "
                 f"dtype {arr.dtype})")
     if arr.ndim == 2 and arr.shape[1] == 1 and 1 in ndim and 2 not in ndim:
-        arr = arr[:, 0]
+        arr = arr[:, 0]  # a column: 1-D, as scikit-learn's column_or_1d takes it
     if arr.ndim not in ndim:
+        if 2 not in ndim:
+            raise not_1d_error(name, arr)
         shapes = " or ".join({1: "(n_samples,)", 2: "(n_samples, n_columns)"}[d] for d in ndim)
         raise ValueError(f"{name} must have shape {shapes}, got an array of shape {arr.shape}")
     if arr.shape[0] == 0:
@@ -487,24 +597,24 @@ def check_multilabel_indicator(y: np.ndarray, name: str = "y_true") -> np.ndarra
 
 def check_choice(value, name: str, options) -> None:
     if value not in options:
-        raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+        raise ValueError(f"{name} must be one of {tuple(options)}, got {plain(value)!r}")
 
 
 def check_confidence_level(confidence_level) -> float:
     if isinstance(confidence_level, bool) or not isinstance(
         confidence_level, (int, float, np.integer, np.floating)
     ):
-        raise TypeError(f"confidence_level must be a number, got {confidence_level!r}")
+        raise TypeError(f"confidence_level must be a number, got {plain(confidence_level)!r}")
     if not 0.0 < float(confidence_level) < 1.0:
-        raise ValueError(f"confidence_level must be in (0, 1), got {confidence_level!r}")
+        raise ValueError(f"confidence_level must be in (0, 1), got {plain(confidence_level)!r}")
     return float(confidence_level)
 
 
 def check_positive_int(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+        raise TypeError(f"{name} must be an integer, got {plain(value)!r}")
     if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value!r}")
+        raise ValueError(f"{name} must be at least 1, got {plain(value)!r}")
     return int(value)
 
 
@@ -522,7 +632,7 @@ def seed_from_random_state(random_state) -> np.uint64:
             f"RandomState, got {random_state!r}"
         )
     if isinstance(random_state, (int, np.integer)) and random_state < 0:
-        raise ValueError(f"random_state must be non-negative, got {random_state!r}")
+        raise ValueError(f"random_state must be non-negative, got {plain(random_state)!r}")
     rng = np.random.default_rng(random_state)
     return rng.integers(0, 2**64, dtype=np.uint64, endpoint=False)
 

@@ -22,6 +22,8 @@ from . import _validation as v
 from ._kernels.cells import range_ends
 from ._kernels.sorting import keys_to_floats
 from ._cells import Cells
+from ._curves import binary_auc
+from ._sort import CHUNK_MIN
 from ._table import Table, float_keys
 from .delong import roc_auc_ci
 from .losses import log_loss
@@ -146,6 +148,7 @@ class Accumulator:
         self._rows = [0, 0]  # rows counted as negative, as positive
         self._weighted = False
         self._dtype = None
+        self._auc = None  # roc_auc_score of the rows, when they were sorted at once
         return self
 
     @property
@@ -199,7 +202,7 @@ class Accumulator:
 
     def _commit(self, levels, pending, classes, rows, weighted, dtype):
         if sum(p[0].shape[0] for p in pending) >= _SORT_ROWS:
-            levels = levels + [_sorted(pending)]
+            levels = levels + [Table.from_rows(*_concatenated(pending))]
             pending = []
         if self._max_groups is not None:  # one bounded table
             levels = [_bounded(levels, self._max_groups)] if levels else []
@@ -209,6 +212,7 @@ class Accumulator:
         self._rows = rows
         self._weighted = weighted
         self._dtype = dtype
+        self._auc = None
 
     def update(self, y_true, y_score, sample_weight=None) -> Accumulator:
         """Add a batch of rows; returns ``self``.
@@ -285,10 +289,17 @@ class Accumulator:
         return state
 
     def _state(self):
-        """The one table (a ``Cells`` in bounded mode) of every row."""
+        """The one table (a ``Cells`` in bounded mode) of every row; when every row
+        was waiting, also their AUC as ``roc_auc_score`` sums it (from ``CHUNK_MIN``
+        weighted rows on, in two key ranges: other roundings than the table's)."""
         if self._pending:
-            self._levels = _compact(self._levels + [_sorted(self._pending)])
+            alone = not self._levels
+            is_pos, s, w = _concatenated(self._pending)
+            self._levels = _compact(self._levels + [Table.from_rows(is_pos, s, w)])
             self._pending = []
+            if alone and w.shape[0] and s.shape[0] >= CHUNK_MIN and (
+                    w[is_pos] > 0).any() and (w[~is_pos] > 0).any():
+                self._auc = binary_auc(is_pos, s, w)
         if not self._levels:
             return Table(np.empty(0, np.uint64), np.empty(0), np.empty(0))
         while len(self._levels) > 1:
@@ -438,7 +449,11 @@ class Accumulator:
     def roc_auc(self, max_fpr=None) -> float:
         """``roc_auc_score`` of the rows seen (``max_fpr``: McClish's
         standardised partial AUC).  Once a bounded accumulator merged scores
-        into ranges: the midpoint of :meth:`auc_bounds`."""
+        into ranges: the midpoint of :meth:`auc_bounds`.  ``roc_auc_score``'s
+        float for the rows in the order added, to the last bit: unweighted, and
+        weighted while the rows are sorted at once (under 2**23 in all); tables
+        sorted apart (or restored by :meth:`from_bytes`) add tied weights batch by
+        batch, another rounding."""
         if max_fpr is None and not self.exact:
             low, high = self.auc_bounds()
             if low == low:  # both classes have weight
@@ -446,7 +461,7 @@ class Accumulator:
             return float(self._call(roc_auc_score, uses_pos_label=False, ranges=True))
         done = self._sweep() if max_fpr is None else None
         if done is not None:
-            return float(done[1].auc)
+            return float(done[1].auc if self._auc is None else self._auc)
         return float(self._call(roc_auc_score, uses_pos_label=False, max_fpr=max_fpr))
 
     def auc_bounds(self):
@@ -524,14 +539,14 @@ class Accumulator:
 
 # ---------------------------------------------------------------- helpers
 
-def _sorted(pending) -> Table:
-    """The table of the waiting batches, from one sort."""
+def _concatenated(pending):
+    """The waiting batches' ``(is_pos, score, weight)`` as one set of rows."""
     weighted = any(w.shape[0] for _, _, w in pending)
     is_pos = np.concatenate([p for p, _, _ in pending])
     s = np.concatenate([sc for _, sc, _ in pending])
     w = np.concatenate([w if w.shape[0] else np.ones(p.shape[0]) for p, _, w in pending]) \
         if weighted else v.EMPTY_WEIGHT
-    return Table.from_rows(is_pos, s, w)
+    return is_pos, s, w
 
 
 def _bounded(levels, max_groups: int) -> Cells:

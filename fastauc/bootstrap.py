@@ -17,10 +17,13 @@ import numpy as np
 from . import _validation as v
 from ._resample import (
     bootstrap_interval as _interval,
+    bootstrap_rows as _bootstrap_rows,
     check_bootstrap_args as _check_bootstrap_args,
+    point_estimate as _point_estimate,
+    prepare_rows as _prepare_rows,
+    undefined as _undefined,
     _jackknife,
     _metric_code,
-    _prepare,
     _Prepared,
     _run_replicates,
 )
@@ -95,9 +98,29 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     Returns
     -------
     BootstrapResult
-        ``estimate`` (the metric on all rows), ``low``, ``high``, ``se`` (the
-        standard deviation of the replicates), ``method``, ``n_resamples``,
-        ``n_dropped`` and ``replicates`` (NaN where dropped).
+        ``estimate`` (the metric on all rows: the float ``roc_auc_score``,
+        ``average_precision_score`` or ``log_loss`` returns, to the last
+        bit), ``low``, ``high``, ``se`` (the standard deviation of the
+        replicates), ``method``, ``n_resamples``, ``n_dropped`` and
+        ``replicates`` (NaN where dropped).  When ``y_true`` has one class
+        only, or one class has zero weight in all, the metric is undefined
+        (scikit-learn's rule for ``roc_auc_score``): ``estimate``, ``low``,
+        ``high``, ``se`` and every replicate are NaN and ``n_dropped`` is
+        ``n_resamples``.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When ``y_true`` has one class only, or one class has zero weight in
+        all (scikit-learn's words: "Only one class is present in y_true. ROC
+        AUC score is not defined in that case.").
+
+    Raises
+    ------
+    ValueError
+        When every replicate drew a single class (a tiny sample with
+        ``stratified=False`` or the Poisson scheme): the interval has no
+        replicate to come from.
 
     Notes
     -----
@@ -141,11 +164,18 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
                                                            method, stratified, scheme)
     code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
+    rows = _bootstrap_rows(y_true, [y_score], ["y_score"], sample_weight)
+    undefined = _undefined(rows, metric)
+    if undefined is not None:
+        v.warn_undefined(undefined, stacklevel=None)
+        nan = math.nan
+        return BootstrapResult(nan, nan, nan, nan, method, level, n_resamples, n_resamples,
+                               metric, np.full(n_resamples, nan))
     # row indices only where a replicate or the weights need them
-    rows = scheme == "poisson" or fpr != 1.0  # partial AUC: the merged order
-    prep = _prepare(y_true, [y_score], ["y_score"], sample_weight, metric, stratified, rows,
-                    keys=False)
-    reps, (estimate,) = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
+    row_index = scheme == "poisson" or fpr != 1.0  # partial AUC: the merged order
+    prep = _prepare_rows(rows, ["y_score"], metric, stratified, row_index, keys=False)
+    reps = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
+    estimate = _point_estimate(rows, 0, prep.models[0], metric, fpr)
     reps = reps[:, 0]
     low, high, se, n_dropped = _summarise(
         reps, estimate, level, method, prep, lambda: _jackknife(prep.models[0], metric),
@@ -196,8 +226,16 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
         ``difference`` (a - b on all rows), its interval ``low``/``high``,
         ``se`` (standard deviation of the replicate differences),
         ``statistic = difference / se`` and its normal ``pvalue`` (pROC's
-        bootstrap test), ``estimate_a``, ``estimate_b`` and ``replicates``
-        of shape (n_resamples, 2).
+        bootstrap test), ``estimate_a``, ``estimate_b`` (each the float the
+        in-memory metric returns) and ``replicates`` of shape
+        (n_resamples, 2).  When ``y_true`` has one class only, or one class
+        has zero weight in all, every number is NaN (``n_dropped`` is
+        ``n_resamples``), as :func:`bootstrap_ci`.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When ``y_true`` has one class only, or one class has zero weight in all.
 
     See Also
     --------
@@ -226,10 +264,18 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     code, fpr = _metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
-    prep = _prepare(y_true, [y_score_a, y_score_b], ["y_score_a", "y_score_b"], sample_weight,
-                    metric, stratified, keys=False)
-    reps, (est_a, est_b) = _run_replicates(prep, code, fpr, n_resamples, seed, progress,
-                                           scheme)
+    names = ["y_score_a", "y_score_b"]
+    rows = _bootstrap_rows(y_true, [y_score_a, y_score_b], names, sample_weight)
+    undefined = _undefined(rows, metric)
+    if undefined is not None:
+        v.warn_undefined(undefined, stacklevel=None)
+        nan = math.nan
+        return BootstrapTestResult(nan, nan, nan, nan, nan, nan, nan, nan, method, alternative,
+                                   level, n_resamples, n_resamples, metric,
+                                   np.full((n_resamples, 2), nan))
+    prep = _prepare_rows(rows, names, metric, stratified, keys=False)
+    reps = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
+    est_a, est_b = (_point_estimate(rows, j, prep.models[j], metric, fpr) for j in (0, 1))
     d = est_a - est_b
 
     def jackknife_difference():

@@ -53,6 +53,19 @@ def _fmt_values(classes):
     return str(np.asarray(classes))
 
 
+def _scores_detail(yp, type_pred) -> str:
+    """Our detail after scikit-learn's words when ``y_pred`` holds scores, not labels."""
+    if yp.ndim == 2 and v.looks_like_proba(yp):
+        return (" (y_pred has 2 columns whose rows sum to 1, like the output of "
+                "predict_proba: these metrics take predicted labels, such as model.predict(X) "
+                "or y_proba[:, 1] >= threshold)")
+    if type_pred == "continuous":
+        return (" (y_pred holds continuous values: these metrics take predicted labels, "
+                "such as y_score >= threshold; ranking metrics such as roc_auc_score take "
+                "the scores)")
+    return ""
+
+
 def _check_targets(y_true, y_pred, sample_weight):
     """scikit-learn's target checks for a fixed prediction.
 
@@ -74,7 +87,7 @@ def _check_targets(y_true, y_pred, sample_weight):
         types = {"multiclass"}
     if len(types) > 1:
         raise ValueError(f"Classification metrics can't handle a mix of {type_true} and "
-                         f"{type_pred} targets")
+                         f"{type_pred} targets{_scores_detail(yp, type_pred)}")
     y_type = types.pop()
     if y_type not in _TARGETS:
         raise ValueError(f"{y_type} is not supported")

@@ -19,7 +19,6 @@ from ._delong import class_weights, delong_many, delong_one, delong_setup, paire
 from .bootstrap import bootstrap_ci
 from ._results import ConfidenceInterval, DeLongTestResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
-from ._stats import ONE_CLASS as _ONE_CLASS
 from ._stats import wald_interval as _wald_interval
 
 __all__ = ["ConfidenceInterval", "DeLongTestResult", "delong_covariance", "delong_test",
@@ -34,17 +33,31 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     y_true : array-like of shape (n_samples,)
         Binary labels; the greater label is the positive class.
     y_scores : array-like of shape (n_samples,) or (n_samples, k)
-        Scores of ``k`` models on the same rows.
+        Scores of ``k`` models on the same rows, one column per model (also
+        a mapping ``{name: scores}``, a DataFrame or a list of 1-D arrays).
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights (see Notes).
 
     Returns
     -------
     aucs : ndarray of shape (k,)
+        Each model's AUC: the float ``roc_auc_score`` returns for its column,
+        to the last bit.  NaN (with an ``UndefinedMetricWarning``) when
+        ``y_true`` has one class only, or one class has zero weight in all.
     cov : ndarray of shape (k, k)
         ``cov[a, b] = S10[a, b] / m + S01[a, b] / n``, with ``S10`` and ``S01``
         the sample covariances (divisor ``m - 1``, ``n - 1``) of the
         positives' and negatives' placement values, as pROC computes them.
+
+    Warns
+    -----
+    UserWarning
+        When ``y_scores`` has 2 columns whose rows all sum to 1: the output
+        of ``predict_proba``, one model's probabilities of the two classes,
+        not two models.  Pass column 1 (the probability of the greater label,
+        the positive class) for that model's AUC and variance.
+    UndefinedMetricWarning
+        When ``y_true`` has one class only (NaN results).
 
     Notes
     -----
@@ -78,15 +91,23 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     array([[0.02469136]])
     """
     is_pos, S, w = delong_setup(y_true, y_scores, sample_weight, "y_scores")
-    k = S.shape[1]
+    v.warn_if_proba(S, "y_scores", stacklevel=2)
+    return _aucs_and_covariance(is_pos, [np.ascontiguousarray(S[:, j])
+                                         for j in range(S.shape[1])], w)
+
+
+def _aucs_and_covariance(is_pos, columns, w):
+    """AUCs and DeLong covariance of validated score columns; NaN, with
+    scikit-learn's warning, when a class is absent or weighs zero."""
+    k = len(columns)
     total_p, total_n = class_weights(is_pos, w)
     if total_p <= 0 or total_n <= 0:
-        v.warn_undefined(_ONE_CLASS)
+        v.warn_undefined(v.undefined_auc(is_pos), stacklevel=None)
         return np.full(k, np.nan), np.full((k, k), np.nan)
     if k == 1:
-        auc, var = delong_one(is_pos, S[:, 0].copy(), w)
+        auc, var = delong_one(is_pos, columns[0], w)
         return np.array([auc]), np.array([[var]])
-    return delong_many(is_pos, [np.ascontiguousarray(S[:, j]) for j in range(k)], w)
+    return delong_many(is_pos, columns, w)
 
 
 def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sample_weight=None,
@@ -98,7 +119,8 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
     y_true : array-like of shape (n_samples,)
         Binary labels; the greater label is the positive class.
     y_score : array-like of shape (n_samples,)
-        Scores.
+        Scores of one model (for ``predict_proba`` output, column 1: the
+        probability of the greater label; a 2-D array raises).
     method : {"delong", "bootstrap"}, default="delong"
         ``"delong"``: Wald interval ``auc ± z * se`` with DeLong's standard
         error, clipped to [0, 1] (as pROC's ``ci.auc``).  ``"bootstrap"``:
@@ -116,8 +138,11 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
     Returns
     -------
     ConfidenceInterval or BootstrapResult
-        With ``estimate``, ``low``, ``high``, ``se``, ``method``,
-        ``confidence_level``.
+        With ``estimate`` (the float ``roc_auc_score`` returns, to the last
+        bit), ``low``, ``high``, ``se``, ``method``, ``confidence_level``.
+        All four numbers are NaN, with an ``UndefinedMetricWarning``, when
+        ``y_true`` has one class only or one class has zero weight in all
+        (scikit-learn's rule for ``roc_auc_score``).
 
     See Also
     --------
@@ -147,7 +172,9 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
     if bootstrap_options:
         raise TypeError(f"unexpected arguments for method='delong': {sorted(bootstrap_options)}")
     level = v.check_confidence_level(confidence_level)
-    aucs, cov = delong_covariance(y_true, y_score, sample_weight=sample_weight)
+    s = v.as_float_array(y_score, "y_score")  # one model: a 2-D array raises
+    is_pos, _, w = v.binary_rows(y_true, sample_weight, frequency=True, y_score=s)
+    aucs, cov = _aucs_and_covariance(is_pos, [s], w)
     return _wald_interval(float(aucs[0]), float(cov[0, 0]), level, transform)
 
 
@@ -173,8 +200,11 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     -------
     DeLongTestResult
         ``statistic`` (z), ``pvalue``, ``difference`` (auc_a - auc_b), ``low``,
-        ``high``, ``se``, ``auc_a``, ``auc_b``.  Identical scores give z = 0,
-        p = 1.
+        ``high``, ``se``, ``auc_a``, ``auc_b`` (each the float
+        ``roc_auc_score`` returns for that model, to the last bit).
+        Identical scores give z = 0, p = 1.  Every number is NaN, with an
+        ``UndefinedMetricWarning``, when ``y_true`` has one class only or one
+        class has zero weight in all.
 
     See Also
     --------
@@ -202,7 +232,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
                                  y_score_b=b)
     total_p, total_n = class_weights(is_pos, w)
     if total_p <= 0 or total_n <= 0:
-        v.warn_undefined(_ONE_CLASS)
+        v.warn_undefined(v.undefined_auc(is_pos), stacklevel=None)
         nan = math.nan
         return DeLongTestResult(nan, nan, nan, nan, nan, nan, nan, nan, alternative, level)
     aucs, cov = delong_many(is_pos, [np.ascontiguousarray(a), np.ascontiguousarray(b)], w,

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validation as v
+from ._curves import binary_auc
 from ._groups import group_codes
 from ._kernels.table import SEG_AP, SEG_AREA2, SEG_FP, SEG_TP
 from ._stats import delong_variance, wald_bounds
+from ._sort import CHUNK_MIN
 from ._table import grouped_sums
 
 __all__ = ["GroupMetrics", "by_group"]
@@ -56,11 +58,15 @@ class GroupMetrics:
         return self.n.shape[0]
 
     def to_dict(self) -> dict:
-        """``{column: list}`` with the group columns first (JSON-ready Python scalars)."""
+        """``{column: list}`` with the group columns first (JSON-ready Python scalars;
+        ``pos_weight`` and ``neg_weight`` are integers when they are counts, without
+        weights)."""
         out = {name: labels.tolist() for name, labels in self.groups.items()}
         for col in _COLUMNS:
             values = getattr(self, col)
             if values is not None:
+                if col in ("pos_weight", "neg_weight") and not self.weighted:
+                    values = values.astype(np.int64)
                 out[col] = values.tolist()
         return out
 
@@ -122,7 +128,10 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     One sort of all rows (a counting sort by group, then each group's scores)
     and one segmented sweep give every group's numbers; each equals
     ``roc_auc_score``, ``roc_auc_ci``, ``average_precision_score`` and
-    ``log_loss(..., labels=[neg, pos])`` on that group's rows.
+    ``log_loss(..., labels=[neg, pos])`` on that group's rows (the AUC is
+    ``roc_auc_score``'s float, to the last bit: a weighted group of
+    ``2**16`` rows or more, which ``roc_auc_score`` sweeps in two key ranges,
+    is swept again that way).
 
     Parameters
     ----------
@@ -130,7 +139,8 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
         Binary labels; the positive class is ``pos_label`` or, by default, the
         greater of the two labels (over all rows).
     y_score : array-like of shape (n_samples,)
-        Scores of the positive class.
+        Scores of the positive class (for ``predict_proba`` output, column 1;
+        a 2-D array raises).
     groups : array-like of shape (n_samples,) or tuple of them
         Group labels (numbers, strings, booleans, categoricals; numpy, pandas,
         polars or pyarrow), or a tuple of such columns: one group per
@@ -190,6 +200,30 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     return group_metrics(is_pos, s, w, group_codes(groups, s.shape[0]), level, dropna)
 
 
+def _split_sweeps(auc, n_rows, one_class, tp, fp, is_pos, s, w, codes):
+    """Each group's AUC as ``roc_auc_score`` computes it from the group's rows,
+    to the last bit, where the one segmented sweep can differ: from
+    ``CHUNK_MIN`` rows on, ``roc_auc_score`` sums two key ranges apart, which
+    changes the rounding of weighted sums (and of counts past 2**53).  Those
+    groups (``auc`` updated in place) are gathered in row order with one
+    radix sort of their few codes and swept as ``roc_auc_score`` sweeps them.
+    """
+    inexact = (2.0 * tp * fp >= 2.0**53) if not w.shape[0] else np.ones(auc.shape[0], bool)
+    big = np.flatnonzero((n_rows >= CHUNK_MIN) & ~one_class & inexact)
+    if not big.shape[0]:
+        return
+    slot = np.full(auc.shape[0], -1, np.int32 if big.shape[0] < 2**15 else np.int64)
+    slot[big] = np.arange(big.shape[0])
+    which = slot[codes]
+    rows = np.flatnonzero(which >= 0)
+    code = which[rows].astype(np.int16 if big.shape[0] < 2**15 else np.int64)
+    rows = rows[np.argsort(code, kind="stable")]  # each group's rows, in row order
+    ends = np.cumsum(n_rows[big])
+    for g, a, b in zip(big, ends - n_rows[big], ends):
+        r = rows[a:b]
+        auc[g] = binary_auc(is_pos[r], s[r], w[r] if w.shape[0] else w)
+
+
 def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score",
                   warn=True) -> GroupMetrics:
     """``by_group`` on validated rows and their group codes ``gc`` (``report``
@@ -213,6 +247,7 @@ def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score",
         ap = np.where(tp > 0, sums[:, SEG_AP] / tp, np.where(fp > 0, 0.0, np.nan))
     one_class = (tp == 0) | (fp == 0)
     auc[one_class] = np.nan
+    _split_sweeps(auc, rows[:, 0], one_class, tp, fp, is_pos, s, w, codes)
     var = delong_variance(stats)
     se, low, high = wald_bounds(auc, var, level)
     n_in, n_pos = rows[:, 0], rows[:, 1]
@@ -229,8 +264,8 @@ def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score",
     n_bad = int(np.count_nonzero(one_class))
     if n_bad and warn:
         v.warn_undefined(
-            f"Only one class is present in y_true. ROC AUC score is not defined in that case. "
-            f"({n_bad} of {n_groups} groups have a single class; their AUC is NaN)")
+            f"{v.ONE_CLASS} ({n_bad} of {n_groups} groups have a single class; their AUC "
+            "is NaN)")
     return GroupMetrics(
         groups=dict(zip(gc.names, labels)), n=n_in, n_pos=n_pos, n_neg=n_in - n_pos,
         pos_weight=tp, neg_weight=fp, auc=auc, auc_low=low, auc_high=high, auc_se=se,

@@ -9,7 +9,6 @@ Names, signatures, defaults, return types, warnings and tie handling follow
 
 from __future__ import annotations
 
-import warnings
 from itertools import combinations
 
 import numpy as np
@@ -18,9 +17,9 @@ from . import _validation as v
 from ._kernels.matrix import columns_and_checks
 from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import class_pair_areas
-from ._kernels.table import band_area
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._curves import NO_POSITIVE_PR as _NO_POSITIVE_PR
+from ._curves import binary_ap as _binary_ap
+from ._curves import binary_auc as _binary_auc
 from ._curves import pr_points, roc_points
 from ._parallel import map_halves
 from ._sort import CHUNK_MIN, sort_by_class
@@ -257,8 +256,9 @@ def auc(x, y):
         x = x[:, 0]
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
-    if x.ndim != 1 or y.ndim != 1:
-        raise ValueError(f"x and y must be 1-D, got shapes {x.shape} and {y.shape}")
+    for name, arr in (("x", x), ("y", y)):
+        if arr.ndim != 1:
+            raise v.not_1d_error(name, arr, scores=False)
     v.check_lengths(x=x, y=y)
     if x.shape[0] < 2:
         raise ValueError(
@@ -276,37 +276,6 @@ def auc(x, y):
 
 
 # --------------------------------------------------------------- scores
-
-def _binary_auc(is_pos, score, weight, max_fpr=None) -> float:
-    n_pos = int(np.count_nonzero(is_pos))
-    if n_pos == 0 or n_pos == is_pos.shape[0]:
-        v.warn_undefined(
-            "Only one class is present in y_true. ROC AUC score is not defined in that case."
-        )
-        return float("nan")
-    if max_fpr is None or max_fpr == 1:
-        t = sorted_tallies(is_pos, score, weight, curve=False)
-        if t.total_pos <= 0 or t.total_neg <= 0:
-            v.warn_undefined(
-                "All samples of one class have zero weight. ROC AUC score is not "
-                "defined in that case."
-            )
-            return float("nan")
-        return float(t.area2 / (2.0 * t.total_pos * t.total_neg))
-    fpr, tpr, _ = roc_points(sorted_tallies(is_pos, score, weight, curve=True), True)
-    partial_auc = band_area(fpr, tpr, 0.0, float(max_fpr))
-    min_area = 0.5 * max_fpr**2
-    max_area = max_fpr
-    return float(0.5 * (1 + (partial_auc - min_area) / (max_area - min_area)))
-
-
-def _binary_ap(is_pos, score, weight) -> float:
-    t = sorted_tallies(is_pos, score, weight, curve=False)
-    if t.total_pos == 0:
-        warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=4)
-        return 0.0
-    return float(max(0.0, t.ap_num / t.total_pos))
-
 
 def _average_binary(metric, Y, S, average, weight):
     """scikit-learn's ``_average_binary_score`` over the columns of ``Y``/``S``."""
@@ -422,7 +391,7 @@ def roc_auc_score(
     """
     _check_average(average)
     if max_fpr is not None and not (0 < max_fpr <= 1):
-        raise ValueError(f"max_fpr must be in the range (0, 1], got {max_fpr!r}")
+        raise ValueError(f"max_fpr must be in the range (0, 1], got {v.plain(max_fpr)!r}")
     if multi_class not in ("raise", "ovr", "ovo"):
         raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
     y = v.as_label_array(y_true)
@@ -456,15 +425,10 @@ def roc_auc_score(
                 "for multiclass targets)"
             )
         return _multiclass_roc_auc(y, S, labels, multi_class, average, w, classes)
-    if S.ndim == 2:
-        raise ValueError(
-            f"y should be a 1d array, got an array of shape {S.shape} instead. (y_true is "
-            "binary: pass the scores of the positive class, shape (n_samples,))"
-        )
+    if S.ndim == 2:  # y_true is binary: one column of scores
+        raise v.not_1d_error("y_score", S)
     if len(classes) < 2:
-        v.warn_undefined(
-            "Only one class is present in y_true. ROC AUC score is not defined in that case."
-        )
+        v.warn_undefined(v.ONE_CLASS)
         return float("nan")
     return _binary_auc(v.positive_mask(y, classes[-1]), S, w, max_fpr)
 
@@ -643,11 +607,8 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
         v.check_finite(S, "y_score")
         return _average_binary(_binary_ap, y[:, None] == classes[None, :], S, average, w)
     if S.ndim == 2:
-        if S.shape[1] != 1:
-            raise ValueError(
-                f"y should be a 1d array, got an array of shape {S.shape} instead. (y_true "
-                "is binary: pass the scores of the positive class, shape (n_samples,))"
-            )
+        if S.shape[1] != 1:  # y_true is binary: one column of scores
+            raise v.not_1d_error("y_score", S)
         S = np.ascontiguousarray(S[:, 0])
     if len(classes) == 2 and not np.any(classes == pos_label):
         raise ValueError(

@@ -7,6 +7,8 @@ moments); small samples without ties get the exact distribution.
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import _validation as v
 from ._results import MannWhitneyResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
@@ -50,7 +52,9 @@ def mann_whitney_u(
     -------
     MannWhitneyResult
         ``statistic`` (U of the positives), ``pvalue``, ``auc`` (U / (n_pos *
-        n_neg)), ``n_pos``, ``n_neg`` and the ``method`` used.
+        n_neg): ``roc_auc_score``'s float, to the last bit), ``n_pos``,
+        ``n_neg`` and the ``method`` used.  All NaN but the class totals, with
+        an ``UndefinedMetricWarning``, when a class is absent or weighs zero.
 
     See Also
     --------
@@ -80,6 +84,7 @@ def mann_whitney_u(
         y_true, y_score, sample_weight, None, default_rule="greater", frequency=True
     )
     t = _sorted_tallies(is_pos, s, w, curve=False, moments=True)
+    n_pos = int(np.count_nonzero(is_pos))
     return mann_whitney_result(t.area2, t.total_pos, t.total_neg, t.stats, alternative,
-                               use_continuity, method)
+                               use_continuity, method, n_pos in (0, is_pos.shape[0]))
 

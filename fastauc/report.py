@@ -28,6 +28,19 @@ BEST_METRICS = ("f1", "mcc", "youden")
 LIFT_FRACTIONS = (0.01, 0.05, 0.10)
 _AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "mcc",
                  "youden", "accuracy", "predicted_positive_rate")
+_COUNTS = ("tp", "fp", "tn", "fn")  # confusion counts: whole numbers without weights
+#: p-values below this are printed as ``p < 1e-300``: a normal tail this far
+#: out is at the edge of float64 (it underflows to 0 past z of about 38.5), so
+#: the digits say nothing beyond the bound
+P_FLOOR = 1e-300
+
+
+def format_pvalue(p) -> str:
+    """``"p = 0.0123"``: three significant digits, or ``"p < 1e-300"`` below
+    :data:`P_FLOOR` (an underflowed p-value is 0.0, not a zero probability)."""
+    if p is None or p != p:
+        return "p = nan"
+    return f"p < {P_FLOOR:.0e}" if p < P_FLOOR else f"p = {p:.3g}"
 
 
 def _plain(x):
@@ -73,8 +86,16 @@ class ModelReport:
     best: dict  #: metric -> threshold, value and the confusion metrics there
     lift: dict  #: fraction -> lift in the top fraction
 
-    def to_dict(self):
-        return _plain(self.__dict__)
+    def to_dict(self, weighted=True):
+        """Plain JSON-ready types; with ``weighted=False`` (rows counted, not
+        weighed) the confusion counts in ``best`` are integers."""
+        d = _plain(self.__dict__)
+        if not weighted:
+            for point in d["best"].values():
+                for key in _COUNTS:
+                    if point.get(key) is not None:
+                        point[key] = int(point[key])
+        return d
 
 
 @dataclass(frozen=True)
@@ -125,14 +146,22 @@ class Report:
     by_group: dict = field(default_factory=dict)  #: model name -> GroupMetrics (``by=``)
 
     def to_dict(self):
+        """Plain JSON-ready types (NaN and infinity as None).  Counts are
+        integers when the rows were counted (no ``sample_weight``) and floats
+        when they were weighed: ``n_positive``, ``n_negative``, each model's
+        ``tp``, ``fp``, ``tn``, ``fn`` at its best thresholds, and the groups'
+        ``pos_weight`` and ``neg_weight``."""
         d = dict(self.__dict__)
-        d["models"] = [m.to_dict() for m in self.models]
+        d["models"] = [m.to_dict(self.weighted) for m in self.models]
         d["comparisons"] = [c.to_dict() for c in self.comparisons]
         if self.by_group:
             d["by_group"] = {name: _group_table_dict(g) for name, g in self.by_group.items()}
         else:
             del d["by_group"]  # without ``by``, the same keys as before
-        return _plain(d)
+        d = _plain(d)
+        if not self.weighted:
+            d["n_positive"], d["n_negative"] = int(d["n_positive"]), int(d["n_negative"])
+        return d
 
     def __str__(self):
         pct = f"{self.confidence_level:.0%}"
@@ -166,7 +195,7 @@ class Report:
             for c in self.comparisons:
                 out.append(f"  {c['a']} - {c['b']}: {c['difference']:+.4f} "
                            f"[{c['low']:+.4f}, {c['high']:+.4f}], z = {c['statistic']:.3f}, "
-                           f"p = {c['pvalue']:.3g}")
+                           f"{format_pvalue(c['pvalue'])}")
         for name, g in self.by_group.items():
             out += ["", f"{name} by {', '.join(map(str, g.groups))} ({len(g)} groups, "
                     "DeLong intervals):", format_table(g)]
@@ -233,7 +262,10 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     y_true : array-like of shape (n_samples,)
         Binary labels: {0, 1}, {-1, 1} or bool, or give ``pos_label``.
     y_scores : array-like of shape (n_samples,) or (n_samples, k)
-        One column per model.
+        One column per model (also a mapping ``{name: scores}``, a DataFrame
+        or a list of 1-D arrays).  For a classifier's ``predict_proba``
+        output pass column 1, the positive class's: two columns are two
+        models (a warning says so when their rows sum to 1).
     sample_weight : array-like of shape (n_samples,), default=None
     ci : {"delong", "bootstrap"}, default="delong"
         How the AUC interval is computed (see :func:`roc_auc_ci`).
@@ -260,8 +292,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     Returns
     -------
     Report
-        ``models`` (one :class:`ModelReport` each: ``auc``, ``auc_low``,
-        ``auc_high``, ``auc_se``, ``gini``, ``average_precision``,
+        ``models`` (one :class:`ModelReport` each: ``auc`` (the float
+        ``roc_auc_score`` returns for the column, to the last bit),
+        ``auc_low``, ``auc_high``, ``auc_se``, ``gini``, ``average_precision``,
         ``log_loss`` (None unless every score is in [0, 1]), ``best`` (for
         "f1", "mcc" and "youden": the threshold, the value and the confusion
         metrics there), ``lift`` at 1%, 5% and 10%) and ``comparisons`` (the
@@ -271,6 +304,12 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
 
     Warns
     -----
+    UserWarning
+        When ``y_scores`` has 2 columns whose rows all sum to 1 (within
+        ``np.allclose``'s tolerance): the output of ``predict_proba``, whose
+        two columns would be reported as two models (the second one's AUC is
+        1 minus the first's).  The message names the positive class's column
+        (column 1, the greater label's, unless ``pos_label`` is the smaller).
     UndefinedMetricWarning
         With ``by``, once per model when some groups have a single class (see
         :func:`by_group`).
@@ -305,10 +344,14 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     is_pos, classes, w = v.binary_rows(y_true, sample_weight, pos_label, rule="sklearn",
                                        frequency=True, y_scores=S)
     if pos_label is not None and pos_label not in classes.tolist():
-        raise ValueError(f"pos_label={pos_label!r} is not a label of y_true "
+        raise ValueError(f"pos_label={v.plain(pos_label)!r} is not a label of y_true "
                          f"(labels: {classes.tolist()})")
     if classes.shape[0] < 2:
-        raise ValueError(f"y_true has only one class ({classes[0]!r}); a report needs both")
+        raise ValueError(f"y_true has only one class ({v.plain(classes[0])!r}); a report "
+                         "needs both")
+    # a predict_proba output is one model, not two: say which column is its score
+    positive = 0 if pos_label is not None and pos_label == classes[0] else 1
+    v.warn_if_proba(S, "y_scores", positive, stacklevel=2)
     if w.shape[0]:
         for label, rows in (("positive", is_pos), ("negative", ~is_pos)):
             if not (w[rows] > 0).any():

@@ -71,9 +71,11 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
     """
     level = v.check_confidence_level(confidence_level)
     accs = groups = None
+    proba = True  # every batch's 2 columns sum to 1, row by row: predict_proba output
     for y, S, w, g in batches():
         S = np.asarray(S, np.float64)
         S = S.reshape(-1, 1) if S.ndim == 1 else S
+        proba = proba and v.looks_like_proba(S)
         if accs is None:
             k = S.shape[1]
             accs = [Accumulator(pos_label) for _ in range(k)]
@@ -86,6 +88,10 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
             progress(S.shape[0])
     if accs is None or accs[0].n_samples == 0:
         raise ValueError("the batches hold no rows")
+    if proba:  # as report() warns
+        classes = accs[0]._classes
+        positive = 0 if pos_label is not None and pos_label == classes[0] else 1
+        v.warn_proba("y_scores", positive)
     k = len(accs)
     names = [f"model_{j + 1}" for j in range(k)] if names is None else list(names)
     if len(names) != k:

@@ -185,7 +185,7 @@ def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
     2.5
     """
     if isinstance(k, bool) or not isinstance(k, (int, float, np.number)) or not 0 < k <= 1:
-        raise ValueError(f"k must be a fraction in (0, 1], got {k!r}")
+        raise ValueError(f"k must be a fraction in (0, 1], got {v.plain(k)!r}")
     _, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight, pos_label,
                                                       keys=True)
     return lifts(tps, fps, total_p, total_n, (k,))[k]
@@ -285,7 +285,8 @@ def _check_range(r, name):
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a pair of numbers in [0, 1], got {r!r}") from None
     if not (0.0 <= lo < hi <= 1.0):
-        raise ValueError(f"{name} must be two different numbers in [0, 1], got {r!r}")
+        shown = tuple(v.plain(x) for x in r) if isinstance(r, (tuple, list)) else r
+        raise ValueError(f"{name} must be two different numbers in [0, 1], got {shown!r}")
     return lo, hi
 
 

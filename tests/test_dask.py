@@ -425,3 +425,25 @@ def test_series_cut_apart_and_fewer_distinct_scores_than_ranges(client, rng, mon
     boot = fd.bootstrap_ci(Y, S, n_resamples=10, random_state=1)
     ref_boot = fastauc.bootstrap_ci(yb, sb, n_resamples=10, random_state=1, scheme="poisson")
     np.testing.assert_array_equal(boot.replicates, ref_boot.replicates)
+
+
+def test_one_class_bootstrap_warns_and_gives_nan_as_in_memory(client, rng):
+    """One class: scikit-learn's rule for roc_auc_score (a warning, NaN), on a cluster too."""
+    y = np.ones(3000, int)
+    s = rng.random(3000)
+    Y, S, _ = _dask_arrays(y, s, None, ((1000,) * 3,))
+    for call, ref_call in (
+            (lambda: fd.bootstrap_ci(Y, S, n_resamples=20, random_state=0),
+             lambda: fastauc.bootstrap_ci(y, s, n_resamples=20, random_state=0,
+                                          scheme="poisson")),
+            (lambda: fd.bootstrap_test(Y, S, S[::-1], n_resamples=20, random_state=0),
+             lambda: fastauc.bootstrap_test(y, s, s[::-1], n_resamples=20, random_state=0,
+                                            scheme="poisson"))):
+        with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class"):
+            got = call()
+        with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class"):
+            ref = ref_call()
+        for field in ("low", "high", "se", "n_dropped", "n_resamples"):
+            assert np.isnan(getattr(got, field)) if field in ("low", "high", "se") else \
+                getattr(got, field) == getattr(ref, field), field
+        assert np.isnan(got.replicates).all() and np.isnan(ref.replicates).all()

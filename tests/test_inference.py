@@ -350,6 +350,13 @@ def test_poisson_bootstrap_matches_definition_on_any_problem(problem, seed):
     rs = np.random.SeedSequence(seed)
     key = fastauc._validation.seed_from_random_state(np.random.SeedSequence(seed))
     refs = np.array([_poisson_reference("roc_auc", y, s, w, None, key, r) for r in range(4)])
+    if w is not None and not (w[y == y.max()].sum() > 0 and w[y != y.max()].sum() > 0):
+        # a class of zero weight: the AUC is undefined (roc_auc_score's rule)
+        with pytest.warns(fastauc.UndefinedMetricWarning, match="zero weight"):
+            res = fastauc.bootstrap_ci(y, s, sample_weight=w, n_resamples=4, scheme="poisson",
+                                       random_state=rs)
+        assert np.isnan([res.estimate, res.low, res.high, res.se]).all()
+        return
     if np.isnan(refs).all():  # no replicate has weight in both classes
         with pytest.raises(ValueError, match="single class"):
             fastauc.bootstrap_ci(y, s, sample_weight=w, n_resamples=4, scheme="poisson",
@@ -436,10 +443,12 @@ def test_poisson_scheme_cannot_be_stratified():
         fastauc.bootstrap_ci(y, s, scheme="poisson", stratified=True)
     with pytest.raises(ValueError, match="scheme must be one of"):
         fastauc.bootstrap_test(y, s, s, scheme="bayesian")
+    # a seed whose one replicate gives both positives a count of zero: no replicate
+    # has both classes, so there is no interval (the estimate is defined)
+    seed = next(k for k in range(1000) if not naive.poisson_bootstrap_counts(
+        fastauc._validation.seed_from_random_state(k), 0, 4)[1::2].any())
     with pytest.raises(ValueError, match="single class"):
-        # one positive of weight zero in every replicate: no replicate has both classes
-        fastauc.bootstrap_ci(y, s, sample_weight=[1, 0, 1, 0], scheme="poisson",
-                             n_resamples=5)
+        fastauc.bootstrap_ci(y, s, scheme="poisson", n_resamples=1, random_state=seed)
 
 
 @pytest.mark.parametrize("threads", ["1", "2", "3"])
@@ -674,10 +683,10 @@ def test_layout_walked_in_two_key_ranges_equals_one_walk(weighted, decimals):
     total_p = float(w[is_pos].sum()) if weighted else float(is_pos.sum())
     total_n = float(w[~is_pos].sum()) if weighted else float((~is_pos).sum())
     out = np.empty(n)
-    lay, area = _walk(r, w, total_p, total_n, out)
+    lay, auc = _walk(r, w, total_p, total_n, out)
     keys, bp, bn, ref = np.empty(n, np.uint64), np.empty(n), np.empty(n), np.empty(n)
-    g, ref_area = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, ref, keys, bp, bn,
-                            np.zeros(4))
+    g, ref_area, tp, fp = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, ref, keys,
+                                    bp, bn, np.zeros(4))
     np.testing.assert_array_equal(lay.keys, keys[:g])
     np.testing.assert_array_equal(lay.bp, bp[:g])
     np.testing.assert_array_equal(lay.bn, bn[:g])
@@ -685,8 +694,10 @@ def test_layout_walked_in_two_key_ranges_equals_one_walk(weighted, decimals):
         np.testing.assert_allclose(out, ref, rtol=0, atol=1e-12)
     else:  # counts: exact
         np.testing.assert_array_equal(out, ref)
-    assert area == pytest.approx(ref_area, rel=1e-12)
-    assert area / total_p == pytest.approx(
+    assert auc == pytest.approx(ref_area / (2.0 * tp * fp), rel=1e-12)
+    assert lay.auc == auc  # the walk in two ranges adds up roc_auc_score's sums, to the bit
+    assert auc == fastauc.roc_auc_score(is_pos, s, sample_weight=w if weighted else None)
+    assert auc == pytest.approx(
         skm.roc_auc_score(is_pos, s, sample_weight=w if weighted else None), abs=1e-12)
     one = np.empty(2 * n + 1, np.int32)
     R.layout_ranks(lay.bp, lay.bn, lay.n_pos, one, 0, lay.bp.shape[0])

@@ -168,3 +168,53 @@ def test_report_by_bad_input(data):
     assert np.isnan(r.by_group["model_1"].auc[1:]).all()
     assert "-" in str(r).splitlines()[-1]  # the undefined interval prints as "-"
     json.dumps(r.to_dict(), allow_nan=False)  # NaN as null
+
+
+# ------------------------------------------------------------------ issue 36: p-values, counts
+
+def test_underflowed_pvalue_prints_as_a_bound(rng):
+    """A DeLong p-value past float64's range is 0.0: the table says p < 1e-300, not p = 0."""
+    n = 20_000
+    y = rng.integers(0, 2, n)
+    S = np.column_stack((y + 0.01 * rng.normal(size=n), rng.normal(size=n)))
+    r = fastauc.report(y, S)
+    assert r.comparisons[0].pvalue == 0.0  # the test statistic is about 150
+    text = str(r)
+    assert "p < 1e-300" in text and "p = 0\n" not in text and not text.endswith("p = 0")
+    t = fastauc.delong_test(y, S[:, 0], S[:, 1])
+    assert t.pvalue == 0.0 and t.statistic > 100  # the value itself stays what it is
+    assert r.to_dict()["comparisons"][0]["pvalue"] == 0.0
+
+
+@pytest.mark.parametrize("p, text", [(0.0, "p < 1e-300"), (5e-324, "p < 1e-300"),
+                                     (1e-301, "p < 1e-300"), (1e-300, "p = 1e-300"),
+                                     (0.01234, "p = 0.0123"), (1.0, "p = 1"),
+                                     (float("nan"), "p = nan")])
+def test_format_pvalue(p, text):
+    from fastauc.report import P_FLOOR, format_pvalue
+
+    assert P_FLOOR == 1e-300
+    assert format_pvalue(p) == text
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_json_counts_are_integers_when_counted(data, weighted):
+    """Unweighted counts are JSON integers (7987, not 7987.0); weighted ones floats."""
+    y, S, w = data
+    g = np.arange(len(y)) % 3
+    r = fastauc.report(y, S, sample_weight=w if weighted else None, by=g)
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    kind = float if weighted else int
+    assert type(d["n_positive"]) is kind and type(d["n_negative"]) is kind
+    assert d["n_positive"] == r.n_positive and d["n_negative"] == r.n_negative
+    for model, m in zip(d["models"], r.models):
+        for metric, point in model["best"].items():
+            for key in ("tp", "fp", "tn", "fn"):
+                assert type(point[key]) is kind, (metric, key, point[key])
+                assert point[key] == m.best[metric][key]
+            assert type(point["precision"]) is float  # rates stay floats
+    for table in d["by_group"].values():
+        assert all(type(x) is kind for x in table["pos_weight"] + table["neg_weight"])
+        assert all(type(x) is int for x in table["n"] + table["n_pos"] + table["n_neg"])
+    # a model's own to_dict() without the report's context keeps floats
+    assert type(r.models[0].to_dict()["best"]["f1"]["tp"]) is float

@@ -636,3 +636,16 @@ def test_spark_connect(tmp_path):
     assert "no column 'nope'" in res["errors"]["column"][1]
     assert res["errors"]["labels"][0] == "ValueError"
     assert "multiclass format is not supported" in res["errors"]["labels"][1]
+
+
+def test_one_class_bootstrap_warns_and_gives_nan_as_in_memory(spark, rng):
+    """One class: scikit-learn's rule for roc_auc_score (a warning, NaN), as in memory."""
+    df = _frame(spark, {"label": np.ones(60, int), "a": rng.random(60), "b": rng.random(60)},
+                3)
+    with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class"):
+        got = fs.bootstrap_ci(df, "label", "a", n_resamples=20, random_state=0)
+    assert np.isnan([got.estimate, got.low, got.high, got.se]).all()
+    assert got.n_dropped == 20 and np.isnan(got.replicates).all()
+    with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class"):
+        got = fs.bootstrap_test(df, "label", "a", "b", n_resamples=20, random_state=0)
+    assert np.isnan([got.difference, got.low, got.high, got.se, got.pvalue]).all()

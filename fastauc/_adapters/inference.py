@@ -122,9 +122,14 @@ def replicates_of(sums):
 
 
 def replicate_interval(estimate, reps, level, method, alternative):
-    """``(estimate, low, high, se, dropped)`` from the replicates (NaN: dropped)."""
+    """``(estimate, low, high, se, dropped)`` from the replicates (NaN: dropped).
+
+    An undefined estimate (one class, warned where the AUC was computed)
+    gives NaN throughout, as in memory (``fastauc.bootstrap_ci``)."""
     from .._resample import bootstrap_interval
 
+    if math.isnan(estimate):
+        return estimate, math.nan, math.nan, math.nan, int(reps.shape[0])
     good = reps[np.isfinite(reps)]
     if good.shape[0] == 0:
         raise ValueError("every bootstrap replicate had a single class")

@@ -246,12 +246,10 @@ def oriented(classes, positive, rule="greater"):
 def auc_of(t):
     (neg_rows, pos_rows), big_p, big_n = t["rows"], t["P"], t["N"]
     if pos_rows == 0 or neg_rows == 0:
-        v.warn_undefined("Only one class is present in y_true. ROC AUC score is not defined "
-                         "in that case.", stacklevel=2)
+        v.warn_undefined(v.ONE_CLASS, stacklevel=2)
         return math.nan
     if big_p <= 0 or big_n <= 0:
-        v.warn_undefined("All samples of one class have zero weight. ROC AUC score is not "
-                         "defined in that case.", stacklevel=2)
+        v.warn_undefined(v.ZERO_WEIGHT_CLASS, stacklevel=2)
         return math.nan
     return float(t["area2"] / (2.0 * big_p * big_n))
 
@@ -329,7 +327,7 @@ def auc_interval(t, level, transform):
 def mann_whitney_of(t, alternative, use_continuity, method):
     """The Mann-Whitney U test from the tallies."""
     return mann_whitney_result(t["area2"], t["P"], t["N"], t["stats"], alternative,
-                               use_continuity, method)
+                               use_continuity, method, 0 in t["rows"])
 
 
 def check_max_points(max_points):

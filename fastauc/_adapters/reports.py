@@ -258,6 +258,5 @@ def warn_single_class(table):
     one_class = (table.pos_weight == 0) | (table.neg_weight == 0)
     if one_class.any():
         v.warn_undefined(
-            f"Only one class is present in y_true. ROC AUC score is not defined in that case. "
-            f"({int(one_class.sum())} of {one_class.shape[0]} groups have a single class; "
-            f"their AUC is NaN)", stacklevel=3)
+            f"{v.ONE_CLASS} ({int(one_class.sum())} of {one_class.shape[0]} groups have a "
+            "single class; their AUC is NaN)", stacklevel=3)

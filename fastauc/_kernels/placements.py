@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .table import step
 
 
 @jit
@@ -86,8 +87,11 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
     ``above`` (float64 (4,)) starts the walk below rows already walked: their
     positive and negative weights and numbers of rows (zeros from the top; a
     lower key range walked on its own thread starts from the range above it).
-    Returns ``(groups, sum tg * V10)``: the latter is the AUC times ``total_p``
-    (of the range walked).
+    Returns ``(groups, area2, tp, fp)``: twice the ROC area in weight units of
+    the range walked, accumulated as the sweep accumulates it (``table.step``
+    key by key, from the weights above), and the weights down to the last key
+    walked.  From the same weights above, ``area2 / (2 tp fp)`` is the
+    sweep's AUC to the last bit (``_resample._walk`` sees to that).
     """
     weighted = w.shape[0] > 0
     place = out.shape[0] > 0
@@ -99,7 +103,7 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
     fp = above[1]
     cp = np.int64(above[2]) + pk.shape[0] - 1
     cn = np.int64(above[3]) + nk.shape[0] - 1
-    acc = 0.0
+    area2 = 0.0
     g = 0
     while i >= 0 or j >= 0:
         if j < 0 or (i >= 0 and pk[i] >= nk[j]):
@@ -128,11 +132,12 @@ def walk_rows(pk, px, nk, nx, w, total_p, total_n, out, keys_out, bp_out, bn_out
                 keys_out[g] = k
             bp_out[g] = cp - i
             bn_out[g] = cn - j
-        acc += tg * v10
+        a, _ = step(tp, fp, tg, fg)  # the sweep's arithmetic, in the sweep's order
+        area2 += a
         tp += tg
         fp += fg
         g += 1
-    return g, acc
+    return g, area2, tp, fp
 
 
 @jit
