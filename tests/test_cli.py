@@ -119,7 +119,7 @@ def test_report_text_parquet_pos_label_bootstrap_and_plot(table, tmp_path):
     (["report", "missing.csv", "--target", "y", "--score", "p"], ["no such file"]),
     (["report", "{path}", "--target", "y", "--score", "nope"], ["column 'nope' not found",
                                                                 "columns: y, p"]),
-    (["report", "{path}", "--target", "label", "--score", "p"], ["pos_label"]),
+    (["report", "{path}", "--target", "label", "--score", "p"], ["--pos-label"]),
     (["report", "{path}", "--target", "three", "--score", "p"], ["3 classes", "--pos-label"]),
     (["report", "{path}", "--target", "label", "--score", "label"], ["not numeric"]),
     (["report", "{nan}", "--target", "y", "--score", "p"], ["2 missing", "--dropna"]),
@@ -297,3 +297,48 @@ def test_stream_report_refuses_the_bootstrap_and_plots(table):
         assert proc.returncode == 2 and words in proc.stderr, proc.stderr
     proc = _run(["report", path, "--target", "y", "--score", "p", "--memory-budget", "lots"])
     assert proc.returncode == 2 and "--memory-budget" in proc.stderr
+
+
+# ------------------------------------------------------------------ issue 36
+
+def test_string_labels_name_the_option(table):
+    """The library says "pass pos_label explicitly"; the command line names its option."""
+    path = table[0]
+    for extra in ([], ["--stream"]):
+        if extra:
+            pytest.importorskip("pyarrow")
+        proc = _run(["report", path, "--target", "label", "--score", "p", *extra])
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        line = proc.stderr.strip()
+        assert "--pos-label is not given" in line and "pass --pos-label VALUE" in line, line
+        assert "pass pos_label" not in line and "pos_label is not specified" not in line
+    with pytest.raises(ValueError, match="pass pos_label explicitly"):  # Python callers
+        fastauc.report(np.array(["sick", "well"] * 5), np.arange(10.0))
+
+
+def test_underflowed_pvalue_in_the_text_report(tmp_path):
+    rng = np.random.default_rng(1)
+    n = 20_000
+    y = rng.integers(0, 2, n)
+    path = tmp_path / "sure.csv"
+    np.savetxt(path, np.column_stack((y, y + 0.01 * rng.normal(size=n), rng.normal(size=n))),
+               delimiter=",", header="y,good,noise", comments="", fmt=["%d", "%.6f", "%.6f"])
+    proc = _run(["report", path, "--target", "y", "--score", "good", "--score", "noise"])
+    assert proc.returncode == 0, proc.stderr
+    assert "p < 1e-300" in proc.stdout and "p = 0\n" not in proc.stdout
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_json_counts_are_integers_unless_weighted(table, weighted):
+    path = table[0]
+    args = [path, "--target", "y", "--score", "p", "--by", "three"]
+    got = _report_json([*args, "--weight", "w"] if weighted else args)
+    kind = float if weighted else int
+    assert type(got["n_positive"]) is kind and type(got["n_negative"]) is kind
+    best = got["models"][0]["best"]["f1"]
+    assert all(type(best[k]) is kind for k in ("tp", "fp", "tn", "fn")), best
+    groups = got["by_group"]["p"]
+    assert all(type(x) is kind for x in groups["pos_weight"])
+    if not weighted:  # the counts themselves, as integers
+        y = table[1]
+        assert got["n_positive"] == int(y.sum()) and best["tp"] + best["fn"] == int(y.sum())
