@@ -52,11 +52,12 @@ DEMO_RESAMPLES = 1000
 
 def demo_warmup(part):
     """Compile (or load) the kernels of the demo's calls, on a small copy of
-    its data (the same dtypes, so the same signatures).  Two parts of about
-    the same compile time on an empty cache: "report" (the AUC, average
-    precision and the report) and "intervals" (log loss, the DeLong interval
-    and the bootstrap), which ``demo`` has a child process compile meanwhile
-    when they are not in the cache."""
+    its data (the same dtypes, so the same signatures), in two parts of
+    about the same compile time on an empty cache: "bootstrap" (the
+    bootstrap, then the AUC and average precision: the plain sort), which
+    ``demo`` has a child process compile when it is not in the cache, and
+    "report" (log loss, the report's sort that carries row numbers, then the
+    DeLong interval, whose plain sort the child has cached by then)."""
     import warnings
 
     import fastauc
@@ -66,15 +67,15 @@ def demo_warmup(part):
     y, p = make_demo_data(70_000)
     with warnings.catch_warnings(), _warm.kernels_only():
         warnings.simplefilter("ignore")
-        if part == "intervals":
+        if part == "report":
             fastauc.log_loss(y, p)
+            fastauc.report(y, np.column_stack((p, _second_model(y, p))), names=["a", "b"])
             fastauc.roc_auc_ci(y, p)
-            fastauc.bootstrap_ci(y, p, n_resamples=20, random_state=0)
             return
+        fastauc.bootstrap_ci(y, p, n_resamples=20, random_state=0)
         _warm.warm(_warm.tallies_family(p))
         fastauc.roc_auc_score(y, p)
         fastauc.average_precision_score(y, p)
-        fastauc.report(y, np.column_stack((p, _second_model(y, p))), names=["a", "b"])
 
 
 def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
@@ -84,7 +85,7 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     compiled yet, ``roc_auc_score`` and ``average_precision_score`` answer
     from numpy (the same numbers).  Meanwhile the kernels of the demo's
     other calls compile, or load from the cache, in a background thread and
-    (the intervals') in a child process, so two cores compile at once;
+    (the bootstrap's) in a child process, so two cores compile at once;
     every timing printed after that is of compiled kernels, and the peers
     are timed on a quiet machine too.
     """
@@ -100,17 +101,18 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     from ._kernels.resampling import replicate_batch
 
     child = None
-    if not _warm.cached(replicate_batch):  # the intervals' kernels compile in a child
+    if not _warm.cached(replicate_batch):  # the bootstrap's kernels compile in a child
         child = subprocess.Popen(
             [sys.executable, "-c", "from fastauc._demo import demo_warmup; "
-             "demo_warmup('intervals')"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             "demo_warmup('bootstrap')"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     warm = threading.Thread(target=demo_warmup, args=("report",), daemon=True)
     warm.start()
     y, p = make_demo_data(n)
     print(f"fastauc {fastauc.__version__} demo: {n:,} rows, {int(y.sum()):,} positives, "
           f"{len(np.unique(p)):,} distinct scores", file=out)
     t0 = time.perf_counter()
-    first = fastauc.roc_auc_score(y, p), fastauc.average_precision_score(y, p)
+    with _warm.deferred():  # numpy answers; their kernels compile in the child
+        first = fastauc.roc_auc_score(y, p), fastauc.average_precision_score(y, p)
     t_first = time.perf_counter() - t0
     how = "" if _warm.ready(_warm.tallies_family(p)) else \
         "from numpy while the kernels compile or load: "
@@ -125,7 +127,7 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     warm.join()
     if child is not None:
         child.wait()  # if it failed, the calls below compile here, as they would anyway
-    demo_warmup("intervals")  # load what the child compiled (or compile it)
+    demo_warmup("bootstrap")  # load what the child compiled (or compile it)
     t_ready = time.perf_counter() - t_start
     rep, t_rep = _best_time(lambda: fastauc.report(y, np.column_stack((p, q)),
                                                    names=["model_a", "model_b"]), repeat=1)

@@ -37,8 +37,8 @@ import threading
 
 from ._jit import cached, compiler_lock, on_compile  # noqa: F401 (cached: re-exported)
 
-__all__ = ["MODE", "COMPILING", "cached", "compiled", "kernels_only", "numpy_path", "ready",
-           "wait", "warm"]
+__all__ = ["MODE", "COMPILING", "cached", "compiled", "deferred", "kernels_only", "numpy_path",
+           "ready", "wait", "warm"]
 
 log = logging.getLogger("fastauc")
 
@@ -93,6 +93,8 @@ def numpy_path(family) -> bool:
         return MODE == "numpy"
     if family in _ready or getattr(_local, "warming", False):
         return False
+    if getattr(_local, "deferred", False):
+        return True
     global _thread
     with _lock:
         if family in _ready or family in _failed:
@@ -138,6 +140,21 @@ class kernels_only:
 
     def __exit__(self, *exc):
         _local.warming = self._before
+        return False
+
+
+class deferred:
+    """Context manager: calls in this thread answer from numpy where they
+    can, and ask for no warm-up (``fastauc demo`` has a child process
+    compile those kernels meanwhile, on the other core)."""
+
+    def __enter__(self):
+        self._before = getattr(_local, "deferred", False)
+        _local.deferred = True
+        return self
+
+    def __exit__(self, *exc):
+        _local.deferred = self._before
         return False
 
 
