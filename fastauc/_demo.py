@@ -50,14 +50,23 @@ def _second_model(y, p):
 DEMO_RESAMPLES = 1000
 
 
-def demo_warmup(part):
-    """Compile (or load) the kernels of the demo's calls, on a small copy of
-    its data (the same dtypes, so the same signatures), in two parts of
-    about the same compile time on an empty cache: "bootstrap" (the
-    bootstrap, then the AUC and average precision: the plain sort), which
-    ``demo`` has a child process compile when it is not in the cache, and
-    "report" (log loss, the report's sort that carries row numbers, then the
-    DeLong interval, whose plain sort the child has cached by then)."""
+def _pieces(fastauc, _warm, y, p):
+    """The demo's calls whose kernels compile, by piece."""
+    return {
+        "log_loss": lambda: fastauc.log_loss(y, p),
+        "report": lambda: fastauc.report(y, np.column_stack((p, _second_model(y, p))),
+                                         names=["a", "b"]),
+        "ci": lambda: fastauc.roc_auc_ci(y, p),
+        "bootstrap": lambda: fastauc.bootstrap_ci(y, p, n_resamples=20, random_state=0),
+        "auc": lambda: (_warm.warm(_warm.tallies_family(p)), fastauc.roc_auc_score(y, p),
+                        fastauc.average_precision_score(y, p)),
+    }
+
+
+def demo_warmup(*pieces):
+    """Compile (or load) the kernels of the demo's calls ``pieces`` (keys of
+    ``_pieces``), in order, on a small copy of its data (the same dtypes, so
+    the same signatures)."""
     import warnings
 
     import fastauc
@@ -65,17 +74,27 @@ def demo_warmup(part):
     from . import _warm
 
     y, p = make_demo_data(70_000)
+    calls = _pieces(fastauc, _warm, y, p)
     with warnings.catch_warnings(), _warm.kernels_only():
         warnings.simplefilter("ignore")
-        if part == "report":
-            fastauc.log_loss(y, p)
-            fastauc.report(y, np.column_stack((p, _second_model(y, p))), names=["a", "b"])
-            fastauc.roc_auc_ci(y, p)
-            return
-        fastauc.bootstrap_ci(y, p, n_resamples=20, random_state=0)
-        _warm.warm(_warm.tallies_family(p))
-        fastauc.roc_auc_score(y, p)
-        fastauc.average_precision_score(y, p)
+        for piece in pieces:
+            calls[piece]()
+
+
+def _compile_plan(cpus):
+    """The demo's pieces by compiler: ``(this process's thread, children)``.
+
+    Numba compiles one function at a time per process, so the pieces are
+    compiled by this process's thread and by child processes into the shared
+    cache, in groups that share few kernels: the report's sort carries row
+    numbers, the others' is the plain sort.  On 2-3 CPUs, two groups of
+    about the same compile time on an empty cache (the thread's DeLong
+    interval comes last, when the child has cached the plain sort); from 4
+    CPUs the bootstrap gets a child of its own, which compiles the plain
+    sort too (a CPU's time spent to save the wall's)."""
+    if cpus >= 4:
+        return ("log_loss", "report"), (("bootstrap",), ("auc", "ci"))
+    return ("log_loss", "report", "ci"), (("bootstrap", "auc"),)
 
 
 def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
@@ -85,7 +104,7 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     compiled yet, ``roc_auc_score`` and ``average_precision_score`` answer
     from numpy (the same numbers).  Meanwhile the kernels of the demo's
     other calls compile, or load from the cache, in a background thread and
-    (the bootstrap's) in a child process, so two cores compile at once;
+    in child processes (``_compile_plan``), so several cores compile at once;
     every timing printed after that is of compiled kernels, and the peers
     are timed on a quiet machine too.
     """
@@ -99,19 +118,22 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
 
     t_start = time.perf_counter()
     from ._kernels.resampling import replicate_batch
+    from ._parallel import num_threads
 
-    child = None
-    if not _warm.cached(replicate_batch):  # the bootstrap's kernels compile in a child
-        child = subprocess.Popen(
+    here, groups = _compile_plan(num_threads())
+    children = []
+    if not _warm.cached(replicate_batch):  # the other pieces compile in children
+        children = [subprocess.Popen(
             [sys.executable, "-c", "from fastauc._demo import demo_warmup; "
-             "demo_warmup('bootstrap')"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    warm = threading.Thread(target=demo_warmup, args=("report",), daemon=True)
+             f"demo_warmup(*{list(group)!r})"], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL) for group in groups]
+    warm = threading.Thread(target=demo_warmup, args=here, daemon=True)
     warm.start()
     y, p = make_demo_data(n)
     print(f"fastauc {fastauc.__version__} demo: {n:,} rows, {int(y.sum()):,} positives, "
           f"{len(np.unique(p)):,} distinct scores", file=out)
     t0 = time.perf_counter()
-    with _warm.deferred():  # numpy answers; their kernels compile in the child
+    with _warm.deferred():  # numpy answers; their kernels compile in a child
         first = fastauc.roc_auc_score(y, p), fastauc.average_precision_score(y, p)
     t_first = time.perf_counter() - t0
     how = "" if _warm.ready(_warm.tallies_family(p)) else \
@@ -125,9 +147,9 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     except ImportError:
         skm = None
     warm.join()
-    if child is not None:
-        child.wait()  # if it failed, the calls below compile here, as they would anyway
-    demo_warmup("bootstrap")  # load what the child compiled (or compile it)
+    for child in children:
+        child.wait()  # if one failed, the calls below compile here, as they would anyway
+    demo_warmup(*(piece for group in groups for piece in group))  # load what they compiled
     t_ready = time.perf_counter() - t_start
     rep, t_rep = _best_time(lambda: fastauc.report(y, np.column_stack((p, q)),
                                                    names=["model_a", "model_b"]), repeat=1)
@@ -164,7 +186,7 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     print(f"\nnaive pairwise AUC on the first {naive_n:,} rows: {exact:.12f} in {t_naive:.3f} s; "
           f"fastauc {fast:.12f} in {t_fast * 1e3:.2f} ms ({t_naive / t_fast:,.0f}x)", file=out)
     total = time.perf_counter() - t_start
-    note = "kernels compiled" if child is not None or _warm.compiled() else "kernels loaded"
+    note = "kernels compiled" if children or _warm.compiled() else "kernels loaded"
     print(f"\n{total:.1f} s in all ({note} in the first {t_ready:.1f} s; every timing above "
           "is of compiled kernels, the first calls' aside)", file=out)
     return 0

@@ -200,3 +200,16 @@ def test_warmup_in_parallel_processes(capsys):
     assert "kernels compiled or loaded in" in capsys.readouterr().out
     with pytest.raises(ValueError, match="unknown warm-up groups"):
         warmup(groups=["nope"])
+
+
+@pytest.mark.parametrize("cpus", [1, 2, 3, 4, 64])
+def test_demo_compile_plan_covers_every_piece_once(cpus):
+    """``fastauc demo`` compiles its calls' kernels in a thread and child
+    processes: every piece once, whatever the CPUs; a child on 2-3 CPUs,
+    two from 4."""
+    from fastauc import _demo
+
+    here, groups = _demo._compile_plan(cpus)
+    pieces = list(here) + [p for g in groups for p in g]
+    assert sorted(pieces) == sorted(_demo._pieces(None, None, None, None))
+    assert len(groups) == (2 if cpus >= 4 else 1)
