@@ -30,6 +30,7 @@ from ._kernels.resampling import (
 )
 from ._kernels.losses import log_loss_sum
 from ._kernels.placements import group_weights
+from ._kernels.table import sweep_table
 from ._kernels.resampling import layout_ranks
 from ._parallel import map_chunks, map_halves, num_threads
 from ._stats import norm_ppf as _norm_ppf
@@ -54,6 +55,11 @@ class _Layout(NamedTuple):
     #: the ROC AUC of the rows with the weights walked (``roc_auc_score``'s
     #: float, to the last bit); NaN when a class has no weight
     auc: float = math.nan
+    #: where ``sorted_tallies`` cuts its sweep of the rows with the weights
+    #: walked, ``(g, tp0, fp0)``: the groups ``0:g`` lie above the cut, which
+    #: has weights ``tp0``/``fp0`` above it (numpy's sums); ``(0, 0.0, 0.0)``
+    #: below ``CHUNK_MIN`` rows, where it sweeps them in one range
+    cut: tuple = (0, 0.0, 0.0)
 
     @property
     def size(self) -> int:
@@ -173,6 +179,7 @@ def _walk(r, w, total_p, total_n, out, with_keys=True, layout=True):
     keys = np.empty(m if with_keys else 0, np.uint64)
     bp = np.empty(m, count_dtype(n))
     bn = np.empty(m, count_dtype(n))
+    cut = (0, 0.0, 0.0)
     if n < CHUNK_MIN:
         g, area2, tp, fp = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys,
                                      bp, bn, np.zeros(4))
@@ -192,11 +199,12 @@ def _walk(r, w, total_p, total_n, out, with_keys=True, layout=True):
             for a in (keys, bp, bn) if with_keys else (bp, bn):  # with the overlap)
                 a[g_u:g_u + g_l] = a[u:u + g_l]
         g, area2 = g_u + g_l, area_u + area_l
+        cut = (g_u, tp0, fp0)
     auc = area2 / (2.0 * tp * fp) if tp > 0 and fp > 0 else math.nan
     if not layout:
         return None, auc
     order = np.concatenate((r.px[::-1], r.nx[::-1])) if r.px.shape[0] + r.nx.shape[0] else None
-    return _Layout(order, r.pk.shape[0], bp[:g], bn[:g], keys[:g], auc), auc
+    return _Layout(order, r.pk.shape[0], bp[:g], bn[:g], keys[:g], auc, cut), auc
 
 
 def layout_order_placements(lay: _Layout, wl, out=None):
@@ -222,13 +230,38 @@ def layout_table(lay: _Layout, wl) -> Table:
     score held only by rows of weight zero is left out (it adds no threshold,
     as in scikit-learn).
     """
+    return _cut_table(lay, wl)[0]
+
+
+def _cut_table(lay: _Layout, wl):
+    """``layout_table(lay, wl)`` and how many of its keys lie above ``lay.cut``."""
+    g_u = lay.cut[0]
     if not wl.shape[0]:
-        return Table(lay.keys, np.diff(lay.bp, prepend=0.0), np.diff(lay.bn, prepend=0.0))
+        return Table(lay.keys, np.diff(lay.bp, prepend=0.0), np.diff(lay.bn, prepend=0.0)), g_u
     pos, neg = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
     keep = (pos > 0) | (neg > 0)
     if keep.all():
-        return Table(lay.keys, pos, neg)
-    return Table(lay.keys[keep], pos[keep], neg[keep])
+        return Table(lay.keys, pos, neg), g_u
+    return (Table(lay.keys[keep], pos[keep], neg[keep]),
+            int(np.count_nonzero(keep[:g_u])))
+
+
+def layout_table_ap(lay: _Layout, wl) -> tuple[Table, float]:
+    """``layout_table(lay, wl)`` and the average precision of the rows with
+    weights ``wl``, which must be those ``lay`` was walked with: its sweep
+    cut where ``sorted_tallies`` cuts (``lay.cut``), the keys above the cut
+    swept from the top and those below from the weights above, the two
+    numerators added, over the positive weight the lower sweep ends with:
+    ``average_precision_score``'s float, to the last bit.  The table's keys
+    are summed per class in the sweep's order (a tie's rows from the last,
+    ``group_weights``), so its terms are the sweep's; NaN without positive
+    weight."""
+    table, c = _cut_table(lay, wl)
+    _, tp0, fp0 = lay.cut
+    pos, neg, e = table.pos, table.neg, v.EMPTY_WEIGHT
+    ap_upper = sweep_table(table.keys, pos, neg, 0, c, 0.0, 0.0, e, e, e)[3]
+    tp, _, _, ap_lower = sweep_table(table.keys, pos, neg, c, pos.shape[0], tp0, fp0, e, e, e)
+    return table, (ap_upper + ap_lower) / tp if tp > 0 else math.nan
 
 
 def _group_sizes(lay: _Layout):

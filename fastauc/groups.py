@@ -17,12 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validation as v
-from ._curves import binary_auc
 from ._groups import group_codes
-from ._kernels.table import SEG_AP, SEG_AREA2, SEG_FP, SEG_TP
+from ._kernels.table import SEG_AP, SEG_AP_SPLIT, SEG_AREA2, SEG_FP, SEG_TP
 from ._stats import delong_variance, wald_bounds
 from ._sort import CHUNK_MIN
-from ._table import grouped_sums
+from ._table import grouped_sums, sorted_tallies
 
 __all__ = ["GroupMetrics", "by_group"]
 
@@ -128,10 +127,12 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     One sort of all rows (a counting sort by group, then each group's scores)
     and one segmented sweep give every group's numbers; each equals
     ``roc_auc_score``, ``roc_auc_ci``, ``average_precision_score`` and
-    ``log_loss(..., labels=[neg, pos])`` on that group's rows (the AUC is
-    ``roc_auc_score``'s float, to the last bit: a weighted group of
-    ``2**16`` rows or more, which ``roc_auc_score`` sweeps in two key ranges,
-    is swept again that way).
+    ``log_loss(..., labels=[neg, pos])`` on that group's rows (the AUC and
+    the average precision are ``roc_auc_score``'s and
+    ``average_precision_score``'s floats, to the last bit: those sweep
+    ``2**16`` rows or more in two key ranges, which the segmented sweep
+    follows for counts, and a weighted group that large is swept again that
+    way).
 
     Parameters
     ----------
@@ -200,16 +201,29 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     return group_metrics(is_pos, s, w, group_codes(groups, s.shape[0]), level, dropna)
 
 
-def _split_sweeps(auc, n_rows, one_class, tp, fp, is_pos, s, w, codes):
-    """Each group's AUC as ``roc_auc_score`` computes it from the group's rows,
-    to the last bit, where the one segmented sweep can differ: from
-    ``CHUNK_MIN`` rows on, ``roc_auc_score`` sums two key ranges apart, which
-    changes the rounding of weighted sums (and of counts past 2**53).  Those
-    groups (``auc`` updated in place) are gathered in row order with one
-    radix sort of their few codes and swept as ``roc_auc_score`` sweeps them.
+def _split_sweeps(auc, ap, sums, n_rows, one_class, is_pos, s, w, codes):
+    """Each group's AUC and average precision as ``roc_auc_score`` and
+    ``average_precision_score`` compute them from the group's rows, to the
+    last bit, where the one segmented sweep can differ (``auc`` and ``ap``
+    updated in place): from ``CHUNK_MIN`` rows on, ``sorted_tallies`` sums
+    two key ranges apart, which changes the rounding of the
+    average-precision numerator, of weighted areas (and of counts past
+    2**53).  Unweighted, the segmented sweep has summed the numerator that
+    way too (``SEG_AP_SPLIT``: the same terms, counts being exact).
+    Weighted, the lower range starts from numpy's sum of the upper range's
+    weights: those groups (and unweighted ones past 2**53 pairs) are
+    gathered in row order with one radix sort of their few codes and swept
+    as ``sorted_tallies`` sweeps them.
     """
-    inexact = (2.0 * tp * fp >= 2.0**53) if not w.shape[0] else np.ones(auc.shape[0], bool)
-    big = np.flatnonzero((n_rows >= CHUNK_MIN) & ~one_class & inexact)
+    tp, fp = sums[:, SEG_TP], sums[:, SEG_FP]
+    split = n_rows >= CHUNK_MIN
+    if not w.shape[0]:
+        counted = np.flatnonzero(split & (tp > 0))
+        ap[counted] = sums[counted, SEG_AP_SPLIT] / tp[counted]
+        redo = split & ~one_class & (2.0 * tp * fp >= 2.0**53)
+    else:  # the average precision needs positive weight, the AUC both classes'
+        redo = split & (tp > 0)
+    big = np.flatnonzero(redo)
     if not big.shape[0]:
         return
     slot = np.full(auc.shape[0], -1, np.int32 if big.shape[0] < 2**15 else np.int64)
@@ -221,7 +235,10 @@ def _split_sweeps(auc, n_rows, one_class, tp, fp, is_pos, s, w, codes):
     ends = np.cumsum(n_rows[big])
     for g, a, b in zip(big, ends - n_rows[big], ends):
         r = rows[a:b]
-        auc[g] = binary_auc(is_pos[r], s[r], w[r] if w.shape[0] else w)
+        t = sorted_tallies(is_pos[r], s[r], w[r] if w.shape[0] else w, curve=False)
+        if t.total_pos > 0 and t.total_neg > 0:  # binary_auc's and binary_ap's floats
+            auc[g] = t.area2 / (2.0 * t.total_pos * t.total_neg)
+        ap[g] = t.ap_num / t.total_pos
 
 
 def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score",
@@ -247,7 +264,7 @@ def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score",
         ap = np.where(tp > 0, sums[:, SEG_AP] / tp, np.where(fp > 0, 0.0, np.nan))
     one_class = (tp == 0) | (fp == 0)
     auc[one_class] = np.nan
-    _split_sweeps(auc, rows[:, 0], one_class, tp, fp, is_pos, s, w, codes)
+    _split_sweeps(auc, ap, sums, rows[:, 0], one_class, is_pos, s, w, codes)
     var = delong_variance(stats)
     se, low, high = wald_bounds(auc, var, level)
     n_in, n_pos = rows[:, 0], rows[:, 1]

@@ -15,7 +15,7 @@ from ._kernels.thresholds import CODES, best_indices
 from ._curves import layout_tallies, lifts
 from ._parallel import map_chunks, map_halves
 from ._delong import class_weights, paired_test, placement_cov
-from ._resample import layout_table, layouts
+from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
 from ._groups import group_codes
@@ -205,14 +205,16 @@ class Report:
 def _model_numbers(lay, wl):
     """A model's table-derived numbers, from its sorted layout (no further sort):
     average precision, the best thresholds' points and the lifts.  Kernels
-    only (run for several models at once on threads)."""
+    only (run for several models at once on threads).  The layout was walked
+    with the weights ``wl``: the average precision is swept in the key
+    ranges ``sorted_tallies`` sweeps (``lay.cut``), to be
+    ``average_precision_score``'s float."""
     if wl.shape[0]:
-        table = layout_table(lay, wl)
+        table, ap = layout_table_ap(lay, wl)
         keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, table)
-        ap = table.sweep().average_precision
     else:  # the layout's cumulative counts are the tallies: no table to build
         keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, None)
-        ap = sweep_cumulative(tp, fp)[1] / total_p
+        ap = sweep_cumulative(tp, fp, lay.cut[0])[1] / total_p
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
     indices, values = best_indices(tp, fp, total_p, total_n, codes)
     thresholds = keys_to_floats(keys[indices], np.empty(indices.shape[0], np.uint64))
@@ -384,7 +386,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         cov = placement_cov(X, is_pos, w, aucs)
         del X
     else:
-        sorted_ = layouts(is_pos, columns, names)
+        sorted_ = layouts(is_pos, columns, names, w)  # walked with the weights: their cut
     lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in sorted_]
     losses = _log_losses(is_pos, columns, w)
     numbers = map_chunks(_model_numbers, lays)

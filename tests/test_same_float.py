@@ -1,11 +1,14 @@
 """The same quantity is the same float (issue 36): every AUC fastauc reports is
-``roc_auc_score``'s, to the last bit (``==``, not a tolerance), with and
-without weights, on tied scores, below and above ``CHUNK_MIN`` rows (where
-the sweep runs in two key ranges and DeLong's walk must cut where it cuts).
+``roc_auc_score``'s, and every average precision ``average_precision_score``'s,
+to the last bit (``==``, not a tolerance), with and without weights, on tied
+scores, below and above ``CHUNK_MIN`` rows (where the sweep runs in two key
+ranges and DeLong's walk, the report's table and the groups' sweep must cut
+where it cuts).
 
-The canonical float is the sweep's ``area2 / (2 P N)`` (``_table.sorted_tallies``,
-``_curves.binary_auc``); scikit-learn's trapezoids agree with it to ~1e-15
-(checked here too, with a tolerance).
+The canonical floats are the sweep's ``area2 / (2 P N)`` and ``ap_num / P``
+(``_table.sorted_tallies``, ``_curves.binary_auc``, ``_curves.binary_ap``);
+scikit-learn's trapezoids agree with the AUC to ~1e-15 (checked here too,
+with a tolerance).
 """
 
 import warnings
@@ -36,6 +39,10 @@ def _problem(n, kind, seed=0):
 
 def _ref(y, s, w, **kw):
     return fastauc.roc_auc_score(y, s, sample_weight=w, **kw)
+
+
+def _ap(y, s, w):
+    return fastauc.average_precision_score(y, s, sample_weight=w)
 
 
 @pytest.fixture(params=[(n, k) for n in SIZES for k in KINDS],
@@ -74,6 +81,11 @@ def test_report(problem):
     assert two.comparisons[0].difference == a - b
     boot = fastauc.report(y, s, sample_weight=w, ci="bootstrap", n_resamples=3, random_state=0)
     assert boot.models[0].auc == a
+    # the average precision: the sweep's terms, cut where it cuts
+    ap_a, ap_b = _ap(y, s, w), _ap(y, s2, w)
+    assert one.average_precision == ap_a
+    assert [m.average_precision for m in two.models] == [ap_a, ap_b]
+    assert boot.models[0].average_precision == ap_a
 
 
 def test_bootstrap_estimates(problem):
@@ -108,16 +120,58 @@ def test_by_group(problem):
     # one large group (above CHUNK_MIN rows when n is), a small one and many tiny ones
     g = np.where(np.arange(n) < n - 200, 0, 1 + np.arange(n) % 7)
     res = fastauc.by_group(y, s, g, sample_weight=w)
-    for label, auc in zip(res.groups["group"], res.auc):
+    for label, auc, ap in zip(res.groups["group"], res.auc, res.average_precision):
         rows = g == label
+        wg = None if w is None else w[rows]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a tiny group may weigh zero in a class
-            ref = _ref(y[rows], s[rows], None if w is None else w[rows])
+            ref, ref_ap = _ref(y[rows], s[rows], wg), _ap(y[rows], s[rows], wg)
         assert auc == ref or (np.isnan(auc) and np.isnan(ref)), label
+        assert ap == ref_ap or (np.isnan(ap) and wg is not None and not wg.any()), label
     assert res.auc[0] == _ref(y[g == 0], s[g == 0], None if w is None else w[g == 0])
+    assert res.average_precision[0] == _ap(y[g == 0], s[g == 0], None if w is None else w[g == 0])
     # the report's per-group tables are by_group's
     rep = fastauc.report(y, s, sample_weight=w, by=g)
     np.testing.assert_array_equal(rep.by_group["model_1"].auc, res.auc)
+    np.testing.assert_array_equal(rep.by_group["model_1"].average_precision,
+                                  res.average_precision)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_by_group_continuous_scores(weighted):
+    """Distinct scores: a large group's average-precision numerator has as
+    many terms as positives, whose sum in two key ranges rounds otherwise
+    than in one, counted as well as weighed (``SEG_AP_SPLIT``)."""
+    rng = np.random.default_rng([36, weighted])
+    n = CHUNK_MIN + 4321
+    y = (rng.random(n) < 0.35).astype(np.int64)
+    s = rng.normal(size=n) + y
+    w = rng.random(n) * 3.0 if weighted else None
+    g = np.where(np.arange(n) < n - 200, 0, 1)
+    res = fastauc.by_group(y, s, g, sample_weight=w)
+    for j in (0, 1):
+        rows = g == j
+        wg = None if w is None else w[rows]
+        assert res.auc[j] == _ref(y[rows], s[rows], wg)
+        assert res.average_precision[j] == _ap(y[rows], s[rows], wg)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_by_group_one_class_groups_average_precision(weighted):
+    """A large group of positives only: its average precision (1, or 1 off in
+    the last bit when weighed and summed in two ranges) is
+    ``average_precision_score``'s too; a group of negatives only gets 0."""
+    rng = np.random.default_rng(7)
+    n = CHUNK_MIN + 500
+    s = np.round(rng.normal(size=n), 2)
+    g = (np.arange(n) >= 400).astype(np.int64)
+    y = np.where(g == 1, 1, 0)
+    w = rng.random(n) * 3.0 if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # single-class groups: undefined AUC
+        res = fastauc.by_group(y, s, g, sample_weight=w)
+        ref = [_ap(y[g == j], s[g == j], None if w is None else w[g == j]) for j in (0, 1)]
+    assert res.average_precision.tolist() == ref
 
 
 def test_accumulator(problem):
@@ -148,6 +202,11 @@ def test_float32_scores():
     assert fastauc.roc_auc_ci(y, s32, sample_weight=w).estimate == a
     assert fastauc.report(y, s32, sample_weight=w).models[0].auc == a
     assert fastauc.bootstrap_ci(y, s32, sample_weight=w, n_resamples=2).estimate == a
+    for weights in (w, None):
+        ap = _ap(y, s32, weights)
+        assert fastauc.report(y, s32, sample_weight=weights).models[0].average_precision == ap
+        assert fastauc.by_group(y, s32, np.zeros(y.shape[0], int),
+                                sample_weight=weights).average_precision[0] == ap
 
 
 def test_the_example_of_the_issue():

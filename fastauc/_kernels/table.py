@@ -38,8 +38,9 @@ ST_W10, ST_MEAN10, ST_M2_10 = 4, 5, 6  # placements of positives, weighted by tp
 ST_W01, ST_MEAN01, ST_M2_01 = 7, 8, 9  # placements of negatives, weighted by fp_g
 N_STATS = 10
 
-# columns of the per-group sums of ``sweep_groups``
-SEG_TP, SEG_FP, SEG_AREA2, SEG_AP, N_SEG = 0, 1, 2, 3, 4
+# columns of the per-group sums of ``sweep_groups`` (``SEG_AP_SPLIT``: the
+# average-precision numerator summed in ``_table.split_sweep``'s two key ranges)
+SEG_TP, SEG_FP, SEG_AREA2, SEG_AP, SEG_AP_SPLIT, N_SEG = 0, 1, 2, 3, 4, 5
 
 
 @jit
@@ -164,21 +165,36 @@ def sweep_table(keys, pos, neg, lo, hi, tp0, fp0, stats, tps_out, fps_out):
 
 
 @jit
-def sweep_cumulative(tps, fps):
-    """``sweep_table`` of a whole table given by its cumulative weights (the
-    tallies ``tp``/``fp`` at each key, from the top): ``(area2, ap_num)``, with
-    each key's weights the differences (exact for counts)."""
-    tp = 0.0
-    fp = 0.0
+def _cumulative_range(tps, fps, lo, hi):
+    """``sweep_table`` of keys ``lo:hi`` of a table given by its cumulative
+    weights, from the cumulative weights above them: ``(area2, ap_num)``."""
+    tp = tps[lo - 1] if lo > 0 else 0.0
+    fp = fps[lo - 1] if lo > 0 else 0.0
     area2 = 0.0
     ap_num = 0.0
-    for g in range(tps.shape[0]):
+    for g in range(lo, hi):
         a, p = step(tp, fp, tps[g] - tp, fps[g] - fp)
         area2 += a
         ap_num += p
         tp = tps[g]
         fp = fps[g]
     return area2, ap_num
+
+
+@jit
+def sweep_cumulative(tps, fps, cut):
+    """``sweep_table`` of a whole table given by its cumulative weights (the
+    tallies ``tp``/``fp`` at each key, from the top): ``(area2, ap_num)``, with
+    each key's weights the differences (exact for counts).
+
+    The keys above ``cut`` and those from it on are summed apart and the two
+    sums added, as ``_table.split_sweep`` adds its two key ranges' (``cut``
+    0: one sum, from the top).  With counts, where the lower range starts
+    from the exact counts above it, these are ``sorted_tallies``' floats when
+    ``cut`` is where it cuts (``_resample._Layout.cut``)."""
+    a_u, p_u = _cumulative_range(tps, fps, 0, cut)
+    a_l, p_l = _cumulative_range(tps, fps, cut, tps.shape[0])
+    return a_u + a_l, p_u + p_l
 
 
 @jit
@@ -527,15 +543,16 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, l
     Group ``j``'s rows are ``row_starts[j]:row_starts[j + 1]``, its
     ``n_pos[j]`` positives first: both runs are sorted in cache-sized
     buffers and walked into the group's table, which ``sweep_table`` sweeps.
-    Writes the group's ``(tp, fp, area2, ap_num)`` to ``sums[j]`` and, with
-    ``moments``, its moments to ``stats[j]`` (zero rows).  With a non-empty
-    ``loss`` the group's
-    log-loss sum (``_run_loss``) to ``loss[j]``.  Groups are independent: any
-    split of ``first:last`` over threads gives the same numbers.
+    Writes the group's ``(tp, fp, area2, ap_num)`` and its average-precision
+    numerator as ``split_sweep`` sums it (``SEG_AP_SPLIT``: the
+    ``sorted_tallies`` float of an unweighted group of ``CHUNK_MIN`` rows or
+    more) to ``sums[j]`` and, with ``moments``, its moments to ``stats[j]``
+    (zero rows).  With a non-empty ``loss`` the group's log-loss sum
+    (``_run_loss``) to ``loss[j]``.  Groups are independent: any split of
+    ``first:last`` over threads gives the same numbers.
     """
     no_rows = np.empty(0, np.int64)
     with_loss = loss.shape[0] > 0
-    none = np.empty(0, np.float64)
     biggest = 0
     for j in range(first, last):
         biggest = max(biggest, row_starts[j + 1] - row_starts[j])
@@ -564,13 +581,65 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, l
             loss[j] = (_run_loss(pk, pw, True, ck, cp, cn)
                        + _run_loss(nk, nw, False, ck, cp, cn))
         g = walk_runs(pk, pw, nk, nw, ck, cp, cn, no_rows, no_rows, no_rows)
-        tp, fp, area2, ap_num = sweep_table(ck, cp, cn, 0, g, 0.0, 0.0, none, none, none)
+        tp, fp, area2, ap_num, ap_split = _sweep_split(ck, cp, cn, g,
+                                                       _median_cut(ck, g, pk, nk))
         if moments:
             placement_moments(cp, cn, 0, g, tp, fp, area2 / (2.0 * tp * fp), stats[j])
         sums[j, SEG_TP] = tp
         sums[j, SEG_FP] = fp
         sums[j, SEG_AREA2] = area2
         sums[j, SEG_AP] = ap_num
+        sums[j, SEG_AP_SPLIT] = ap_split
+
+
+@jit
+def _median_cut(keys, g, pk, nk):
+    """Where ``_table.split_sweep`` cuts the sweep of two ascending runs
+    ``pk``/``nk`` (``_table._split_runs``: at the median key of the longer
+    one, the positives' when they are as long): the number of keys of their
+    table ``keys[:g]`` (descending) at or above that key."""
+    longest = pk if pk.shape[0] >= nk.shape[0] else nk
+    if longest.shape[0] == 0:
+        return 0
+    pivot = longest[longest.shape[0] // 2]
+    lo = 0
+    hi = g
+    while lo < hi:  # the first key below the pivot
+        mid = (lo + hi) >> 1
+        if keys[mid] >= pivot:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@jit
+def _sweep_split(keys, pos, neg, hi, cut):
+    """``sweep_table`` of keys ``0:hi`` from the top, ``(tp, fp, area2, ap_num)``,
+    and besides the average-precision numerator summed as ``split_sweep``
+    sums it, keys ``0:cut`` and ``cut:hi`` apart and the two sums added: the
+    same terms (for counts, ``split_sweep``'s lower range starts from the
+    same exact counts), another rounding."""
+    tp = 0.0
+    fp = 0.0
+    area2 = 0.0
+    ap_num = 0.0
+    for g in range(cut):
+        a, p = step(tp, fp, pos[g], neg[g])
+        area2 += a
+        ap_num += p
+        tp += pos[g]
+        fp += neg[g]
+    ap_upper = ap_num
+    ap_lower = 0.0
+    for g in range(cut, hi):
+        a, p = step(tp, fp, pos[g], neg[g])
+        area2 += a
+        ap_num += p
+        ap_lower += p
+        tp += pos[g]
+        fp += neg[g]
+    return tp, fp, area2, ap_num, ap_upper + ap_lower
 
 
 @jit
