@@ -281,6 +281,26 @@ class Table:
         return Sweep(tp, fp, area2, ap_num, stats)
 
 
+    def sweep_as_rows(self) -> Sweep:
+        """:meth:`sweep` of a table of counts (every row of weight one: each
+        key's weights are its rows), cut where ``sorted_tallies`` cuts the
+        sweep of those rows (from ``CHUNK_MIN`` rows on, at the longer class's
+        median key) and the two parts' sums added as it adds them: the
+        in-memory functions' floats to the last bit, however the rows were
+        batched and merged (counts add up exactly in any order)."""
+        n_pos, n_neg = self.total_pos, self.total_neg
+        if n_pos + n_neg < CHUNK_MIN:
+            return self.sweep()
+        longer, rows = (self.pos, n_pos) if n_pos >= n_neg else (self.neg, n_neg)
+        # the longer run's element rows // 2 from the bottom: the first key
+        # from the top with at least rows - rows // 2 of its rows at or above it
+        g = int(np.searchsorted(np.cumsum(longer), rows - rows // 2, side="left")) + 1
+        up = Table(self.keys[:g], self.pos[:g], self.neg[:g]).sweep()
+        low = Table(self.keys[g:], self.pos[g:], self.neg[g:]).sweep(up.tp, up.fp)
+        return Sweep(low.tp, low.fp, up.area2 + low.area2, up.ap_num + low.ap_num,
+                     v.EMPTY_WEIGHT)
+
+
 def _balanced(starts, parts=2):
     """Cut groups ``0..G`` into ``parts`` ranges of about equal rows (data-dependent)."""
     total = int(starts[-1])
@@ -336,7 +356,7 @@ def _place_groups(is_pos, score, weight, codes, n_groups, name):
 class GroupSums(NamedTuple):
     """What :func:`grouped_sums` returns, one row per group."""
 
-    sums: np.ndarray  # (G, N_SEG): tp, fp, area2, ap_num
+    sums: np.ndarray  # (G, N_SEG): tp, fp, area2, ap_num, ap_num cut as split_sweep cuts
     stats: np.ndarray  # (G, N_STATS) DeLong moments, or (0, N_STATS)
     rows: np.ndarray  # (G, 2): all rows, positive rows
     log_loss: np.ndarray | None  # (G,) mean log loss when the scores are probabilities

@@ -22,9 +22,8 @@ from . import _validation as v
 from ._kernels.cells import range_ends
 from ._kernels.sorting import keys_to_floats
 from ._cells import Cells
-from ._curves import binary_auc
 from ._sort import CHUNK_MIN
-from ._table import Table, float_keys
+from ._table import Table, float_keys, sorted_tallies
 from .delong import roc_auc_ci
 from .losses import log_loss
 from .ranking import average_precision_score, det_curve, precision_recall_curve, roc_auc_score
@@ -149,6 +148,7 @@ class Accumulator:
         self._weighted = False
         self._dtype = None
         self._auc = None  # roc_auc_score of the rows, when they were sorted at once
+        self._ap = None  # and average_precision_score
         return self
 
     @property
@@ -213,6 +213,7 @@ class Accumulator:
         self._weighted = weighted
         self._dtype = dtype
         self._auc = None
+        self._ap = None
 
     def update(self, y_true, y_score, sample_weight=None) -> Accumulator:
         """Add a batch of rows; returns ``self``.
@@ -299,7 +300,9 @@ class Accumulator:
             self._pending = []
             if alone and w.shape[0] and s.shape[0] >= CHUNK_MIN and (
                     w[is_pos] > 0).any() and (w[~is_pos] > 0).any():
-                self._auc = binary_auc(is_pos, s, w)
+                t = sorted_tallies(is_pos, s, w, curve=False)
+                self._auc = float(t.area2 / (2.0 * t.total_pos * t.total_neg))
+                self._ap = float(max(0.0, t.ap_num / t.total_pos))
         if not self._levels:
             return Table(np.empty(0, np.uint64), np.empty(0), np.empty(0))
         while len(self._levels) > 1:
@@ -484,6 +487,11 @@ class Accumulator:
         binary01 = self._classes is not None and \
             self._classes.tolist() in ([0, 1], [-1, 1], [False, True])
         if done is not None and (self._pos_label is not None or binary01):
+            if self._ap is not None:
+                return self._ap
+            if not self._weighted:  # counts: cut where the in-memory sweep cuts
+                sw = done[0].sweep_as_rows()
+                return float(max(0.0, sw.ap_num / sw.tp))
             return float(max(0.0, done[1].average_precision))
         return float(self._call(average_precision_score, pos_label_default=1))
 

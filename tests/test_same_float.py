@@ -194,6 +194,29 @@ def test_accumulator(problem):
     assert other.roc_auc() == a
 
 
+def test_accumulator_average_precision(problem):
+    """One batch: ``average_precision_score``'s float.  Unweighted, whatever
+    the batches, merges and byte round trips (the table's counts are exact,
+    and its sweep is cut where the rows' sweep is); weighted, while the
+    rows are sorted at once."""
+    y, s, s2, w = problem
+    n = y.shape[0]
+    ap = fastauc.average_precision_score(y, s, sample_weight=w)
+    assert fastauc.Accumulator().update(y, s, w).average_precision() == ap
+    if w is not None:
+        return
+    batches = fastauc.Accumulator()
+    for lo in range(0, n, n // 5 + 1):
+        batches.update(y[lo:lo + n // 5 + 1], s[lo:lo + n // 5 + 1])
+    assert batches.average_precision() == ap
+    half = n // 3
+    left = fastauc.Accumulator().update(y[:half], s[:half])
+    right = fastauc.Accumulator().update(y[half:], s[half:])
+    merged = fastauc.Accumulator.from_bytes(left.merge(right).to_bytes())
+    assert merged.average_precision() == ap
+    assert merged.roc_auc() == _ref(y, s, None)
+
+
 def test_float32_scores():
     y, s, s2, w = _problem(CHUNK_MIN + 99, "weighted with zeros", seed=3)
     s32 = s.astype(np.float32)
