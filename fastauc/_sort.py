@@ -389,7 +389,7 @@ def _sort_small(bits, is_pos, weight, extra, with_extra, x_dtype, name, score, a
     tw = None if w is None else alloc("scratch weights 0", n, np.float64)
     tx = None if x is None else alloc("scratch payload 0", n, x_dtype)
     n_pos, m = sort_small(bits, is_pos, weight, extra, keys, w, x, tk, tw, tx, out,
-                          np.empty(3, np.int64), _tables(), None, None, values)
+                          np.empty(3, np.int64), _tables(), None, None, False, values)
     w = v.EMPTY_WEIGHT if w is None else w
     x = np.empty(0, x_dtype) if x is None else x
     return ClassRuns(out[:n_pos], w[:n_pos], x[:n_pos], out[n_pos:m], w[n_pos:m], x[n_pos:m])

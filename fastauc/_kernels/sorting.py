@@ -721,13 +721,14 @@ def _widen_into(keys, out, values):
 
 @jit
 def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out, starts,
-               tables, v, codes, values):
+               tables, v, codes, number, values):
     """The whole sort of an input that is one bucket (at most ``BUCKET_ROWS``
     rows) in one call: the rows of non-zero weight split by class, the
     positives first, then each class sorted (``sort_segments``).  Arrays as
     for ``scatter_rows`` and ``sort_segments``, each as long as the input;
-    ``starts``: int64 scratch (3,), ``tables``, ``v``, ``codes`` and
-    ``values`` as for ``sort_segments``.
+    ``starts``: int64 scratch (3,), ``tables``, ``v``, ``codes``,
+    ``number`` and ``values`` as for ``sort_segments`` (``number`` passed
+    in, not written as a constant here, for the reason given below).
     Returns ``(n_pos, m)``: the positives are ``out[:n_pos]``, the negatives
     ``out[n_pos:m]``."""
     n_pos = 0
@@ -754,12 +755,13 @@ def sort_small(bits, is_pos, weight, extra, keys, w_out, x_out, tk, tw, tx, out,
     starts[0] = 0
     starts[1] = n_pos
     starts[2] = m
-    # the two segments as ``starts``' length gives them, not as constants: a
-    # constant argument makes Numba compile another specialisation of
-    # sort_segments (Literal[int] types), 0.7 s more on an empty cache
+    # the two segments as ``starts``' length gives them, and ``number`` as
+    # passed in, not as constants: a constant argument makes Numba compile
+    # another specialisation of sort_segments (Literal types), 0.5-0.7 s more
+    # each on an empty cache
     last = starts.shape[0] - 1
     sort_segments(keys, w_out, x_out, starts, last - 2, last, tk, tw, tx, out, tables, v, codes,
-                  False, values)
+                  number, values)
     return n_pos, m
 
 
