@@ -89,12 +89,50 @@ def _compile_plan(cpus):
     cache, in groups that share few kernels: the report's sort carries row
     numbers, the others' is the plain sort.  On 2-3 CPUs, two groups of
     about the same compile time on an empty cache (the thread's DeLong
-    interval comes last, when the child has cached the plain sort); from 4
-    CPUs the bootstrap gets a child of its own, which compiles the plain
-    sort too (a CPU's time spent to save the wall's)."""
+    interval comes last, when the child's bootstrap has cached the plain
+    sort; the report, first in the output, is the thread's); from 4 CPUs the
+    bootstrap gets a
+    child of its own, which compiles the plain sort too (a CPU's time spent
+    to save the wall's)."""
     if cpus >= 4:
         return ("log_loss", "report"), (("bootstrap",), ("auc", "ci"))
     return ("log_loss", "report", "ci"), (("bootstrap", "auc"),)
+
+
+class _Compilers:
+    """The demo's pieces compiling at once (``_compile_plan``): ``need``
+    waits for the ones a step uses and loads into this process what the
+    children compiled (or, with a warm cache and no children, loads them)."""
+
+    def __init__(self, here, groups, spawn):
+        import subprocess
+        import threading
+
+        self.thread = threading.Thread(target=demo_warmup, args=here, daemon=True)
+        self.thread.start()
+        self.here = set(here)
+        self.loaded = set()
+        self.children = [(group, subprocess.Popen(
+            [sys.executable, "-c", "from fastauc._demo import demo_warmup; "
+             f"demo_warmup(*{list(group)!r})"], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)) for group in groups] if spawn else \
+            [(group, None) for group in groups]
+
+    @property
+    def spawned(self):
+        return any(child is not None for _, child in self.children)
+
+    def need(self, *pieces):
+        if self.here.intersection(pieces):
+            self.thread.join()
+        load = []
+        for group, child in self.children:
+            if set(group).intersection(pieces):
+                if child is not None:
+                    child.wait()  # if it failed, its pieces compile here, as they would anyway
+                load += [piece for piece in group if piece not in self.loaded]
+        demo_warmup(*load)
+        self.loaded.update(load)
 
 
 def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
@@ -104,13 +142,13 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     compiled yet, ``roc_auc_score`` and ``average_precision_score`` answer
     from numpy (the same numbers).  Meanwhile the kernels of the demo's
     other calls compile, or load from the cache, in a background thread and
-    in child processes (``_compile_plan``), so several cores compile at once;
-    every timing printed after that is of compiled kernels, and the peers
-    are timed on a quiet machine too.
+    in child processes (``_compile_plan``), so several cores compile at once,
+    and each step waits for its own kernels only.  Every timing printed is
+    of compiled kernels (the first calls' aside); on an empty cache a child
+    may still be compiling the intervals' kernels on another core while the
+    report and the table run, which slows fastauc's calls (they use two
+    threads), not scikit-learn's.
     """
-    import subprocess
-    import threading
-
     import fastauc
     from fastauc.naive import pairwise_auc
 
@@ -120,20 +158,12 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     from ._kernels.resampling import replicate_batch
     from ._parallel import num_threads
 
-    here, groups = _compile_plan(num_threads())
-    children = []
-    if not _warm.cached(replicate_batch):  # the other pieces compile in children
-        children = [subprocess.Popen(
-            [sys.executable, "-c", "from fastauc._demo import demo_warmup; "
-             f"demo_warmup(*{list(group)!r})"], stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL) for group in groups]
-    warm = threading.Thread(target=demo_warmup, args=here, daemon=True)
-    warm.start()
+    compilers = _Compilers(*_compile_plan(num_threads()), not _warm.cached(replicate_batch))
     y, p = make_demo_data(n)
     print(f"fastauc {fastauc.__version__} demo: {n:,} rows, {int(y.sum()):,} positives, "
           f"{len(np.unique(p)):,} distinct scores", file=out)
     t0 = time.perf_counter()
-    with _warm.deferred():  # numpy answers; their kernels compile in a child
+    with _warm.deferred():  # numpy answers; their kernels compile meanwhile
         first = fastauc.roc_auc_score(y, p), fastauc.average_precision_score(y, p)
     t_first = time.perf_counter() - t0
     how = "" if _warm.ready(_warm.tallies_family(p)) else \
@@ -142,19 +172,16 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
           f"{t_first:.2f} s ({how}exact, the kernels' numbers to the last bit)", file=out,
           flush=True)
     q = _second_model(y, p)
-    try:  # imported while the kernels compile (a second), not on the clock below
-        import sklearn.metrics as skm
-    except ImportError:
-        skm = None
-    warm.join()
-    for child in children:
-        child.wait()  # if one failed, the calls below compile here, as they would anyway
-    demo_warmup(*(piece for group in groups for piece in group))  # load what they compiled
-    t_ready = time.perf_counter() - t_start
+    compilers.need("report")
     rep, t_rep = _best_time(lambda: fastauc.report(y, np.column_stack((p, q)),
                                                    names=["model_a", "model_b"]), repeat=1)
     print(f"\nfastauc.report on both models ({t_rep:.2f} s):\n", file=out)
-    print(rep, file=out)
+    print(rep, file=out, flush=True)
+    try:  # imported while a child may still compile (a second), not on the clock below
+        import sklearn.metrics as skm
+    except ImportError:
+        skm = None
+    compilers.need("auc", "log_loss")
     rows = []
     funcs = [("roc_auc_score", fastauc.roc_auc_score, "roc_auc_score"),
              ("average_precision_score", fastauc.average_precision_score,
@@ -172,6 +199,8 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
           f"{'speed-up':>10}{'|diff|':>10}", file=out)
     for name, value, t, t_sk, ratio, diff in rows:
         print(f"{name:<25}{value:>10.6f}{t:>10.3f} s{t_sk:>14}{ratio:>10}{diff:>10}", file=out)
+    compilers.need("ci", "bootstrap")
+    t_ready = time.perf_counter() - t_start
     ci, t_ci = _best_time(lambda: fastauc.roc_auc_ci(y, p))
     boot, t_boot = _best_time(lambda: fastauc.bootstrap_ci(y, p, n_resamples=DEMO_RESAMPLES,
                                                            random_state=0), repeat=1)
@@ -186,7 +215,7 @@ def demo(n=1_000_000, naive_n=20_000, out=sys.stdout):
     print(f"\nnaive pairwise AUC on the first {naive_n:,} rows: {exact:.12f} in {t_naive:.3f} s; "
           f"fastauc {fast:.12f} in {t_fast * 1e3:.2f} ms ({t_naive / t_fast:,.0f}x)", file=out)
     total = time.perf_counter() - t_start
-    note = "kernels compiled" if children or _warm.compiled() else "kernels loaded"
+    note = "kernels compiled" if compilers.spawned or _warm.compiled() else "kernels loaded"
     print(f"\n{total:.1f} s in all ({note} in the first {t_ready:.1f} s; every timing above "
           "is of compiled kernels, the first calls' aside)", file=out)
     return 0
