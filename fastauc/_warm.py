@@ -111,11 +111,8 @@ def warm(family) -> None:
     """Make ``family`` ready in this thread (compiling or loading its kernels)."""
     if family in _ready:
         return
-    _local.warming = True
-    try:
+    with kernels_only():
         WARMUPS[family[0]](*family[1:])
-    finally:
-        _local.warming = False
     with _lock:
         _ready.add(family)
 
@@ -129,33 +126,33 @@ def wait(timeout: float | None = None) -> bool:
     return True
 
 
-class kernels_only:
+class _ThreadFlag:
+    """Context manager: a flag of this thread's set for its duration."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        self._before = getattr(_local, self.name, False)
+        setattr(_local, self.name, True)
+        return self
+
+    def __exit__(self, *exc):
+        setattr(_local, self.name, self._before)
+        return False
+
+
+def kernels_only():
     """Context manager: calls in this thread take the kernels (compiling
     them if need be), never the numpy path; ``deploy.warmup`` uses it."""
-
-    def __enter__(self):
-        self._before = getattr(_local, "warming", False)
-        _local.warming = True
-        return self
-
-    def __exit__(self, *exc):
-        _local.warming = self._before
-        return False
+    return _ThreadFlag("warming")
 
 
-class deferred:
+def deferred():
     """Context manager: calls in this thread answer from numpy where they
-    can, and ask for no warm-up (``fastauc demo`` has a child process
-    compile those kernels meanwhile, on the other core)."""
-
-    def __enter__(self):
-        self._before = getattr(_local, "deferred", False)
-        _local.deferred = True
-        return self
-
-    def __exit__(self, *exc):
-        _local.deferred = self._before
-        return False
+    can, and ask for no warm-up (``fastauc demo`` has other processes
+    compile those kernels meanwhile)."""
+    return _ThreadFlag("deferred")
 
 
 def _run():
