@@ -325,3 +325,37 @@ def test_report_plot_gives_every_model_its_youden_point(tmp_path, monkeypatch, t
         texts = _legend_texts(ax)
         assert len(texts) == len(set(texts)), texts
     plt.close("all")
+
+
+def test_band_skips_replicates_with_one_weighted_class():
+    """A replicate whose draws give a class no weight has no ROC curve: its
+    row is NaN and the band's quantiles are those of the other replicates
+    (it was left unwritten: whatever the memory held leaked into the band,
+    found by hypothesis in the scaled-weights invariance)."""
+    from .registry import _resampled_rows
+
+    y = np.array([1, 0, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1,
+                  1, 0, 1, 0, 1, 1, 1])
+    s = np.zeros(33)
+    s[[1, 2, 29]] = -1e300
+    s[[11, 18]] = 0.5
+    s[[21, 22, 27]] = 3.0
+    s[17] = -1.0
+    w = np.zeros(33)
+    w[[2, 29]] = 1.0
+    w[15] = 0.5
+    grid = np.linspace(0, 1, 11)
+    curves = []
+    for r in _resampled_rows({"y": y, "s": s}, w, ["s"], 5, 20):
+        if w[r][y[r] == 1].sum() > 0 and w[r][y[r] == 0].sum() > 0:
+            fpr, tpr, _ = skm.roc_curve(y[r], s[r], sample_weight=w[r], drop_intermediate=False)
+            curves.append([tpr[fpr <= g].max() if np.any(fpr == g) else np.interp(g, fpr, tpr)
+                           for g in grid])
+    assert 0 < len(curves) < 20  # some replicates have no curve
+    expected = np.quantile(np.array(curves), [0.05, 0.95], axis=0)
+    for scale in (1.0, 1024.0):
+        np.full(1 << 16, 0.7).sum()  # memory that held other numbers
+        _, low, high = fastauc.roc_confidence_band(
+            y, s, sample_weight=w * scale, n_resamples=20, random_state=5,
+            confidence_level=0.9, fpr_grid=grid)
+        np.testing.assert_allclose(np.vstack((low, high)), expected, rtol=0, atol=1e-12)

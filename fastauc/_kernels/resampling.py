@@ -306,7 +306,8 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
             total_p += x
         else:
             total_n += x
-    if total_p <= 0.0 or total_n <= 0.0:
+    if total_p <= 0.0 or total_n <= 0.0:  # no curve: NaN everywhere (the band skips it)
+        tpr_out[:] = np.nan
         return np.nan
     tp = 0.0
     fp = 0.0
