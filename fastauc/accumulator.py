@@ -22,6 +22,7 @@ from . import _validation as v
 from ._kernels.cells import range_ends
 from ._kernels.sorting import keys_to_floats
 from ._cells import Cells
+from ._label_codec import decode_classes, decode_label, encode_classes, encode_label
 from ._sort import CHUNK_MIN
 from ._table import Table, float_keys, sorted_tallies
 from .delong import roc_auc_ci
@@ -39,7 +40,6 @@ FORMAT_VERSION = 1  #: the version ``to_bytes()`` writes and the newest ``from_b
 _PREFIX = struct.Struct("<8sHHI")  # magic, version, flags, header length
 _CRC = struct.Struct("<I")
 _ENDIAN = {"keys": "<u8", "pos": "<f8", "neg": "<f8", "lo": "<u8", "level": "|u1"}
-_LABEL_TYPES = {"bool": bool, "int": int, "float": float, "str": str}
 _SORT_ROWS = 1 << 23  # rows of smaller batches gathered before one sort
 
 
@@ -317,9 +317,9 @@ class Accumulator:
         t = self._state()
         cells = isinstance(t, Cells)
         header = {
-            "pos_label": _encode_label(self._pos_label),
+            "pos_label": encode_label(self._pos_label),
             "max_groups": self._max_groups,
-            "classes": _encode_classes(self._classes),
+            "classes": encode_classes(self._classes),
             "rows": list(self._rows),
             "weighted": self._weighted,
             "dtype": None if self._dtype is None else self._dtype.str,
@@ -582,53 +582,6 @@ def _same_label(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _encode_label(label):
-    if label is None:
-        return None
-    for name, typ in _LABEL_TYPES.items():
-        if type(label) is typ:
-            return {"type": name, "value": label}
-    raise TypeError(f"cannot write a label of type {type(label).__name__}")
-
-
-def _decode_label(d):
-    if d is None:
-        return None
-    typ = _LABEL_TYPES[d["type"]]
-    value = d["value"]
-    if typ is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    if type(value) is not typ:
-        raise ValueError(f"label {value!r} is not of type {d['type']}")
-    return value
-
-
-def _encode_classes(classes):
-    if classes is None:
-        return None
-    return {"dtype": classes.dtype.str, "values": classes.tolist()}
-
-
-def _decode_classes(d):
-    if d is None:
-        return None
-    dtype = np.dtype(d["dtype"])
-    if dtype.kind not in "biufUO":
-        raise ValueError(f"label dtype {dtype} is not a label type")
-    values = d["values"]
-    if not isinstance(values, list) or not values:
-        raise ValueError("classes must be a non-empty list")
-    if dtype.kind in "UO" and not all(isinstance(x, str) for x in values):
-        raise ValueError("string classes must be strings")
-    if dtype.kind in "biuf" and not all(isinstance(x, (bool, int, float)) for x in values):
-        raise ValueError("numeric classes must be numbers")
-    classes = np.array(values, dtype=dtype)
-    if classes.shape != (len(values),) or np.unique(classes).shape[0] != len(values) \
-            or not (np.sort(classes) == classes).all():
-        raise ValueError("classes must be distinct and sorted")
-    return classes
-
-
 def _from_header(cls, header: dict) -> Accumulator:
     if not isinstance(header, dict):
         raise ValueError("the header is not an object")
@@ -637,8 +590,8 @@ def _from_header(cls, header: dict) -> Accumulator:
         raise ValueError(f"max_groups must be null or an integer >= 2, got {max_groups!r}")
     if type(header["cells"]) is not bool or (header["cells"] and max_groups is None):
         raise ValueError("cells must be true or false, and true only with max_groups")
-    acc = cls(_decode_label(header["pos_label"]), max_groups=max_groups)
-    classes = _decode_classes(header["classes"])
+    acc = cls(decode_label(header["pos_label"]), max_groups=max_groups)
+    classes = decode_classes(header["classes"])
     rows = header["rows"]
     if not (isinstance(rows, list) and len(rows) == 2
             and all(type(r) is int and r >= 0 for r in rows)):

@@ -60,18 +60,16 @@ def test_plots_name_the_plot_extra_in_double_quotes(block_import):
     assert str(info.value) == 'plotting needs matplotlib: pip install "fastauc[plot]"'
 
 
-def test_dask_names_the_dask_extra_in_double_quotes(block_import):
-    ranges = pytest.importorskip("fastauc.dask.ranges")
-    block_import("dask")
+@pytest.mark.parametrize("module, loader, blocked, message", [
+    ("fastauc.dask.ranges", "load_dask", "dask",
+     'fastauc.dask needs dask: pip install "fastauc[dask]"'),
+    ("fastauc.spark.ranges", "load_spark", "pyspark",
+     'fastauc.spark needs pyspark and pyarrow: pip install "fastauc[spark]"'),
+], ids=["dask", "spark"])
+def test_engines_name_their_extra_in_double_quotes(block_import, module, loader, blocked,
+                                                    message):
+    ranges = pytest.importorskip(module)
+    block_import(blocked)
     with pytest.raises(ImportError) as info:
-        ranges.load_dask()
-    assert str(info.value) == 'fastauc.dask needs dask: pip install "fastauc[dask]"'
-
-
-def test_spark_names_the_spark_extra_in_double_quotes(block_import):
-    ranges = pytest.importorskip("fastauc.spark.ranges")
-    block_import("pyspark")
-    with pytest.raises(ImportError) as info:
-        ranges.load_spark()
-    assert str(info.value) == ('fastauc.spark needs pyspark and pyarrow: '
-                               'pip install "fastauc[spark]"')
+        getattr(ranges, loader)()
+    assert str(info.value) == message
