@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import fastauc  # noqa: E402
-from fastauc import _sort  # noqa: E402
+from fastauc import _parallel, _sort  # noqa: E402
 from fastauc.naive import pairwise_auc  # noqa: E402
 from tests.registry import GOALS  # noqa: E402
 
@@ -592,9 +592,10 @@ def host_line():
     except (OSError, ValueError):
         pass
     choice = _sort.method()
-    timing = ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in saved.get("seconds", {}).items())
+    seconds = saved.get("by_threads", {}).get(str(_parallel.num_threads()), {}).get("seconds", {})
+    timing = ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in seconds.items())
     return (f"{cpu}; numpy's SIMD features: {simd or 'none'}; fastauc's sort path for "
-            f"unweighted keys: {choice}" + (f" (calibration on 2**18 rows: {timing})"
+            f"unweighted keys: {choice}" + (f" (calibration on 2**20 rows: {timing})"
                                             if timing else ""))
 
 

@@ -1,42 +1,127 @@
-"""Run nogil kernels on a few Python threads.
+"""Run nogil kernels on Python threads, in units cut by data size.
 
 Numba's own threading layers are not used (see ``_jit``); instead the large
-calls cut their rows into a *fixed* number of chunks that depends only on the
-input size, and run the chunks on a small thread pool.  Because the chunking
-never depends on the number of threads, results are bit-for-bit identical
-whatever the machine; ``FASTAUC_NUM_THREADS=1`` runs every chunk in the
-calling thread.  The pool is recreated after ``fork`` (a child process does
-not inherit the parent's worker threads).
+calls cut their work into *units* whose number depends only on the input
+(row blocks of a fixed size, ranges of buckets, one model or class at a
+time) and the threads take the units in turn, each the next one as it
+finishes (:func:`map_units`).  Because the cutting never depends on the
+number of threads, and partial results are combined in unit order, results
+are bit-for-bit identical whatever the machine; ``FASTAUC_NUM_THREADS=1``
+runs every unit in the calling thread.  The pool is recreated after
+``fork`` (a child process does not inherit the parent's worker threads).
+
+How many threads: ``FASTAUC_NUM_THREADS`` when set, else the CPUs this
+process may use: its affinity mask, bounded by a container's CPU quota
+(cgroup v2 ``cpu.max``, v1 ``cpu.cfs_quota_us``), rounded up.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import os
+import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["map_chunks", "map_halves", "map_shared", "num_threads"]
+__all__ = ["map_chunks", "map_each", "map_shared", "map_units", "num_threads", "row_blocks"]
+
+# row blocks of the counting and scatter passes (``row_blocks``): from
+# ``BLOCKS_FROM`` rows on, one per ``BLOCK_ROWS`` rows, at least two and at
+# most ``MAX_BLOCKS`` (each block keeps a histogram of its own)
+BLOCKS_FROM = 1 << 16
+BLOCK_ROWS = 1 << 16
+MAX_BLOCKS = 32
+# tests: run every call's units in this thread in an order shuffled by this
+# seed (None: taken in turn by the threads), and record each call's
+# ``(function name, units)`` in this list (None: not recorded)
+SHUFFLE: int | None = None
+TRACE: list | None = None
 
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _pool_pid = -1
-_local = threading.local()
-
-
-def _in_pool(fn, args):
-    _local.in_pool = True
-    return fn(*args)
 
 
 def num_threads() -> int:
+    """Threads a call uses: ``FASTAUC_NUM_THREADS``, else :func:`usable_cpus`."""
     env = os.environ.get("FASTAUC_NUM_THREADS")
     if env:
-        return max(1, int(env))
+        try:
+            return max(1, int(env))
+        except ValueError:
+            raise ValueError(f"FASTAUC_NUM_THREADS must be a whole number, got {env!r}") from None
+    return usable_cpus()
+
+
+_cpus: tuple[int, int] | None = None  # (pid, count): read once per process
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may use: the affinity mask, bounded by the
+    container's CPU quota (a 2-CPU pod on a 64-core node gets 2), at least 1."""
+    global _cpus
+    if _cpus is None or _cpus[0] != os.getpid():
+        try:
+            count = len(os.sched_getaffinity(0))
+        except AttributeError:  # pragma: no cover - not Linux
+            count = os.cpu_count() or 1
+        quota = cgroup_quota()
+        if quota is not None:
+            count = min(count, quota)
+        _cpus = (os.getpid(), max(1, count))
+    return _cpus[1]
+
+
+def cgroup_quota(root="/sys/fs/cgroup") -> int | None:
+    """The CPU quota of this process's cgroup, in CPUs rounded up; None when
+    there is none (``max``) or it cannot be read.  cgroup v2 (``cpu.max``:
+    ``"<quota> <period>"``) of the process's own group, else v1
+    (``cpu/cpu.cfs_quota_us`` and ``cpu.cfs_period_us``, -1 for none)."""
+    def read(path):
+        try:
+            with open(path) as f:
+                return f.read().split()
+        except OSError:
+            return None
+
+    own = None
+    lines = read("/proc/self/cgroup") if root == "/sys/fs/cgroup" else None
+    if lines:  # v2: "0::/path"
+        for line in lines:
+            if line.startswith("0::"):
+                own = line[3:].strip("/")
+    for path in ([os.path.join(root, own, "cpu.max")] if own else []) + [
+            os.path.join(root, "cpu.max")]:
+        fields = read(path)
+        if fields and len(fields) >= 2:
+            if fields[0] == "max":
+                return None
+            try:
+                return max(1, math.ceil(int(fields[0]) / int(fields[1])))
+            except (ValueError, ZeroDivisionError):
+                return None
+    quota = read(os.path.join(root, "cpu", "cpu.cfs_quota_us"))
+    period = read(os.path.join(root, "cpu", "cpu.cfs_period_us"))
     try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+        q, p = int(quota[0]), int(period[0])
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(1, math.ceil(q / p)) if q > 0 and p > 0 else None
+
+
+def row_blocks(n: int, width: int = 0) -> list:
+    """Row blocks ``[(start, stop), ...]`` of ``n`` rows, the units of the
+    counting and scatter passes and of the row-wise checks: one block below
+    ``BLOCKS_FROM`` rows, then ``n // BLOCK_ROWS`` blocks of equal size (at
+    least two, at most ``MAX_BLOCKS``, and with ``width``, the entries of a
+    histogram each block keeps, at most one per ``width`` rows).  A
+    function of the data's sizes alone: never of the thread count."""
+    if n < BLOCKS_FROM:
+        return [(0, n)]
+    count = min(MAX_BLOCKS, max(2, n // BLOCK_ROWS), max(2, n // max(1, width)))
+    cuts = [n * k // count for k in range(count + 1)]
+    return list(zip(cuts[:-1], cuts[1:]))
 
 
 def _get_pool(workers: int) -> ThreadPoolExecutor:
@@ -48,75 +133,84 @@ def _get_pool(workers: int) -> ThreadPoolExecutor:
         return _pool
 
 
-def map_chunks(fn, arg_tuples):
-    """``[fn(*args) for args in arg_tuples]``, the chunks spread over threads.
-
-    A call from inside a chunk (one that itself maps chunks, in the pool or
-    in the calling thread) runs its chunks in that thread: waiting on the
-    pool from inside it could wait forever, and the threads are busy anyway.
-    """
-    if len(arg_tuples) == 1:
-        return [fn(*arg_tuples[0])]
-    threads = min(num_threads(), len(arg_tuples))
-    if threads <= 1 or getattr(_local, "in_pool", False):
-        return [fn(*args) for args in arg_tuples]
-    pool = _get_pool(threads - 1)
-    futures = [pool.submit(_in_pool, fn, args) for args in arg_tuples[1:]]
-    _local.in_pool = True  # chunks that map chunks run them here, as the pool's do
-    try:
-        first = fn(*arg_tuples[0])
-    finally:
-        _local.in_pool = False
-    return [first] + [f.result() for f in futures]
-
-
-def map_shared(fn, arg_tuples):
-    """``[fn(*args) for args in arg_tuples]``, the calls taken in turn by the
+def map_units(fn, arg_tuples):
+    """``[fn(*args) for args in arg_tuples]``, the units taken in turn by the
     calling thread and the pool's, each taking the next one as it finishes:
     a thread held up (say, by another library's thread spinning on its core)
-    takes fewer.  Only for calls whose results do not depend on which thread
-    runs them, or in what order (independent sorts of disjoint segments).
-    Nested calls run their calls in their thread, as for :func:`map_chunks`.
-    An error stops the taking, and is raised once no call is running (the
-    calls may share the caller's scratch buffers)."""
+    takes fewer.  Only for units whose results do not depend on which thread
+    runs them, or in what order (partial results the caller combines in unit
+    order, sorts of disjoint segments).
+
+    Units may map units themselves (a model's sort inside a unit per model):
+    the calling thread takes its own call's units, and helpers go to the
+    pool, where a thread that is free joins in.  The caller never waits for
+    a helper that has not started (one that starts later finds nothing left
+    and returns), so nested calls cannot wait on each other forever.  A
+    failing unit stops the taking; once no unit is running, the error of the
+    first failing unit in order is raised (every unit before it has run: the
+    same error for any thread count).
+    """
     n = len(arg_tuples)
-    threads = min(num_threads(), n)
-    if threads <= 1 or getattr(_local, "in_pool", False):
+    if TRACE is not None:
+        TRACE.append((getattr(fn, "__name__", repr(fn)), n))
+    if n == 1:
+        return [fn(*arg_tuples[0])]
+    if SHUFFLE is not None:  # tests: the units in another order, in this thread
+        order = list(range(n))
+        random.Random(SHUFFLE).shuffle(order)
+        results = [None] * n
+        for k in order:
+            results[k] = fn(*arg_tuples[k])
+        return results
+    threads = num_threads()
+    if threads <= 1:
         return [fn(*args) for args in arg_tuples]
     results = [None] * n
     taken = itertools.count()  # next() on it is atomic under the GIL
-    failed = []
+    errors = {}
+    done = threading.Condition()
+    state = [0, False]  # helpers running, the call closed
 
     def take():
         for k in iter(taken.__next__, None):
-            if k >= n or failed:
+            if k >= n or errors:
                 return
             try:
                 results[k] = fn(*arg_tuples[k])
-            except BaseException:
-                failed.append(k)
-                raise
+            except BaseException as error:  # noqa: BLE001 - raised below
+                errors[k] = error
+
+    def helper():
+        with done:
+            if state[1]:
+                return
+            state[0] += 1
+        try:
+            take()
+        finally:
+            with done:
+                state[0] -= 1
+                done.notify_all()
 
     pool = _get_pool(threads - 1)
-    futures = [pool.submit(_in_pool, take, ()) for _ in range(threads - 1)]
-    _local.in_pool = True
+    for _ in range(min(threads, n) - 1):
+        pool.submit(helper)
     try:
         take()
     finally:
-        _local.in_pool = False
-        errors = [f.exception() for f in futures]  # waits for every thread
-    for error in errors:
-        if error is not None:
-            raise error
+        with done:
+            state[1] = True
+            while state[0]:
+                done.wait()
+    if errors:
+        raise errors[min(errors)]
     return results
 
 
-def map_halves(fn, items, *args, split=True):
-    """``fn(part, *args)`` (a list per part) on two fixed halves of ``items``,
-    one per thread, the lists joined in order: ``fn(items, *args)`` split by
-    position, never by the thread count.  One part when ``split`` is False or
-    there are fewer than two items."""
-    items = list(items)
-    half = (len(items) + 1) // 2
-    parts = [items[:half], items[half:]] if split and len(items) > 1 else [items]
-    return [x for out in map_chunks(fn, [(p, *args) for p in parts]) for x in out]
+map_chunks = map_shared = map_units
+
+
+def map_each(fn, items, *args):
+    """``[fn(item, *args) for item in items]``, one unit per item (a model, a
+    class, a column), taken in turn by the threads; results in order."""
+    return map_units(fn, [(item, *args) for item in items])

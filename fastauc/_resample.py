@@ -10,6 +10,7 @@ ROC confidence band) share the replicate runner here.
 from __future__ import annotations
 
 import math
+import threading
 import warnings
 from functools import cached_property
 from typing import NamedTuple
@@ -32,11 +33,11 @@ from ._kernels.losses import log_loss_sum
 from ._kernels.placements import group_weights
 from ._kernels.table import sweep_table
 from ._kernels.resampling import layout_ranks
-from ._parallel import map_chunks, map_halves, num_threads
+from ._parallel import map_units
 from ._stats import norm_ppf as _norm_ppf
 from ._stats import norm_sf as _norm_sf
 from ._sort import CHUNK_MIN, sort_by_class
-from ._table import Table
+from ._table import Table, _compacted, pivots, sweep_parts
 from ._curves import binary_ap, binary_auc
 
 
@@ -56,10 +57,10 @@ class _Layout(NamedTuple):
     #: float, to the last bit); NaN when a class has no weight
     auc: float = math.nan
     #: where ``sorted_tallies`` cuts its sweep of the rows with the weights
-    #: walked, ``(g, tp0, fp0)``: the groups ``0:g`` lie above the cut, which
-    #: has weights ``tp0``/``fp0`` above it (numpy's sums); ``(0, 0.0, 0.0)``
-    #: below ``CHUNK_MIN`` rows, where it sweeps them in one range
-    cut: tuple = (0, 0.0, 0.0)
+    #: walked: each key range's ``(first group, tp0, fp0)`` from the top,
+    #: ``tp0``/``fp0`` the weights above it (numpy's sums, added in range
+    #: order); empty below ``CHUNK_MIN`` rows, where it sweeps them in one range
+    cut: tuple = ()
 
     @property
     def size(self) -> int:
@@ -108,8 +109,8 @@ def layouts(is_pos, scores, names, w=v.EMPTY_WEIGHT, X=None, rows=True, keys=Tru
             for m, (score, name) in enumerate(zip(scores, names))]
     if len(jobs) == 1:  # one column: its sort and its walk use the threads
         walked = [_sort_and_walk(*jobs[0])]
-    else:  # several: two fixed halves of the columns, each column whole in one thread
-        walked = map_halves(_columns, jobs)
+    else:  # several: one column a unit, each sorted and walked whole in one thread
+        walked = map_units(_sort_and_walk, jobs)
     lays = [lay for lay, _ in walked]
     if X is None:
         return lays
@@ -121,10 +122,6 @@ def _sort_and_walk(is_pos, score, name, rows, keys, layout, w, total_p, total_n,
     return _walk(r, w, total_p, total_n, out, keys, layout)
 
 
-def _columns(jobs):
-    return [_sort_and_walk(*job) for job in jobs]
-
-
 def count_dtype(n: int):
     """The layout's cumulative counts: int32 below 2**31 rows (half the bytes of
     the float64 counts a sweep writes: 8 bytes a row less for every layout,
@@ -132,46 +129,59 @@ def count_dtype(n: int):
     return np.int32 if n < 2**31 else np.int64
 
 
-def _canonical_cut(r, w):
-    """Where ``sorted_tallies`` cuts these rows' sweep in two, and the weights above
-    the cut: ``(cp, cn, tp0, fp0)``, the cut's positions in the runs ``r.pk``
-    and ``r.nk`` (keys at or above the cut's key lie at and after them).
+def _canonical_cuts(r, w, parts):
+    """Where ``sorted_tallies`` cuts these rows' sweep into ``parts`` key
+    ranges, and the weights above each: ``(at_p, at_n, above)``, each
+    range's bounds in the runs ``r.pk`` and ``r.nk`` from the top
+    (``[len, ..., 0]``: range ``k`` is ``at[k + 1]:at[k]``) and its
+    ``(tp0, fp0)``.
 
     The sweep's runs hold the rows of non-zero weight only (the sort leaves
-    the others out) and ``_table.split_sweep`` cuts them at the median key of
-    the longer one, with the weight above the cut as numpy sums the upper
-    rows' weights in key order; the walk's runs hold every row, so the same
-    cut and the same sums are taken here over the rows of non-zero weight,
+    the others out) and ``_table.split_sweep`` cuts them at ``_table.pivots``
+    of the longer one, with the weight above each range as numpy sums each
+    range's weights in key order, added up in range order
+    (``_table.weights_above``); the walk's runs hold every row, so the same
+    cuts and the same sums are taken here over the rows of non-zero weight,
     and the two add up the same terms to the same floats.
     """
-    if not w.shape[0] or float(w.min()) > 0.0:  # every row in the sweep's runs too
+    every = not w.shape[0] or float(w.min()) > 0.0  # every row in the sweep's runs too
+    if every:
         longest = r.pk if r.pk.shape[0] >= r.nk.shape[0] else r.nk
-        pivot = longest[longest.shape[0] // 2]
-        cp = int(np.searchsorted(r.pk, pivot, side="left"))
-        cn = int(np.searchsorted(r.nk, pivot, side="left"))
+        cuts = pivots(longest, parts)
+    else:
+        wp, wn = w[r.px], w[r.nx]  # the runs' weights, in key order
+        kept_p, kept_n = np.flatnonzero(wp != 0.0), np.flatnonzero(wn != 0.0)
+        keys, kept = (r.pk, kept_p) if kept_p.shape[0] >= kept_n.shape[0] else (r.nk, kept_n)
+        cuts = pivots(keys[kept], parts)
+    at_p = [r.pk.shape[0], *np.searchsorted(r.pk, np.array(cuts, np.uint64)).tolist(), 0]
+    at_n = [r.nk.shape[0], *np.searchsorted(r.nk, np.array(cuts, np.uint64)).tolist(), 0]
+    tp0 = fp0 = 0.0
+    above = [(tp0, fp0)]
+    for k in range(len(cuts)):
+        (a_p, b_p), (a_n, b_n) = (at_p[k + 1], at_p[k]), (at_n[k + 1], at_n[k])
         if not w.shape[0]:
-            return cp, cn, float(r.pk.shape[0] - cp), float(r.nk.shape[0] - cn)
-        # the upper rows' weights in key order, as the sweep's runs hold them
-        return cp, cn, float(w[r.px[cp:]].sum()), float(w[r.nx[cn:]].sum())
-    wp, wn = w[r.px], w[r.nx]  # the runs' weights, in key order
-    kept_p, kept_n = np.flatnonzero(wp != 0.0), np.flatnonzero(wn != 0.0)
-    keys, kept = (r.pk, kept_p) if kept_p.shape[0] >= kept_n.shape[0] else (r.nk, kept_n)
-    pivot = keys[kept[kept.shape[0] // 2]]
-    cp = int(np.searchsorted(r.pk, pivot, side="left"))
-    cn = int(np.searchsorted(r.nk, pivot, side="left"))
-    tp0 = float(wp[kept_p[np.searchsorted(kept_p, cp):]].sum())
-    fp0 = float(wn[kept_n[np.searchsorted(kept_n, cn):]].sum())
-    return cp, cn, tp0, fp0
+            tp0 += float(b_p - a_p)
+            fp0 += float(b_n - a_n)
+        elif every:  # the range's weights in key order, as the sweep's runs hold them
+            tp0 += float(w[r.px[a_p:b_p]].sum())
+            fp0 += float(w[r.nx[a_n:b_n]].sum())
+        else:
+            tp0 += float(wp[kept_p[np.searchsorted(kept_p, a_p):np.searchsorted(kept_p, b_p)]]
+                         .sum())
+            fp0 += float(wn[kept_n[np.searchsorted(kept_n, a_n):np.searchsorted(kept_n, b_n)]]
+                         .sum())
+        above.append((tp0, fp0))
+    return at_p, at_n, above
 
 
 def _walk(r, w, total_p, total_n, out, with_keys=True, layout=True):
     """The layout of one model's sorted runs (``walk_rows``) and its AUC.  From
     ``CHUNK_MIN`` rows on, the runs are cut where ``sorted_tallies`` cuts its
-    sweep (:func:`_canonical_cut`: a cut that depends on the data only; a tie
-    group is never split) and the two key ranges walked on two threads, the
-    lower one starting from the upper one's weights; its groups are written
-    after room for every row of the upper range and moved up when the upper
-    range had ties.  ``layout=False``: the placements ``out`` and the AUC
+    sweep (:func:`_canonical_cuts`: cuts that depend on the data only; a tie
+    group is never split) and the key ranges walked on the threads, each
+    starting from the weights above it; each range's groups are written
+    after room for every row of the ranges above and moved up when those
+    had ties.  ``layout=False``: the placements ``out`` and the AUC
     only (no layout: None).  The AUC is ``area2 / (2 P N)`` from the walk's
     sums, which are the sweep's: ``roc_auc_score``'s float."""
     n = r.pk.shape[0] + r.nk.shape[0]
@@ -179,27 +189,34 @@ def _walk(r, w, total_p, total_n, out, with_keys=True, layout=True):
     keys = np.empty(m if with_keys else 0, np.uint64)
     bp = np.empty(m, count_dtype(n))
     bn = np.empty(m, count_dtype(n))
-    cut = (0, 0.0, 0.0)
-    if n < CHUNK_MIN:
+    cut = ()
+    parts = sweep_parts(n)
+    if parts == 1:
         g, area2, tp, fp = walk_rows(r.pk, r.px, r.nk, r.nx, w, total_p, total_n, out, keys,
                                      bp, bn, np.zeros(4))
     else:
-        cp, cn, tp0, fp0 = _canonical_cut(r, w)
-        # (rows and keys: slices of an empty array are empty)
-        px_u, px_l, nx_u, nx_l = r.px[cp:], r.px[:cp], r.nx[cn:], r.nx[:cn]
-        n_up, n_un = r.pk.shape[0] - cp, r.nk.shape[0] - cn
-        u = n_up + n_un
-        k_u, k_l = keys[:u], keys[u:]
-        (g_u, area_u, _, _), (g_l, area_l, tp, fp) = map_chunks(walk_rows, [
-            (r.pk[cp:], px_u, r.nk[cn:], nx_u, w, total_p, total_n, out, k_u, bp[:u], bn[:u],
-             np.zeros(4)),
-            (r.pk[:cp], px_l, r.nk[:cn], nx_l, w, total_p, total_n, out, k_l, bp[u:], bn[u:],
-             np.array([tp0, fp0, n_up, n_un], np.float64))])
-        if layout and g_u < u:  # ties above the cut: close the gap (numpy copes
-            for a in (keys, bp, bn) if with_keys else (bp, bn):  # with the overlap)
-                a[g_u:g_u + g_l] = a[u:u + g_l]
-        g, area2 = g_u + g_l, area_u + area_l
-        cut = (g_u, tp0, fp0)
+        at_p, at_n, above = _canonical_cuts(r, w, parts)
+        jobs, offs = [], [0]
+        for k, (tp0, fp0) in enumerate(above):
+            (a_p, b_p), (a_n, b_n) = (at_p[k + 1], at_p[k]), (at_n[k + 1], at_n[k])
+            o, e = offs[-1], offs[-1] + (b_p - a_p) + (b_n - a_n)
+            offs.append(e)
+            # (rows and keys: slices of an empty array are empty)
+            jobs.append((r.pk[a_p:b_p], r.px[a_p:b_p], r.nk[a_n:b_n], r.nx[a_n:b_n], w,
+                         total_p, total_n, out, keys[o:e], bp[o:e], bn[o:e],
+                         np.array([tp0, fp0, r.pk.shape[0] - b_p, r.nk.shape[0] - b_n],
+                                  np.float64)))
+        done = map_units(walk_rows, jobs)
+        gs = [d[0] for d in done]
+        area2 = 0.0
+        for d in done:
+            area2 += d[1]
+        tp, fp = done[-1][2], done[-1][3]
+        g = sum(gs)
+        if layout:  # ties above a cut: close the gaps
+            _compacted((keys, bp, bn) if with_keys else (bp, bn), offs, gs)
+        starts = np.cumsum([0] + gs[:-1]).tolist()
+        cut = tuple((g0, tp0, fp0) for g0, (tp0, fp0) in zip(starts, above))
     auc = area2 / (2.0 * tp * fp) if tp > 0 and fp > 0 else math.nan
     if not layout:
         return None, auc
@@ -233,17 +250,24 @@ def layout_table(lay: _Layout, wl) -> Table:
     return _cut_table(lay, wl)[0]
 
 
+def _cut_ranges(lay: _Layout):
+    """``lay.cut`` as ``[(first group, tp0, fp0), ...]`` (one range from the top when empty)."""
+    return list(lay.cut) or [(0, 0.0, 0.0)]
+
+
 def _cut_table(lay: _Layout, wl):
-    """``layout_table(lay, wl)`` and how many of its keys lie above ``lay.cut``."""
-    g_u = lay.cut[0]
+    """``layout_table(lay, wl)`` and where each of ``lay.cut``'s key ranges
+    starts in it."""
+    firsts = [c[0] for c in _cut_ranges(lay)]
     if not wl.shape[0]:
-        return Table(lay.keys, np.diff(lay.bp, prepend=0.0), np.diff(lay.bn, prepend=0.0)), g_u
+        return (Table(lay.keys, np.diff(lay.bp, prepend=0.0), np.diff(lay.bn, prepend=0.0)),
+                firsts)
     pos, neg = group_weights(lay.bp, lay.bn, wl, lay.n_pos)
     keep = (pos > 0) | (neg > 0)
     if keep.all():
-        return Table(lay.keys, pos, neg), g_u
-    return (Table(lay.keys[keep], pos[keep], neg[keep]),
-            int(np.count_nonzero(keep[:g_u])))
+        return Table(lay.keys, pos, neg), firsts
+    kept = np.concatenate(([0], np.cumsum(keep)))
+    return Table(lay.keys[keep], pos[keep], neg[keep]), [int(kept[f]) for f in firsts]
 
 
 def layout_table_ap(lay: _Layout, wl) -> tuple[Table, float]:
@@ -256,12 +280,14 @@ def layout_table_ap(lay: _Layout, wl) -> tuple[Table, float]:
     are summed per class in the sweep's order (a tie's rows from the last,
     ``group_weights``), so its terms are the sweep's; NaN without positive
     weight."""
-    table, c = _cut_table(lay, wl)
-    _, tp0, fp0 = lay.cut
+    table, firsts = _cut_table(lay, wl)
     pos, neg, e = table.pos, table.neg, v.EMPTY_WEIGHT
-    ap_upper = sweep_table(table.keys, pos, neg, 0, c, 0.0, 0.0, e, e, e)[3]
-    tp, _, _, ap_lower = sweep_table(table.keys, pos, neg, c, pos.shape[0], tp0, fp0, e, e, e)
-    return table, (ap_upper + ap_lower) / tp if tp > 0 else math.nan
+    ends = firsts[1:] + [pos.shape[0]]
+    tp = ap_num = 0.0
+    for a, b, (_, tp0, fp0) in zip(firsts, ends, _cut_ranges(lay)):
+        tp, _, _, ap = sweep_table(table.keys, pos, neg, a, b, tp0, fp0, e, e, e)
+        ap_num += ap
+    return table, ap_num / tp if tp > 0 else math.nan
 
 
 def _group_sizes(lay: _Layout):
@@ -489,8 +515,9 @@ def _ranks(lay: _Layout) -> np.ndarray:
     # bytes every replicate streams
     out = np.empty(2 * n + 1, _INDEX if n < 2**31 else np.int64)
     n_groups = lay.bp.shape[0]
-    cuts = [0, n_groups // 2, n_groups] if n >= CHUNK_MIN else [0, n_groups]
-    map_chunks(layout_ranks, [(lay.bp, lay.bn, lay.n_pos, out, a, b)
+    parts = min(max(1, n_groups), sweep_parts(n))  # ranges of groups, by the data alone
+    cuts = [n_groups * j // parts for j in range(parts + 1)]
+    map_units(layout_ranks, [(lay.bp, lay.bn, lay.n_pos, out, a, b)
                               for a, b in zip(cuts[:-1], cuts[1:])])
     return out[:2 * n].reshape(2, n)
 
@@ -549,23 +576,30 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
         jobs = [(seed, r, out[r: r + _BATCH], prep.strata, first, n_pos, w, loss, ranks, code,
                  metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
     bar = _progress_bar(progress, n_resamples)
-    wave = max(1, num_threads())
-    # one set of buffers per job of a wave, reused wave after wave
-    buffers = [(np.zeros(n, np.uint8), np.empty(n + 2)) + (() if poisson else (draw_buffer(n),))
-               for _ in range(min(wave, len(jobs)))]
+    lock = threading.Lock()
     # the multinomial kernel flags the replicates whose uint8 counts wrapped
     wrapped = np.zeros(n_resamples, np.bool_)
     flags = [() if poisson else (wrapped[job[1]: job[1] + job[2].shape[0]],) for job in jobs]
-    for i in range(0, len(jobs), wave):
-        map_chunks(kernel, [(*job, *buf, *flag) for job, buf, flag
-                            in zip(jobs[i: i + wave], buffers, flags[i: i + wave])])
+    spare = threading.local()  # one set of buffers a thread, reused job after job
+
+    def batch(job, flag):
+        buf = getattr(spare, "buf", None)
+        if buf is None:
+            buf = spare.buf = (np.zeros(n, np.uint8), np.empty(n + 2)) + (
+                () if poisson else (draw_buffer(n),))
+        kernel(*job, *buf, *flag)
         if bar is not None:
-            bar.update(sum(job[2].shape[0] for job in jobs[i: i + wave]))
+            with lock:
+                bar.update(job[2].shape[0])
+        return buf
+
+    # the batches are the units (fixed: ``_BATCH`` replicates each), taken in turn
+    used = map_units(batch, list(zip(jobs, flags)))
     if bar is not None:
         bar.close()
     for r in np.flatnonzero(wrapped):  # a row drawn 256 times or more: int64 counts
         replicate_wide(seed, int(r), out[r], prep.strata, first, n_pos, w, loss, ranks, code,
-                       metric_code, max_fpr, buffers[0][1], draw_buffer(n, 8))
+                       metric_code, max_fpr, used[0][1], draw_buffer(n, 8))
     return out  # (the point estimates: ``point_estimate``, the in-memory functions' floats)
 
 

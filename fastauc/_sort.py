@@ -12,12 +12,14 @@ which one ran:
 
 - ``"radix"`` (the default, and the only one with weights or a payload): the
   rows bucketed by key range and each bucket radix-sorted in cache
-  (``_kernels.sorting``).  Two fixed halves of the rows are counted and
-  scattered on up to two threads; then the buckets, cut into 2 to 8
-  row-balanced ranges (one per 2**17 rows; one range below 2**16 rows), are
-  sorted a range at a time, the ranges taken in turn by however many threads
-  there are (``_parallel.map_shared``).  The ranges depend on the rows only,
-  never on the threads.
+  (``_kernels.sorting``).  The rows are counted and scattered in fixed row
+  blocks (``_parallel.row_blocks``: up to 32, by the rows alone), a block's
+  rows of a bucket following the blocks' before it, so the layout is the
+  same for any number of threads; then the buckets, cut into row-balanced
+  ranges (one per ``SORT_RANGE_ROWS`` rows, at least two from 2**16 rows on,
+  no cap), are sorted a range at a time.  Blocks and ranges are taken in
+  turn by however many threads there are (``_parallel.map_units``); they
+  depend on the rows only, never on the threads.
 - ``"numpy"``: each class's keys sorted by ``np.sort``, the classes on two
   threads (numpy releases the GIL).  numpy's SIMD sorts (x86-simd-sort,
   Highway's VQSort) beat the radix sort on some CPUs and lose badly on
@@ -25,8 +27,10 @@ which one ran:
 
 :func:`method` picks the path for unweighted keys without a payload: the
 ``FASTAUC_SORT`` environment variable (``radix`` or ``numpy``) when set,
-otherwise a one-time timing of both on 2**20 rows, remembered per CPU and
-numpy version in a file beside Numba's cache.
+otherwise a one-time timing of both on 2**20 rows, remembered per CPU,
+numpy version and thread count in a file beside Numba's cache (the numpy
+path sorts the two classes on two threads at most; the radix path's units
+take every thread there is).
 """
 
 from __future__ import annotations
@@ -56,15 +60,16 @@ from ._kernels.sorting import (
     take_slots,
     widen_keys,
 )
-from ._parallel import map_chunks, map_shared
+from ._parallel import map_units, num_threads, row_blocks
 
 __all__ = ["ClassRuns", "Placement", "method", "sort_by_class", "sort_by_group"]
 
 CHUNK_MIN = 1 << 16  # rows below which one thread does everything
 DIRECT_ROWS = 1 << 20  # rows up to which sort_by_group carries row indices, not slots
-# ranges of segments the sorting threads take in turn (``map_shared``): a
-# thread held up by another library's spinning thread sorts fewer of them
-SHARED_PARTS = 8
+# rows per range of segments the sorting threads take in turn
+# (``map_units``; a thread held up by another library's spinning thread
+# sorts fewer of them): about 20 microseconds of call per range
+SORT_RANGE_ROWS = 1 << 17
 BUCKET_ROWS = 1 << 15  # rows per bucket: a bucket and its scratch stay in L2
 SAMPLE_ROWS = 2048  # rows sampled to choose key or value bins
 BINS = None  # "key" or "value" forces the kind of bins (tests); None: sampled
@@ -121,8 +126,8 @@ class Placement(NamedTuple):
         n = self.slot_of.shape[0]
         a, b = np.empty(n, out.dtype), np.empty(n, out.dtype)
         src = out.reshape(m, 2)
-        map_chunks(take_slots, [(self.slot_of[r0:r1], src, a[r0:r1], b[r0:r1])
-                                for r0, r1 in _halves(n)])
+        map_units(take_slots, [(self.slot_of[r0:r1], src, a[r0:r1], b[r0:r1])
+                               for r0, r1 in row_blocks(n)])
         return a, b
 
 
@@ -198,7 +203,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         them as float64) instead of their keys: converted by the sorting
         threads, for callers that compute with the scores.
     """
-    run = _serial if serial else map_chunks
+    run = _serial if serial else map_units
     front = _serial if count_here else run
     bits = _bits(score)
     n = bits.shape[0]
@@ -220,16 +225,18 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     nbins = 2 if path == "numpy" else _bins(n)
     vlo, vhi = _score_range(score, name)
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
-    halves = _halves(n)
+    blocks = row_blocks(n)
     # the kernels take None for no weights and for no payload (or the row index)
     parts = [(bits[a:b], score[a:b], is_pos[a:b], weight[a:b] if weighted else None,
-              extra[a:b] if extra.shape[0] else None, a) for a, b in halves]
-    hists = [np.zeros((2, nbins), np.int64) for _ in halves]  # row 1: positives
+              extra[a:b] if extra.shape[0] else None, a) for a, b in blocks]
+    # each block's rows per (class, bin), row 1 the positives (int32: a block
+    # has fewer than 2**31 rows; half the bytes to clear and to add up)
+    hists = np.zeros((len(blocks), 2, nbins), np.int32)
     front(bin_counts, [(p[0], p[1], *p[2:4], lo, shift, vlo, scale, h)
                        for p, h in zip(parts, hists)])
-    total = hists[0] if len(hists) == 1 else hists[0] + hists[1]
+    total = _block_total(hists, front)
     lut, firsts = _buckets(total, _bucket_rows(n) if path == "radix" else None)
-    starts, cursors, n_pos = _segments([np.add.reduceat(h, firsts, axis=1) for h in hists])
+    starts, cursors, n_pos = _segments(np.stack(front(_reduce_bins, [(h, firsts) for h in hists])))
     m = int(starts[-1])
     keys = alloc("keys", m, bits.dtype)
     w = alloc("weights", m, np.float64) if weighted else None
@@ -239,7 +246,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     slot_of = alloc("slots", n, x_dtype) if positions else None
     front(scatter_rows, [(*p, lo, shift, vlo, scale, lut, c, keys, w,
                           None if positions else x, None if slot_of is None else slot_of[a:b])
-                         for p, c, (a, b) in zip(parts, cursors, halves)])
+                         for p, c, (a, b) in zip(parts, cursors, blocks)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     if path == "numpy":
         run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
@@ -248,7 +255,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         elif values:
             keys_to_floats(out, out)
     else:
-        share, n_ranges = (_serial, 1) if serial else (map_shared, _shared_parts(m))
+        share, n_ranges = (_serial, 1) if serial else (map_units, _sort_ranges(m))
         share(_sort_range, [(keys, w, x, starts, a, b, out, alloc, positions, False, values)
                             for a, b in _segment_ranges(starts, n_ranges)])
     runs = _class_runs(out, w, x, n_pos, x_dtype)
@@ -288,14 +295,14 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_he
                 np.array([0, runs.nk.shape[0]], np.int64), placement)
     weighted = weight.shape[0] > 0
     bits = _bits(score)
-    # two fixed halves of the rows (as sort_by_class): counted and scattered on
-    # two threads; the segments are the (class, group) pairs
-    halves = _halves(n)
-    parts = [(is_pos[a:b], weight[a:b] if weighted else None, codes[a:b]) for a, b in halves]
-    hists = [np.zeros((2, n_groups), np.int64) for _ in halves]  # row 1: positives
-    front = _serial if count_here else map_chunks
+    # fixed row blocks (as sort_by_class), fewer when there are many groups
+    # (a histogram a block); the segments are the (class, group) pairs
+    blocks = row_blocks(n, width=2 * n_groups)
+    parts = [(is_pos[a:b], weight[a:b] if weighted else None, codes[a:b]) for a, b in blocks]
+    hists = np.zeros((len(blocks), 2, n_groups), np.int64)  # row 1: positives
+    front = _serial if count_here else map_units
     if sum(front(group_counts, [(score[a:b], *p, h)
-                                for (a, b), p, h in zip(halves, parts, hists)])):
+                                for (a, b), p, h in zip(blocks, parts, hists)])):
         v.raise_non_finite("y_score", score)
     starts, cursors, p = _segments(hists)
     m = int(starts[-1])
@@ -306,33 +313,52 @@ def sort_by_group(is_pos, score, weight, codes, n_groups, alloc=_fresh, count_he
     slot_of = None if direct else alloc("slots", n, x_dtype)
     front(scatter_groups, [(bits[a:b], *q, a, c, keys, w, x if direct else None,
                             None if direct else slot_of[a:b])
-                           for (a, b), q, c in zip(halves, parts, cursors)])
+                           for (a, b), q, c in zip(blocks, parts, cursors)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
-    map_shared(_sort_range, [(keys, w, x, starts, a, b, out, alloc, not direct, True, values)
-                             for a, b in _segment_ranges(starts, _shared_parts(m))])
+    map_units(_sort_range, [(keys, w, x, starts, a, b, out, alloc, not direct, True, values)
+                            for a, b in _segment_ranges(starts, _sort_ranges(m))])
     # each class's groups start where its segments do, less the class's start
     return (_class_runs(out, w, x, p, x_dtype), starts[:n_groups + 1].copy(),
             starts[n_groups:] - p, Placement(n, None) if direct else Placement(m, slot_of))
 
 
-def _halves(n):
-    """Two fixed halves of the rows (one part below ``CHUNK_MIN``)."""
-    return [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+def _block_total(hists, run):
+    """The blocks' histograms (B, 2, K) added up (int64 (2, K)), in column
+    ranges on the threads (exact: integers)."""
+    b, _, k = hists.shape
+    total = np.empty((2, k), np.int64)
+    if b == 1:
+        total[...] = hists[0]
+        return total
+    cuts = [k * j // b for j in range(b + 1)]
+    run(_add_blocks, [(hists, c0, c1, total) for c0, c1 in zip(cuts[:-1], cuts[1:]) if c1 > c0])
+    return total
+
+
+def _add_blocks(hists, c0, c1, total):
+    np.sum(hists[:, :, c0:c1], axis=0, dtype=np.int64, out=total[:, c0:c1])
+
+
+def _reduce_bins(hist, firsts):
+    """A block's rows per (class, bucket) from its rows per (class, bin)."""
+    return np.add.reduceat(hist, firsts, axis=1, dtype=np.int64)
 
 
 def _segments(counts):
-    """The segments' layout from each half's rows per (class, segment)
-    (int64 (2, K) each, row 1 the positives): ``(starts, cursors, n_pos)``,
-    the positives' segments first, each half's cursors indexed by
-    ``[is_pos, segment]``; the second half's rows of a segment follow the
-    first half's, so the layout never depends on the threads."""
-    both = counts[0] if len(counts) == 1 else counts[0] + counts[1]
+    """The segments' layout from each block's rows per (class, segment)
+    (int64 (B, 2, K), row 1 the positives): ``(starts, cursors, n_pos)``,
+    the positives' segments first, each block's cursors (2, K) indexed by
+    ``[is_pos, segment]``; a block's rows of a segment follow the blocks'
+    before it, so the layout never depends on the threads."""
+    both = counts.sum(axis=0)
     k = both.shape[1]
     starts = np.zeros(2 * k + 1, np.int64)
     np.cumsum(both[::-1].reshape(-1), out=starts[1:])
-    first = starts[:-1].reshape(2, k)[::-1].copy()
-    cursors = [first] if len(counts) == 1 else [first, first + counts[0]]
-    return starts, cursors, int(both[1].sum())
+    first = starts[:-1].reshape(2, k)[::-1]
+    cursors = np.cumsum(counts, axis=0)
+    cursors -= counts  # the rows of the blocks before each block
+    cursors += first
+    return starts, list(cursors), int(both[1].sum())
 
 
 def _class_runs(out, w, x, n_pos, x_dtype):
@@ -400,7 +426,7 @@ def _score_range(score, name):
     scores raise scikit-learn's error."""
     if score.shape[0] == 0:
         return 0.0, 0.0
-    lo, hi = score.min(), score.max()  # NaN propagates
+    lo, hi = v.minmax(score)  # NaN propagates
     if not (np.isfinite(lo) and np.isfinite(hi)):
         v.raise_non_finite(name, score)
     return float(lo), float(hi)
@@ -430,7 +456,7 @@ def _binning(score, nbins, vlo, vhi):
     is_neg = np.zeros(sample.shape[0], bool)
     spread = []
     for kind_scale in (0.0, scale):
-        hist = np.zeros((2, nbins), np.int64)
+        hist = np.zeros((2, nbins), np.int32)
         bin_counts(_bits(sample), sample, is_neg, None, np.uint64(lo), np.uint64(shift), vlo,
                    kind_scale, hist)
         spread.append(np.dot(hist[0], hist[0]))
@@ -447,11 +473,11 @@ def _key_of(x) -> int:
     return (~bits & ((1 << width) - 1)) if bits > sign else bits | sign
 
 
-def _shared_parts(m):
-    """Ranges of segments for ``map_shared``: none below ``CHUNK_MIN`` rows,
-    then one per 2**17 rows, from 2 to ``SHARED_PARTS`` (each range costs
-    a kernel call, about 20 microseconds)."""
-    return 1 if m < CHUNK_MIN else min(SHARED_PARTS, max(2, m >> 17))
+def _sort_ranges(m):
+    """Ranges of segments for ``map_units``: one below ``CHUNK_MIN`` rows,
+    then one per ``SORT_RANGE_ROWS`` rows, at least two (each range costs a
+    kernel call, about 20 microseconds).  Rows only, never threads."""
+    return 1 if m < CHUNK_MIN else max(2, m // SORT_RANGE_ROWS)
 
 
 def _segment_ranges(starts, parts: int):
@@ -493,7 +519,7 @@ def _sort_range(keys, w, x, starts, first, last, out, alloc, number=False, short
 
 # ----------------------------------------------------------------- the choice
 
-_choice: str | None = None
+_choice: dict = {}  # thread count -> path
 _choice_lock = threading.Lock()
 
 
@@ -522,8 +548,9 @@ def _choice_file() -> Path:
     return root / "fastauc_sort_choice.json"
 
 
-def calibrate(n: int = 1 << 18, repeat: int = 2) -> dict:
-    """Time both paths on ``n`` unweighted rows (fixed seed); the faster wins."""
+def calibrate(n: int = 1 << 20, repeat: int = 2) -> dict:
+    """Time both paths on ``n`` unweighted rows (fixed seed) at this thread
+    count; the faster wins."""
     rng = np.random.default_rng(12345)
     is_pos = rng.random(n) < 0.1
     score = rng.standard_normal(n) + is_pos
@@ -547,28 +574,36 @@ def method() -> str:
         if forced not in METHODS:
             raise ValueError(f"FASTAUC_SORT must be one of {METHODS}, got {forced!r}")
         return forced
-    if _choice is not None:
-        return _choice
+    threads = num_threads()
+    found = _choice.get(threads)
+    if found is not None:
+        return found
     with _choice_lock:
-        if _choice is None:
-            _choice = _remembered_or_measured()
-    return _choice
+        if threads not in _choice:
+            _choice[threads] = _remembered_or_measured(threads)
+    return _choice[threads]
 
 
-def _remembered_or_measured() -> str:
+def _remembered_or_measured(threads: int) -> str:
     path = _choice_file()
     host = _host()
+    saved = {}
     try:
         saved = json.loads(path.read_text())
-        if saved.get("host") == host and saved.get("method") in METHODS:
-            return saved["method"]
-    except (OSError, ValueError):
-        pass
+        if saved.get("host") != host or not isinstance(saved.get("by_threads"), dict):
+            saved = {}
+        found = saved.get("by_threads", {}).get(str(threads), {}).get("method")
+        if found in METHODS:
+            return found
+    except (OSError, ValueError, AttributeError):
+        saved = {}
     result = calibrate()
+    by_threads = dict(saved.get("by_threads", {}))
+    by_threads[str(threads)] = {"seconds": result["seconds"], "method": result["method"]}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(result))
+        tmp.write_text(json.dumps({"host": host, "by_threads": by_threads}))
         os.replace(tmp, path)
     except OSError:  # a read-only install: measured again in the next process
         pass

@@ -42,12 +42,15 @@ from ._kernels.table import (
     sweep_groups,
     sweep_table,
 )
-from ._parallel import map_chunks
+from ._parallel import map_units, row_blocks
 from ._sort import CHUNK_MIN, _score_range, sort_by_class
 
 __all__ = ["GroupSums", "Sweep", "Table", "grouped_sums", "placement_values", "sorted_runs"]
 
 EMPTY_KEYS = np.empty(0, np.uint64)
+# rows per key range of a sweep (``sweep_parts``): the ranges are swept on
+# the threads from the weight above each, their sums added in range order
+SWEEP_ROWS = 1 << 18
 # twice the positive-negative pairs below which every partial sum of a
 # sweep of counts is an integer that float64 holds exactly
 EXACT_PAIRS = 1 << 53
@@ -183,14 +186,15 @@ class Table:
         if m < CHUNK_MIN:
             g = sweep(*runs, keys, pos, neg, False, 0.0, 0.0, None, 0, True)[0]
             return cls(keys[:g], pos[:g], neg[:g])
-        # two key ranges on two threads, the lower one written after room for
-        # the upper one; the gap that ties leave is closed
-        upper, lower = _split_runs(runs)
-        u = upper[0].shape[0] + upper[2].shape[0]
-        (g_u, *_), (g_l, *_) = map_chunks(sweep, [
-            (*upper, keys[:u], pos[:u], neg[:u], False, 0.0, 0.0, None, 0, True),
-            (*lower, keys[u:], pos[u:], neg[u:], False, 0.0, 0.0, None, 0, True)])
-        return cls(*_closed((keys, pos, neg), g_u, u, g_l))
+        # key ranges (``sweep_parts``) on the threads, each written at its
+        # rows' offset; the gaps that ties leave are closed (a key's weights
+        # are its rows' whatever the cut: the same table for any cut)
+        ranges = cut_runs(runs, sweep_parts(m))
+        offs = _offsets(ranges)
+        done = map_units(sweep, [
+            (*r, keys[a:b], pos[a:b], neg[a:b], False, 0.0, 0.0, None, 0, True)
+            for r, a, b in zip(ranges, offs[:-1], offs[1:])])
+        return cls(*_compacted((keys, pos, neg), offs, [d[0] for d in done]))
 
     def __len__(self) -> int:
         return self.keys.shape[0]
@@ -216,11 +220,12 @@ class Table:
     def merge(self, other: Table) -> Table:
         """The table of both tables' rows.
 
-        From ``CHUNK_MIN`` keys on, cut at the median key of the larger table
-        into an upper and a lower key range merged on two threads (a cut that
-        depends on the data only: the same table whatever the threads); the
-        lower range is written after room for all of the upper one, and the
-        gap that equal keys leave is closed.
+        From ``CHUNK_MIN`` keys on, cut at quantiles of the larger table's
+        keys into key ranges (``sweep_parts``) merged on the threads (cuts
+        that depend on the data only, and a key's weights are added the same
+        way whatever the cut: the same table whatever the threads); each
+        range is written at its offset, and the gaps that equal keys leave
+        are closed.
         """
         m = len(self) + len(other)
         keys, pos, neg = np.empty(m, np.uint64), np.empty(m), np.empty(m)
@@ -229,15 +234,17 @@ class Table:
                              keys, pos, neg)
             return Table(keys[:g], pos[:g], neg[:g])
         big = self if len(self) >= len(other) else other
-        pivot = big.keys[len(big) // 2]
-        c1, c2 = self._above(pivot), other._above(pivot)
-        u = c1 + c2
-        g_u, g_l = map_chunks(merge_tables, [
-            (self.keys[:c1], self.pos[:c1], self.neg[:c1], other.keys[:c2], other.pos[:c2],
-             other.neg[:c2], keys[:u], pos[:u], neg[:u]),
-            (self.keys[c1:], self.pos[c1:], self.neg[c1:], other.keys[c2:], other.pos[c2:],
-             other.neg[c2:], keys[u:], pos[u:], neg[u:])])
-        return Table(*_closed((keys, pos, neg), g_u, u, g_l))
+        parts = sweep_parts(m)
+        pivots = [big.keys[len(big) * j // parts] for j in range(1, parts)]
+        c1 = [0, *[self._above(p) for p in pivots], len(self)]
+        c2 = [0, *[other._above(p) for p in pivots], len(other)]
+        offs = [a + b for a, b in zip(c1, c2)]
+        gs = map_units(merge_tables, [
+            (self.keys[a1:b1], self.pos[a1:b1], self.neg[a1:b1], other.keys[a2:b2],
+             other.pos[a2:b2], other.neg[a2:b2], keys[o:e], pos[o:e], neg[o:e])
+            for a1, b1, a2, b2, o, e in zip(c1[:-1], c1[1:], c2[:-1], c2[1:], offs[:-1],
+                                            offs[1:])])
+        return Table(*_compacted((keys, pos, neg), offs, gs))
 
     def _above(self, key) -> int:
         """Number of keys greater than ``key`` (keys are descending)."""
@@ -284,31 +291,45 @@ class Table:
     def sweep_as_rows(self) -> Sweep:
         """:meth:`sweep` of a table of counts (every row of weight one: each
         key's weights are its rows), cut where ``sorted_tallies`` cuts the
-        sweep of those rows (from ``CHUNK_MIN`` rows on, at the longer class's
-        median key) and the two parts' sums added as it adds them: the
-        in-memory functions' floats to the last bit, however the rows were
-        batched and merged (counts add up exactly in any order)."""
+        sweep of those rows (``sweep_parts``: from ``CHUNK_MIN`` rows on, at
+        quantiles of the longer class's keys) and the parts' sums added as it
+        adds them: the in-memory functions' floats to the last bit, however
+        the rows were batched and merged (counts add up exactly in any
+        order)."""
         n_pos, n_neg = self.total_pos, self.total_neg
-        if n_pos + n_neg < CHUNK_MIN:
+        parts = sweep_parts(int(n_pos + n_neg))
+        if parts == 1:
             return self.sweep()
-        longer, rows = (self.pos, n_pos) if n_pos >= n_neg else (self.neg, n_neg)
-        # the longer run's element rows // 2 from the bottom: the first key
-        # from the top with at least rows - rows // 2 of its rows at or above it
-        g = int(np.searchsorted(np.cumsum(longer), rows - rows // 2, side="left")) + 1
-        up = Table(self.keys[:g], self.pos[:g], self.neg[:g]).sweep()
-        low = Table(self.keys[g:], self.pos[g:], self.neg[g:]).sweep(up.tp, up.fp)
-        return Sweep(low.tp, low.fp, up.area2 + low.area2, up.ap_num + low.ap_num,
-                     v.EMPTY_WEIGHT)
+        longer, rows = (self.pos, int(n_pos)) if n_pos >= n_neg else (self.neg, int(n_neg))
+        # the longer run's element e = rows * j // parts from the bottom: the
+        # first key from the top with at least rows - e of its rows at or above it
+        cum = np.cumsum(longer)
+        cuts = [0, *[int(np.searchsorted(cum, rows - rows * j // parts, side="left")) + 1
+                     for j in range(parts - 1, 0, -1)], len(self)]
+        tp = fp = area2 = ap_num = 0.0
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            part = Table(self.keys[a:b], self.pos[a:b], self.neg[a:b]).sweep(tp, fp)
+            tp, fp = part.tp, part.fp
+            area2 += part.area2
+            ap_num += part.ap_num
+        return Sweep(tp, fp, area2, ap_num, v.EMPTY_WEIGHT)
 
 
-def _balanced(starts, parts=2):
-    """Cut groups ``0..G`` into ``parts`` ranges of about equal rows (data-dependent)."""
+GROUP_RANGE_ROWS = 1 << 17  # rows per range of groups sorted and swept in one call
+
+
+def _balanced(starts):
+    """Groups ``0..G`` (group ``j``'s rows ``starts[j]:starts[j + 1]``) cut
+    into ranges of about ``GROUP_RANGE_ROWS`` rows (at least two from
+    ``CHUNK_MIN`` rows on; a group is never split): data-dependent only."""
     total = int(starts[-1])
-    if total < CHUNK_MIN or starts.shape[0] <= 2:
-        return [(0, starts.shape[0] - 1)]
-    cut = int(np.searchsorted(starts, total // parts, side="left"))
-    cut = min(max(cut, 1), starts.shape[0] - 2)
-    return [(0, cut), (cut, starts.shape[0] - 1)]
+    n_groups = starts.shape[0] - 1
+    if total < CHUNK_MIN or n_groups < 2:
+        return [(0, n_groups)]
+    parts = min(n_groups, max(2, total // GROUP_RANGE_ROWS))
+    at = np.searchsorted(starts, [total * j // parts for j in range(1, parts)], side="left")
+    cuts = sorted({0, n_groups, *np.clip(at, 1, n_groups - 1).tolist()})
+    return list(zip(cuts[:-1], cuts[1:]))
 
 
 def _place_groups(is_pos, score, weight, codes, n_groups, name):
@@ -320,17 +341,17 @@ def _place_groups(is_pos, score, weight, codes, n_groups, name):
     rows and of positive rows per group (zero weights included), and
     whether every score is in [0, 1].
 
-    Two fixed halves of the rows are counted and placed on two threads; the
-    second half's rows of a group and class follow the first half's, so the
-    order does not depend on the threads.
+    Fixed row blocks (``_parallel.row_blocks``) are counted and placed on
+    the threads; a block's rows of a group and class follow the blocks'
+    before it, so the order does not depend on the threads.
     """
     bits = score.view(np.uint64)
     n = bits.shape[0]
-    halves = [(0, n // 2), (n // 2, n)] if n >= CHUNK_MIN else [(0, n)]
+    blocks = row_blocks(n, width=5 * n_groups)
     weighted = weight.shape[0] > 0
     parts = [(bits[a:b], is_pos[a:b], weight[a:b] if weighted else weight, codes[a:b])
-             for a, b in halves]
-    counted = map_chunks(count_groups, [(*part, n_groups) for part in parts])
+             for a, b in blocks]
+    counted = map_units(count_groups, [(*part, n_groups) for part in parts])
     if any(c[1] for c in counted):
         v.raise_non_finite(name, score)
     counts = sum(c[0] for c in counted)
@@ -342,14 +363,14 @@ def _place_groups(is_pos, score, weight, codes, n_groups, name):
     m = int(row_starts[-1])
     rk = np.empty(m, np.uint64)
     rw = np.empty(m if weighted else 0, np.float64)
-    # cursors per group: its positives from the start, its negatives after them
+    # cursors per group: its positives from the start, its negatives after
+    # them, each block's after the rows of the blocks before it
     at = np.column_stack((row_starts[:-1], row_starts[:-1] + n_pos))
-    cursors = [at]
-    if len(parts) == 2:
-        first = counted[0][0]
-        cursors.append(at + np.column_stack((first[:, CNT_KEPT_POS],
-                                             first[:, CNT_KEPT] - first[:, CNT_KEPT_POS])))
-    map_chunks(scatter_groups, [(*part, c, rk, rw) for part, c in zip(parts, cursors)])
+    cursors = []
+    for c in counted:
+        cursors.append(at.copy())
+        at += np.column_stack((c[0][:, CNT_KEPT_POS], c[0][:, CNT_KEPT] - c[0][:, CNT_KEPT_POS]))
+    map_units(scatter_groups, [(*part, c, rk, rw) for part, c in zip(parts, cursors)])
     return rk, rw, row_starts, n_pos, counts[:, CNT_ROWS:CNT_POS + 1], probabilities
 
 
@@ -374,8 +395,10 @@ def grouped_sums(is_pos, score, weight, codes, n_groups, *, moments=False,
     sums = np.zeros((n_groups, N_SEG))
     stats = np.zeros((n_groups, N_STATS) if moments else (0, N_STATS))
     loss = np.zeros(n_groups if probabilities else 0)
-    map_chunks(sweep_groups, [(rk, rw, row_starts, n_pos, a, b, moments, sums, stats, loss)
-                              for a, b in _balanced(row_starts)])
+    # each group's sweep cut as ``sorted_tallies`` cuts the sweep of its rows
+    parts = np.where(rows[:, 0] < CHUNK_MIN, 1, np.maximum(2, rows[:, 0] // SWEEP_ROWS))
+    map_units(sweep_groups, [(rk, rw, row_starts, n_pos, a, b, moments, sums, stats, loss,
+                              parts) for a, b in _balanced(row_starts)])
     if not probabilities:
         return GroupSums(sums, stats, rows, None)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -431,8 +454,8 @@ def sorted_tallies(
 ) -> Tallies:
     """Split by class and sort each class once (``_sort``), then sweep once.
 
-    From 2**16 rows on the sweep runs in two key ranges on two threads
-    (``split_sweep``: a cut that depends on the data only).
+    From 2**16 rows on the sweep runs in key ranges on the threads
+    (``split_sweep``, ``sweep_parts``: cuts that depend on the data only).
     ``moments=True`` also accumulates the tie term and the placement moments
     (``_kernels.sweeps.N_STATS``) for the rank test and DeLong's variance.
 
@@ -448,7 +471,7 @@ def sorted_tallies(
             return t
     runs = sorted_runs(is_pos, score, weight, name)
     if score.shape[0] >= CHUNK_MIN:
-        return split_sweep(runs, moments, curve, drop)
+        return split_sweep(runs, moments, curve, drop, sweep_parts(score.shape[0]))
     # curves: one spare slot in front for the point that every curve adds
     m = runs[0].shape[0] + runs[2].shape[0] + 1 if curve else 0
     thr = np.empty(m, np.uint64)
@@ -495,8 +518,8 @@ def numpy_tallies(is_pos, score, name="y_score"):
     (else None: the kernels answer).  The average-precision numerator is the
     sweep's own terms (``table.step``) at each distinct positive score,
     descending, added left to right, and cut where ``split_sweep`` cuts the
-    sweep from ``CHUNK_MIN`` rows on (the two parts' sums added), so its
-    rounding is the kernels' too.  NaN or infinite scores raise as the sort
+    sweep from ``CHUNK_MIN`` rows on (the parts' sums added in order), so
+    its rounding is the kernels' too.  NaN or infinite scores raise as the sort
     does.
     """
     _score_range(score, name)
@@ -518,84 +541,146 @@ def numpy_tallies(is_pos, score, name="y_score"):
         tp_after = (n_pos - first)[::-1].astype(np.float64)
         fp_after = (n_neg - np.searchsorted(ns, at, "left")).astype(np.float64)
         terms = tg * (tp_after / (tp_after + fp_after))
-        if score.shape[0] >= CHUNK_MIN:  # split_sweep's cut: the longer run's median
-            longest = ps if n_pos >= n_neg else ns
-            upper = int(np.count_nonzero(at >= longest[longest.shape[0] // 2]))
-            ap_num = _sequential_sum(terms[:upper]) + _sequential_sum(terms[upper:])
-        else:
-            ap_num = _sequential_sum(terms)
+        # split_sweep's cuts: quantiles of the longer run (one part below CHUNK_MIN)
+        longest = ps if n_pos >= n_neg else ns
+        asc = at[::-1]
+        cuts = [0, *[at.shape[0] - int(np.searchsorted(asc, p, "left"))
+                     for p in pivots(longest, sweep_parts(score.shape[0]))], at.shape[0]]
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            ap_num += _sequential_sum(terms[a:b])
     e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
     return Tallies(e_k, e_w, e_w, float(n_pos), float(n_neg), area2, ap_num, e_w)
 
 
-def _closed(arrays, g_u, u, g_l):
-    """Arrays with an upper part of ``g_u`` entries written at the front and a
-    lower part of ``g_l`` written from ``u`` on: the lower part moved up to
-    follow the upper one (numpy copes with the overlap), and both cut to
-    ``g_u + g_l``."""
-    if g_u < u:
-        for a in arrays:
-            a[g_u:g_u + g_l] = a[u:u + g_l]
-    return tuple(a[:g_u + g_l] for a in arrays)
+def sweep_parts(n: int) -> int:
+    """Key ranges of the sweep of ``n`` rows (every row, whatever its
+    weight): one below ``CHUNK_MIN``, then one per ``SWEEP_ROWS``, at least
+    two.  A function of ``n`` alone, never of the threads: it fixes where
+    sums are cut, and so every float a sweep returns."""
+    return 1 if n < CHUNK_MIN else max(2, n // SWEEP_ROWS)
 
 
-def _split_runs(runs):
-    """The two sorted runs cut at the median key of the longer one: the upper
-    parts (keys at or above it: a group is never split) and the lower ones."""
+def pivots(longest, parts: int) -> list:
+    """Where a sweep in ``parts`` key ranges cuts, from the top: the keys
+    (or scores) of the ascending run ``longest`` at positions
+    ``len * j // parts`` for ``j = parts - 1, ..., 1``; keys equal to a pivot
+    lie in the range above it, so no tie group is split."""
+    n = longest.shape[0]
+    if n == 0:
+        return []
+    return [longest[n * j // parts] for j in range(parts - 1, 0, -1)]
+
+
+def cut_runs(runs, parts: int) -> list:
+    """The runs ``(pk, pw, nk, nw)`` (ascending) cut into ``parts`` key
+    ranges at :func:`pivots` of the longer run (the positives' when they are
+    as long): a list of such 4-tuples, from the top."""
     keys = runs[0::2]
     weights = runs[1::2]
-    longest = max(keys, key=len)
-    pivot = longest[len(longest) // 2]
-    upper, lower = [], []
+    cuts = pivots(max(keys, key=len), parts)
+    if not cuts:
+        return [tuple(runs)]
+    out = [[] for _ in range(len(cuts) + 1)]
     for k, w in zip(keys, weights):
-        c = int(np.searchsorted(k, pivot, side="left"))
-        upper += [k[c:], w[c:]]  # an empty (unit) weight array stays empty
-        lower += [k[:c], w[:c]]
-    return upper, lower
+        at = [k.shape[0], *np.searchsorted(k, np.array(cuts, k.dtype), "left").tolist(), 0]
+        for r, part in enumerate(out):  # an empty (unit) weight array stays empty
+            part += [k[at[r + 1]:at[r]], w[at[r + 1]:at[r]]]
+    return [tuple(part) for part in out]
 
 
-def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0) -> Tallies:
-    """One sweep in two key ranges on two threads: the upper and lower keys.
+def _offsets(ranges) -> list:
+    """Each range's first row in a buffer with room for every row of the ranges above."""
+    offs = [0]
+    for r in ranges:
+        offs.append(offs[-1] + r[0].shape[0] + r[2].shape[0])
+    return offs
 
-    The cut is the median key of the longest run (data-dependent only, so the
-    result does not depend on the number of threads); keys equal to it all go
-    to the upper part, so no group is split.  The lower sweep starts from the
-    weight of the upper part; the two parts' moments are merged afterwards.
-    With ``curve`` both parts write their curve points into one buffer, the
-    lower part after room for every row of the upper part, closed up when the
-    upper part had ties.  With ``drop`` (``sweeps.sweep``) each part drops
-    the points of a ``drop_intermediate`` rule as it writes them; the upper
-    part's last point, whose successor is the lower part's first, is judged
-    here.
+
+def _compacted(arrays, offs, gs):
+    """Arrays with range ``r``'s ``gs[r]`` entries written from ``offs[r]``:
+    each range moved up to follow the ones before it (numpy copes with the
+    overlap), and all cut to ``sum(gs)``."""
+    g = 0
+    for o, n in zip(offs, gs):
+        if n and o != g:
+            for a in arrays:
+                a[g:g + n] = a[o:o + n]
+        g += n
+    return tuple(a[:g] for a in arrays)
+
+
+def _range_weights(pk, pw, nk, nw):
+    return weight_of(pk, pw), weight_of(nk, nw)
+
+
+def weights_above(ranges) -> list:
+    """The weight above each key range, ``[(tp0, fp0), ...]`` from the top:
+    each range's weights summed by numpy (on the threads when weighted) and
+    added up in range order."""
+    if any(r[1].shape[0] or r[3].shape[0] for r in ranges):
+        sums = map_units(_range_weights, ranges[:-1])
+    else:
+        sums = [_range_weights(*r) for r in ranges[:-1]]
+    tp0 = fp0 = 0.0
+    above = [(tp0, fp0)]
+    for t, f in sums:
+        tp0 += t
+        fp0 += f
+        above.append((tp0, fp0))
+    return above
+
+
+def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0,
+                parts: int = 2) -> Tallies:
+    """One sweep in ``parts`` key ranges (``cut_runs``) on the threads.
+
+    The cuts are quantiles of the longest run (data-dependent only, so the
+    result does not depend on the number of threads); keys equal to a cut
+    go to the range above it, so no group is split.  Each range starts from
+    the weight above it (``weights_above``); the ranges' sums are added and
+    their moments merged in range order.  With ``curve`` every range writes
+    its points into one buffer at its rows' offset, closed up afterwards.
+    With ``drop`` (``sweeps.sweep``) each range drops the points of a
+    ``drop_intermediate`` rule as it writes them; each range's last point,
+    whose successor is the next non-empty range's first, is judged here.
     """
-    upper, lower = _split_runs(runs)
-    tp0 = weight_of(*upper[0:2])
-    fp0 = weight_of(*upper[2:4])
-    stats_u = _moment_stats(runs, moments)
-    stats_l = stats_u.copy()
+    ranges = cut_runs(runs, parts)
+    above = weights_above(ranges)
+    base = _moment_stats(runs, moments)
+    offs = _offsets(ranges)
     e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
-    n_u = upper[0].shape[0] + upper[2].shape[0]
-    m = n_u + lower[0].shape[0] + lower[2].shape[0] + 1 if curve else 0
+    m = offs[-1] + 1 if curve else 0
     # curves: one spare slot in front for the point that every curve adds
     thr, tps, fps = np.empty(m, np.uint64), np.empty(m), np.empty(m)
-    out_u = (thr[1:n_u + 1], tps[1:n_u + 1], fps[1:n_u + 1]) if curve else (e_k, e_w, e_w)
-    out_l = (thr[n_u + 1:], tps[n_u + 1:], fps[n_u + 1:]) if curve else (e_k, e_w, e_w)
-    n_l = lower[0].shape[0] + lower[2].shape[0]
-    (g_u, _, _, area_u, ap_u, pt, pf, _, _, seen_u), (g_l, tp, fp, area_l, ap_l, _, _, ft, ff,
-                                                     _) = map_chunks(
-        sweep,
-        [(*upper, *out_u, True, 0.0, 0.0, stats_u if moments else None, drop, True),
-         (*lower, *out_l, True, tp0, fp0, stats_l if moments else None, drop, n_u == 0)],
-    )
-    if curve and drop and seen_u >= 2 and n_l > 0 and not kept_point(pt, pf, tp0, fp0, ft, ff,
-                                                                 drop):
-        g_u -= 1  # the upper part's last point lies on the line through its neighbours
+    jobs, stats = [], []
+    for r, (a, b) in enumerate(zip(offs[:-1], offs[1:])):
+        out = (thr[a + 1:b + 1], tps[a + 1:b + 1], fps[a + 1:b + 1]) if curve else (e_k, e_w,
+                                                                                   e_w)
+        st = base.copy() if moments else None
+        stats.append(st)
+        jobs.append((*ranges[r], *out, True, *above[r], st, drop, a == 0))
+    done = map_units(sweep, jobs)
+    area2 = ap_num = 0.0
+    for d in done:
+        area2 += d[3]
+        ap_num += d[4]
+    tp, fp = done[-1][1], done[-1][2]
     if moments:
-        merge_stats(stats_u, stats_l)
+        for st in stats[1:]:
+            merge_stats(stats[0], st)
     if not curve:
-        return Tallies(e_k, e_w, e_w, tp, fp, area_u + area_l, ap_u + ap_l, stats_u)
-    # one spare slot in front: close the gap in the arrays after it
-    _closed((thr[1:], tps[1:], fps[1:]), g_u, n_u, g_l)
-    g = g_u + g_l
-    return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area_u + area_l,
-                   ap_u + ap_l, stats_u, drop > 0)
+        return Tallies(e_k, e_w, e_w, tp, fp, area2, ap_num, stats[0] if moments else base)
+    gs = [d[0] for d in done]
+    if drop:
+        filled = [r for r in range(len(ranges)) if offs[r + 1] > offs[r]]
+        for r, nxt in zip(filled[:-1], filled[1:]):
+            # range r's last point, between its predecessor (the point above
+            # the range when it has one point) and the next range's first
+            if done[r][9] >= 2 or offs[r] > 0:
+                if not kept_point(done[r][5], done[r][6], *above[nxt], done[nxt][7],
+                                  done[nxt][8], drop):
+                    gs[r] -= 1
+    # (the spare slot in front stays where it is)
+    g = _compacted((thr[1:], tps[1:], fps[1:]), offs, gs)[0].shape[0]
+    return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area2, ap_num,
+                   stats[0] if moments else base, drop > 0)

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from ._containers import score_columns, sklearn_input_name, to_numpy
+from ._parallel import map_units, row_blocks
 
 EMPTY_WEIGHT = np.empty(0, np.float64)
 
@@ -340,7 +341,7 @@ def check_sample_weight(sample_weight, n: int, *, names=("y_true", "y_score"),
     w = as_float_array(sample_weight, "sample_weight")
     if w.shape[0] != n:
         raise _inconsistent({**dict.fromkeys(names, n), "sample_weight": w.shape[0]})
-    low, top = float(w.min()), float(w.max())  # NaN or inf show up in one of them
+    low, top = (float(x) for x in minmax(w))  # NaN or inf show up in one of them
     if not (math.isfinite(low) and math.isfinite(top)):
         raise_non_finite("sample_weight", w)
     if low < 0:
@@ -465,10 +466,10 @@ def unique_labels(y: np.ndarray, name: str = "y_true") -> np.ndarray:
 def distinct(y: np.ndarray, name: str = "y_true") -> np.ndarray:
     """Sorted distinct values of a 1-D label array (no sort for two numeric values)."""
     if y.dtype.kind == "b":
-        lo, hi = bool(y.min()), bool(y.max())
+        lo, hi = (bool(x) for x in minmax(y))
         return np.array([lo, hi] if lo != hi else [lo])
     if y.dtype.kind in "iuf":
-        lo, hi = y.min(), y.max()
+        lo, hi = minmax(y)
         if lo == hi:
             return np.array([lo])
         if y.dtype.kind in "iu" and int(hi) - int(lo) == 1:  # no integer lies between them
@@ -542,8 +543,32 @@ def require_binary(classes: np.ndarray, pos_label_given: bool, name: str = "y_tr
         )
 
 
+def minmax(x: np.ndarray):
+    """``(x.min(), x.max())`` of a 1-D numeric array (NaN propagates), in
+    row blocks on the threads (numpy lets go of the GIL in reductions)."""
+    blocks = row_blocks(x.shape[0]) if x.ndim == 1 else [(0, x.shape[0])]
+    if len(blocks) == 1:
+        return x.min(), x.max()
+    parts = np.array(map_units(_minmax, [(x[a:b],) for a, b in blocks]))
+    return parts[:, 0].min(), parts[:, 1].max()
+
+
+def _minmax(x):
+    return x.min(), x.max()
+
+
+def _equal(y, label, out):
+    np.equal(y, label, out=out)
+
+
 def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:
     """Bool (n,) array: True where ``y == pos_label``."""
+    blocks = row_blocks(y.shape[0]) if y.ndim == 1 else [(0, 0)]
+    if len(blocks) > 1 and y.dtype.kind in "biuf" and isinstance(
+            pos_label, (bool, int, float, np.bool_, np.integer, np.floating)):
+        mask = np.empty(y.shape[0], bool)  # numbers: compared in row blocks on the threads
+        map_units(_equal, [(y[a:b], pos_label, mask[a:b]) for a, b in blocks])
+        return mask
     mask = np.asarray(y == pos_label)
     if mask.shape != y.shape:  # comparison of incompatible types
         mask = np.zeros(y.shape, bool)

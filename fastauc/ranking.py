@@ -21,7 +21,7 @@ from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._curves import binary_ap as _binary_ap
 from ._curves import binary_auc as _binary_auc
 from ._curves import pr_points, roc_points
-from ._parallel import map_halves
+from ._parallel import map_units
 from ._sort import CHUNK_MIN, sort_by_class
 from ._table import sorted_tallies
 
@@ -489,16 +489,16 @@ def _ovr_roc_auc(y, S, columns, classes, average, w):
     against its class mask (no (n, k) indicator matrix)."""
     if average == "micro":
         return _average_binary(_binary_auc, y[:, None] == classes[None, :], S, average, w)
-    masks = [y == c for c in classes]
-    # the classes in two fixed halves on two threads (each AUC then runs whole in
-    # its thread): the same numbers whatever the number of threads
-    scores = np.array(map_halves(_class_aucs, range(len(classes)), masks, columns, w,
-                                 split=S.shape[0] * len(classes) >= CHUNK_MIN))
+    # one class a unit, taken in turn by the threads (each AUC then runs whole
+    # in its thread): the same numbers whatever the number of threads
+    jobs = [(j, y, classes, columns, w) for j in range(len(classes))]
+    done = (map_units(_class_auc, jobs) if S.shape[0] * len(classes) >= CHUNK_MIN
+            else [_class_auc(*job) for job in jobs])
+    scores = np.array([auc for auc, _ in done])
     if average is None:
         return scores
     if average == "weighted":
-        counts = np.array([float(w[m].sum()) if w.shape[0] else float(np.count_nonzero(m))
-                           for m in masks])
+        counts = np.array([count for _, count in done])
         if np.isclose(counts.sum(), 0.0):
             return 0
         scores[counts == 0] = 0
@@ -506,18 +506,18 @@ def _ovr_roc_auc(y, S, columns, classes, average, w):
     return float(np.average(scores))
 
 
-def _class_aucs(classes, masks, columns, w):
-    return [_binary_auc(masks[j], columns[j], w) for j in classes]
+def _class_auc(j, y, classes, columns, w):
+    """Class ``j``'s one-vs-rest AUC and its weight (rows, or their weights)."""
+    mask = y == classes[j]
+    count = float(w[mask].sum()) if w.shape[0] else float(np.count_nonzero(mask))
+    return _binary_auc(mask, columns[j], w), count
 
 
-def _class_pair_areas(classes, everyone, columns, codes, k):
-    """Each class's areas against every other class (its column sorted with
-    the rows' classes), for the classes of one half: ``(class, areas)`` pairs."""
-    out = []
-    for a in classes:
-        r = sort_by_class(everyone, columns[a], extra=codes)
-        out.append((a, class_pair_areas(r.pk[::-1].copy(), r.px[::-1].copy(), int(a), k)))
-    return out
+def _class_pair_areas(a, everyone, columns, codes, k):
+    """Class ``a``'s areas against every other class (its column sorted with
+    the rows' classes): ``(a, areas)``."""
+    r = sort_by_class(everyone, columns[a], extra=codes)
+    return a, class_pair_areas(r.pk[::-1].copy(), r.px[::-1].copy(), int(a), k)
 
 
 def _ovo_roc_auc(encoded, columns, average):
@@ -530,8 +530,9 @@ def _ovo_roc_auc(encoded, columns, average):
     present = np.flatnonzero(counts)
     codes = encoded.astype(np.int32)
     everyone = np.ones(n, bool)
-    areas = dict(map_halves(_class_pair_areas, present, everyone, columns, codes, k,
-                            split=n * present.shape[0] >= CHUNK_MIN))
+    jobs = [(a, everyone, columns, codes, k) for a in present]
+    areas = dict(map_units(_class_pair_areas, jobs) if n * present.shape[0] >= CHUNK_MIN
+                 else [_class_pair_areas(*job) for job in jobs])
     pair_scores, prevalence = [], []
     for a, b in combinations(present, 2):
         both = counts[a] * counts[b]

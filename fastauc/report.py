@@ -13,7 +13,7 @@ from ._kernels.sorting import keys_to_floats
 from ._kernels.table import sweep_cumulative
 from ._kernels.thresholds import CODES, best_indices
 from ._curves import layout_tallies, lifts
-from ._parallel import map_chunks, map_halves
+from ._parallel import map_chunks, map_each
 from ._delong import class_weights, paired_test, placement_cov
 from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
@@ -214,7 +214,8 @@ def _model_numbers(lay, wl):
         keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, table)
     else:  # the layout's cumulative counts are the tallies: no table to build
         keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, None)
-        ap = sweep_cumulative(tp, fp, lay.cut[0])[1] / total_p
+        firsts = np.array([c[0] for c in lay.cut] or [0], np.int64)
+        ap = sweep_cumulative(tp, fp, firsts)[1] / total_p
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
     indices, values = best_indices(tp, fp, total_p, total_n, codes)
     thresholds = keys_to_floats(keys[indices], np.empty(indices.shape[0], np.uint64))
@@ -237,21 +238,17 @@ def _log_losses(is_pos, columns, w):
     """Each column's log loss (None unless its scores are probabilities), the
     columns in two fixed halves on two threads."""
     cls = is_pos.view(np.uint8).astype(np.int64)
-    return map_halves(_column_losses, columns, cls, w)
+    return map_each(_column_loss, columns, cls, w)
 
 
-def _column_losses(columns, cls, w):
-    out = []
-    for c in columns:
-        if c.shape[0] and c.min() >= 0.0 and c.max() <= 1.0:
-            out.append(float(np.divide(*log_loss_sum(c.reshape(-1, 1), cls, w))))
-        else:
-            out.append(None)
-    return out
+def _column_loss(c, cls, w):
+    if c.shape[0] and c.min() >= 0.0 and c.max() <= 1.0:
+        return float(np.divide(*log_loss_sum(c.reshape(-1, 1), cls, w)))
+    return None
 
 
-def _contiguous_columns(js, S):
-    return [np.ascontiguousarray(S[:, j]) for j in js]
+def _contiguous_column(j, S):
+    return np.ascontiguousarray(S[:, j])
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
@@ -368,7 +365,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
 
         _pyplot()  # matplotlib is there, before any work
     # NaN/inf scores are refused by the sort (or the per-group count), named
-    columns = map_halves(_contiguous_columns, range(k), S)  # copied out of S on threads
+    columns = map_each(_contiguous_column, range(k), S)  # copied out of S on threads
     sw = w if w.shape[0] else None
     # per-group tables first, so that bad group labels fail before the DeLong work;
     # ``is_pos`` (already validated) gives the same rows as ``y_true`` and ``pos_label``

@@ -126,25 +126,31 @@ def test_report_and_delong_covariance_same_at_any_thread_count(threads, monkeypa
     np.testing.assert_array_equal(again[2][1], base[2][1])
 
 
-def test_map_chunks_inside_a_chunk_runs_in_that_thread(monkeypatch):
-    """A chunk that maps chunks itself (report's per-model phase calling the
-    table sweep) must not wait on the pool it runs in."""
-    from fastauc._parallel import map_chunks
+@pytest.mark.parametrize("threads", ["2", "3", "64"])
+def test_units_that_map_units_never_wait_forever(threads, monkeypatch):
+    """A unit that maps units itself (report's per-model phase calling the
+    sort and the sweep), three levels deep, from eight Python threads at
+    once, on a pool that is busy: every call ends with its results in order."""
+    from fastauc._parallel import map_units
 
-    monkeypatch.setenv("FASTAUC_NUM_THREADS", "2")
+    monkeypatch.setenv("FASTAUC_NUM_THREADS", threads)
+
+    def inner(i, j):
+        return sum(map_units(lambda a, b, c: a * b + c, [(i, j, k) for k in range(5)]))
 
     def outer(i):
-        return sum(map_chunks(lambda a, b: a * b, [(i, j) for j in range(4)]))
+        return sum(map_units(inner, [(i, j) for j in range(4)]))
 
-    with ThreadPoolExecutor(max_workers=4) as ex:
-        got = list(ex.map(lambda _: map_chunks(outer, [(i,) for i in range(6)]), range(8)))
-    assert got == [[6 * i for i in range(6)]] * 8
+    want = [sum(sum(i * j + k for k in range(5)) for j in range(4)) for i in range(6)]
+    with ThreadPoolExecutor(max_workers=8) as ex:
+        got = list(ex.map(lambda _: map_units(outer, [(i,) for i in range(6)]), range(16)))
+    assert got == [want] * 16
 
 
 def test_map_shared_gives_each_call_its_result_in_order():
     """``map_shared``: every call once, results in order whichever thread
     took it (one held up takes fewer), an error reaches the caller, and
-    nested calls run in their thread."""
+    nested calls give theirs."""
     import threading
     import time
 

@@ -289,30 +289,38 @@ def test_method_env_override_and_bad_value(monkeypatch):
 
 
 def test_calibration_is_measured_once_and_remembered(monkeypatch, tmp_path):
+    """Measured once per thread count, remembered per host, numpy and thread count."""
     monkeypatch.delenv("FASTAUC_SORT", raising=False)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(_sort, "_choice", None)
+    monkeypatch.setenv("FASTAUC_NUM_THREADS", "2")
+    monkeypatch.setattr(_sort, "_choice", {})
     timed = []
     real = _sort.calibrate
 
     def small(n=1 << 12, repeat=1):
         timed.append(n)
-        return real(n, repeat)
+        return real(1 << 12, repeat)
 
     monkeypatch.setattr(_sort, "calibrate", small)
     first = _sort.method()
-    assert first in _sort.METHODS and timed == [1 << 12]
+    assert first in _sort.METHODS and len(timed) == 1
     saved = json.loads((tmp_path / "fastauc_sort_choice.json").read_text())
-    assert saved["method"] == first and set(saved["seconds"]) == set(_sort.METHODS)
+    assert saved["by_threads"]["2"]["method"] == first
+    assert set(saved["by_threads"]["2"]["seconds"]) == set(_sort.METHODS)
     assert saved["host"] == _sort._host()
-    monkeypatch.setattr(_sort, "_choice", None)  # a new process: read, not timed again
-    assert _sort.method() == first and timed == [1 << 12]
+    monkeypatch.setattr(_sort, "_choice", {})  # a new process: read, not timed again
+    assert _sort.method() == first and len(timed) == 1
+    # another thread count is measured, and kept beside the first
+    monkeypatch.setenv("FASTAUC_NUM_THREADS", "5")
+    assert _sort.method() in _sort.METHODS and len(timed) == 2
+    saved = json.loads((tmp_path / "fastauc_sort_choice.json").read_text())
+    assert set(saved["by_threads"]) == {"2", "5"}
     # another host (or numpy) measures afresh
     saved["host"] = "another CPU"
     (tmp_path / "fastauc_sort_choice.json").write_text(json.dumps(saved))
-    monkeypatch.setattr(_sort, "_choice", None)
+    monkeypatch.setattr(_sort, "_choice", {})
     _sort.method()
-    assert timed == [1 << 12, 1 << 12]
+    assert len(timed) == 3
 
 
 @pytest.mark.parametrize("kind", ["continuous", "rounded", "few values", "one class run",

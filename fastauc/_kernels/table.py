@@ -182,19 +182,24 @@ def _cumulative_range(tps, fps, lo, hi):
 
 
 @jit
-def sweep_cumulative(tps, fps, cut):
+def sweep_cumulative(tps, fps, firsts):
     """``sweep_table`` of a whole table given by its cumulative weights (the
     tallies ``tp``/``fp`` at each key, from the top): ``(area2, ap_num)``, with
     each key's weights the differences (exact for counts).
 
-    The keys above ``cut`` and those from it on are summed apart and the two
-    sums added, as ``_table.split_sweep`` adds its two key ranges' (``cut``
-    0: one sum, from the top).  With counts, where the lower range starts
-    from the exact counts above it, these are ``sorted_tallies``' floats when
-    ``cut`` is where it cuts (``_resample._Layout.cut``)."""
-    a_u, p_u = _cumulative_range(tps, fps, 0, cut)
-    a_l, p_l = _cumulative_range(tps, fps, cut, tps.shape[0])
-    return a_u + a_l, p_u + p_l
+    The key ranges starting at ``firsts`` (int64, ascending, the first 0)
+    are summed apart and the sums added in order, as ``_table.split_sweep``
+    adds its key ranges'.  With counts, where each range starts from the
+    exact counts above it, these are ``sorted_tallies``' floats when the
+    ranges are where it cuts (``_resample._Layout.cut``)."""
+    area2 = 0.0
+    ap_num = 0.0
+    for k in range(firsts.shape[0]):
+        end = firsts[k + 1] if k + 1 < firsts.shape[0] else tps.shape[0]
+        a, p = _cumulative_range(tps, fps, firsts[k], end)
+        area2 += a
+        ap_num += p
+    return area2, ap_num
 
 
 @jit
@@ -537,16 +542,16 @@ def walk_runs(pk, pw, nk, nw, ck, cp, cn, px, nx, at):
 
 
 @jit
-def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, loss):
+def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, loss, parts):
     """Sort, walk and sweep groups ``first:last``; each from zero.
 
     Group ``j``'s rows are ``row_starts[j]:row_starts[j + 1]``, its
     ``n_pos[j]`` positives first: both runs are sorted in cache-sized
     buffers and walked into the group's table, which ``sweep_table`` sweeps.
     Writes the group's ``(tp, fp, area2, ap_num)`` and its average-precision
-    numerator as ``split_sweep`` sums it (``SEG_AP_SPLIT``: the
-    ``sorted_tallies`` float of an unweighted group of ``CHUNK_MIN`` rows or
-    more) to ``sums[j]`` and, with ``moments``, its moments to ``stats[j]``
+    numerator as ``split_sweep`` sums it in ``parts[j]`` key ranges
+    (``SEG_AP_SPLIT``: the ``sorted_tallies`` float of an unweighted group)
+    to ``sums[j]`` and, with ``moments``, its moments to ``stats[j]``
     (zero rows).  With a non-empty ``loss`` the group's log-loss sum
     (``_run_loss``) to ``loss[j]``.  Groups are independent: any split of
     ``first:last`` over threads gives the same numbers.
@@ -581,8 +586,7 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, l
             loss[j] = (_run_loss(pk, pw, True, ck, cp, cn)
                        + _run_loss(nk, nw, False, ck, cp, cn))
         g = walk_runs(pk, pw, nk, nw, ck, cp, cn, no_rows, no_rows, no_rows)
-        tp, fp, area2, ap_num, ap_split = _sweep_split(ck, cp, cn, g,
-                                                       _median_cut(ck, g, pk, nk))
+        tp, fp, area2, ap_num, ap_split = _sweep_split(ck, cp, cn, g, pk, nk, parts[j])
         if moments:
             placement_moments(cp, cn, 0, g, tp, fp, area2 / (2.0 * tp * fp), stats[j])
         sums[j, SEG_TP] = tp
@@ -593,15 +597,8 @@ def sweep_groups(rk, rw, row_starts, n_pos, first, last, moments, sums, stats, l
 
 
 @jit
-def _median_cut(keys, g, pk, nk):
-    """Where ``_table.split_sweep`` cuts the sweep of two ascending runs
-    ``pk``/``nk`` (``_table._split_runs``: at the median key of the longer
-    one, the positives' when they are as long): the number of keys of their
-    table ``keys[:g]`` (descending) at or above that key."""
-    longest = pk if pk.shape[0] >= nk.shape[0] else nk
-    if longest.shape[0] == 0:
-        return 0
-    pivot = longest[longest.shape[0] // 2]
+def _keys_at_or_above(keys, g, pivot):
+    """The number of keys of the table ``keys[:g]`` (descending) at or above ``pivot``."""
     lo = 0
     hi = g
     while lo < hi:  # the first key below the pivot
@@ -614,32 +611,35 @@ def _median_cut(keys, g, pk, nk):
 
 
 @jit
-def _sweep_split(keys, pos, neg, hi, cut):
+def _sweep_split(keys, pos, neg, hi, pk, nk, parts):
     """``sweep_table`` of keys ``0:hi`` from the top, ``(tp, fp, area2, ap_num)``,
     and besides the average-precision numerator summed as ``split_sweep``
-    sums it, keys ``0:cut`` and ``cut:hi`` apart and the two sums added: the
-    same terms (for counts, ``split_sweep``'s lower range starts from the
-    same exact counts), another rounding."""
+    sums it in ``parts`` key ranges (``_table.pivots`` of the longer of the
+    ascending runs ``pk``/``nk``, the positives' when as long): each range
+    summed apart and the sums added in order.  The same terms (for counts,
+    ``split_sweep``'s ranges start from the same exact counts), another
+    rounding."""
+    longest = pk if pk.shape[0] >= nk.shape[0] else nk
+    m = longest.shape[0]
     tp = 0.0
     fp = 0.0
     area2 = 0.0
     ap_num = 0.0
-    for g in range(cut):
-        a, p = step(tp, fp, pos[g], neg[g])
-        area2 += a
-        ap_num += p
-        tp += pos[g]
-        fp += neg[g]
-    ap_upper = ap_num
-    ap_lower = 0.0
-    for g in range(cut, hi):
-        a, p = step(tp, fp, pos[g], neg[g])
-        area2 += a
-        ap_num += p
-        ap_lower += p
-        tp += pos[g]
-        fp += neg[g]
-    return tp, fp, area2, ap_num, ap_upper + ap_lower
+    ap_split = 0.0
+    g = 0
+    for j in range(parts - 1, -1, -1):  # the range above pivot j (j = 0: to the end)
+        end = hi if j == 0 or m == 0 else _keys_at_or_above(keys, hi, longest[m * j // parts])
+        ap_part = 0.0
+        while g < end:
+            a, p = step(tp, fp, pos[g], neg[g])
+            area2 += a
+            ap_num += p
+            ap_part += p
+            tp += pos[g]
+            fp += neg[g]
+            g += 1
+        ap_split += ap_part
+    return tp, fp, area2, ap_num, ap_split
 
 
 @jit
