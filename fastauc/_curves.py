@@ -12,11 +12,12 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
-from ._kernels.thresholds import top_positives
+from ._kernels.thresholds import best_chain, best_indices, tie_limit, top_positives
+from ._parallel import map_units, row_blocks
 from ._results import GainsTable
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._kernels.sweeps import finish_curve
-from ._kernels.table import band_area
+from ._kernels.sweeps import finish_points, reverse_points
+from ._kernels.table import band_area, cumulative_range
 from ._table import Tallies, sorted_tallies
 
 
@@ -51,9 +52,76 @@ def layout_tallies(lay, wl, table):
     float64, what the threshold kernels take)."""
     if wl.shape[0]:
         return table_tallies(table)
-    return (lay.keys, lay.bp.astype(np.float64), lay.bn.astype(np.float64),
+    return (lay.keys, as_float64(lay.bp), as_float64(lay.bn),
             float(lay.bp[-1]) if lay.bp.shape[0] else 0.0,
             float(lay.bn[-1]) if lay.bn.shape[0] else 0.0)
+
+
+def best_of(tps, fps, total_p, total_n, codes):
+    """``_kernels.thresholds.best_indices`` (each metric's first best
+    threshold, ties within rounding to the first), the thresholds scanned in
+    fixed row blocks on the threads and the blocks' scans joined in order:
+    the same indices and values, to the last bit.
+
+    A block changes the answer only if some value in it beats the best so
+    far (its greatest value does); then, if its first value beats it, the
+    one scan takes that value and from there runs as the block's own scan,
+    so the block's answer is taken; otherwise (values equal to rounding at
+    the block's edge) the block is scanned again from the best so far."""
+    blocks = row_blocks(tps.shape[0])
+    if len(blocks) == 1:
+        return best_indices(tps, fps, total_p, total_n, codes)
+    k = codes.shape[0]
+    scans = [(np.empty(k), np.zeros(k, np.int64), np.empty(k), np.empty(k)) for _ in blocks]
+    map_units(best_chain, [(tps, fps, a, b, total_p, total_n, codes, *scan, False)
+                           for (a, b), scan in zip(blocks, scans)])
+    best, idx = scans[0][0].copy(), scans[0][1].copy()
+    for (a, b), (b_best, b_idx, top, first) in zip(blocks[1:], scans[1:]):
+        again = []
+        for c in range(k):
+            limit = tie_limit(best[c])
+            if not top[c] > limit:  # nothing in the block beats the best so far
+                continue
+            if first[c] > limit:
+                best[c], idx[c] = b_best[c], b_idx[c]
+            else:
+                again.append(c)
+        if again:
+            sub_best, sub_idx = best[again].copy(), idx[again].copy()
+            best_chain(tps, fps, a, b, total_p, total_n, codes[again], sub_best, sub_idx,
+                       np.empty(len(again)), np.empty(len(again)), True)
+            best[again], idx[again] = sub_best, sub_idx
+    return idx, best
+
+
+def cumulative_sums(tps, fps, firsts):
+    """``sweep_table`` of a whole table given by its cumulative weights (the
+    tallies at each key, from the top): ``(area2, ap_num)``, each key's
+    weights the differences (exact for counts).  The key ranges starting at
+    ``firsts`` (the first 0) are summed apart on the threads, from the
+    tallies above each, and the sums added in range order, as
+    ``_table.split_sweep`` adds its key ranges': with counts, where each
+    range starts from the exact counts above it, these are
+    ``sorted_tallies``' floats when the ranges are where it cuts
+    (``_resample._Layout.cut``)."""
+    ends = list(firsts[1:]) + [tps.shape[0]]
+    parts = map_units(cumulative_range, [(tps, fps, a, b) for a, b in zip(firsts, ends)])
+    area2 = ap_num = 0.0
+    for a, p in parts:
+        area2 += a
+        ap_num += p
+    return area2, ap_num
+
+
+def as_float64(x):
+    """``x.astype(np.float64)``, in row blocks on the threads."""
+    out = np.empty(x.shape[0])
+    map_units(_copy_into, [(x, out, a, b) for a, b in row_blocks(x.shape[0])])
+    return out
+
+
+def _copy_into(x, out, a, b):
+    out[a:b] = x[a:b]
 
 
 def _require_positives(total_p):
@@ -148,8 +216,18 @@ def roc_points(t: Tallies, drop: bool):
         v.warn_undefined(
             "No positive samples in y_true, true positive value should be meaningless"
         )
-    finish_curve(t.tps, t.fps, t.thr_keys, m, False)
+    _finish(t, m, False)
     return _owned(t.fps[: m + 1], t.tps[: m + 1], t.thr_keys[: m + 1].view(np.float64))
+
+
+def _finish(t: Tallies, m: int, pr: bool):
+    """``finish_points`` over ``[0, m]`` (and for PR ``reverse_points``), in
+    row blocks on the threads, in place."""
+    map_units(finish_points, [(t.tps, t.fps, t.thr_keys, float(t.tps[m]), float(t.fps[m]), a,
+                               b, pr) for a, b in row_blocks(m + 1)])
+    if pr:
+        map_units(reverse_points, [(t.tps, t.fps, t.thr_keys, m, a, b)
+                                   for a, b in row_blocks(m // 2 + 1)])
 
 
 def _owned(*arrays):
@@ -166,9 +244,9 @@ def pr_points(t: Tallies, drop: bool, raw_dtype):
     warning and recall convention when there is no positive)."""
     m = _compacted(t, drop, False)
     no_positive = t.tps[m] == 0
-    finish_curve(t.tps, t.fps, t.thr_keys, m, True)
+    _finish(t, m, True)
     precision, recall, thresholds = _owned(t.fps[: m + 1], t.tps[: m + 1],
-                                           t.thr_keys[:m].view(np.float64))
+                                           t.thr_keys[1:m + 1].view(np.float64))
     if no_positive:
         warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=3)
         recall[:-1] = 1.0

@@ -15,11 +15,11 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.placements import placement_covariance
-from ._parallel import map_chunks
+from ._parallel import map_units, row_blocks
 from ._resample import layouts
 from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
-from ._table import CHUNK_MIN, sorted_tallies
+from ._table import sorted_tallies
 
 __all__ = ["SMALL_DELONG", "class_weights", "covariance_from_sums", "delong_many", "delong_one",
            "delong_setup", "paired_test", "placement_cov"]
@@ -58,12 +58,11 @@ def delong_many(is_pos, columns, w, names=None):
 
 
 def placement_cov(X, is_pos, w, aucs):
-    """DeLong's covariance from every row's placements ``X`` ((k, n)), two
-    fixed halves of the rows on two threads."""
-    n = is_pos.shape[0]
-    cuts = [0, n // 2, n] if n >= CHUNK_MIN else [0, n]
-    parts = map_chunks(placement_covariance, [(X, is_pos, w, aucs, a, b)
-                                              for a, b in zip(cuts[:-1], cuts[1:])])
+    """DeLong's covariance from every row's placements ``X`` ((k, n)): the
+    sums over fixed row blocks (``_parallel.row_blocks``) on the threads,
+    added in block order."""
+    parts = map_units(placement_covariance, [(X, is_pos, w, aucs, a, b)
+                                             for a, b in row_blocks(is_pos.shape[0])])
     return covariance_from_sums(sum(p[0] for p in parts), sum(p[1] for p in parts))
 
 

@@ -21,7 +21,7 @@ from ._kernels.pairwise import (
     positive_prefix,
     segment_sums,
 )
-from ._parallel import map_chunks
+from ._parallel import map_units
 from ._sort import CHUNK_MIN, sort_by_group
 from ._table import spare
 
@@ -133,22 +133,32 @@ def _sorted_terms(loss, runs, p_starts, n_starts, placement, wp, wn, margin, z, 
     positive_prefix(ps, pw, p_starts, wsum, usum)
     args = (ps, pw, runs.px, p_starts, ns, nw, runs.nx, n_starts, wsum, usum, margin, squared,
             scale, out, at)
-    # one merge, cut where it passes half the rows (data only: the same
-    # parts, and so the same sums, on any number of threads)
+    # one merge, cut where it passes each 1/K of its work (``merge_parts``:
+    # data only, so the same parts, and the same sums, on any number of threads)
     threaded = placement.slots >= CHUNK_MIN
-    if threaded:
-        i_cut, j_cut = merge_cut(ps, p_starts, ns, n_starts, margin)
-        parts = [(0, i_cut, 0, j_cut), (i_cut, n_pos, j_cut, n_neg)]
-    else:
-        parts = [(0, n_pos, 0, n_neg)]
+    k = merge_parts(placement.slots)
+    cuts = [(0, 0)] + [merge_cut(ps, p_starts, ns, n_starts, margin, j, k)
+                       for j in range(1, k)] + [(n_pos, n_neg)]
+    for j in range(1, len(cuts)):  # (monotone already; kept so, whatever the rounding)
+        cuts[j] = (max(cuts[j][0], cuts[j - 1][0]), max(cuts[j][1], cuts[j - 1][1]))
+    parts = [(a[0], b[0], a[1], b[1]) for a, b in zip(cuts[:-1], cuts[1:])]
     values = _run([(hinge_merge, (*args, *part)) for part in parts], threaded)
     return (sum(values), *placement.to_rows(out, interleaved))
+
+
+MERGE_ROWS = 1 << 18  # rows per part of the hinge losses' merge (``merge_parts``)
+
+
+def merge_parts(rows: int) -> int:
+    """Parts of the hinge losses' merge of ``rows`` rows: one below
+    ``CHUNK_MIN``, then one per ``MERGE_ROWS``, at least two."""
+    return 1 if rows < CHUNK_MIN else max(2, rows // MERGE_ROWS)
 
 
 def _run(calls, threaded):
     """``[fn(*args) for fn, args in calls]``, on threads when ``threaded``."""
     if threaded:
-        return map_chunks(lambda fn, args: fn(*args), calls)
+        return map_units(lambda fn, args: fn(*args), calls)
     return [fn(*args) for fn, args in calls]
 
 

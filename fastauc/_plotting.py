@@ -12,7 +12,7 @@ from ._curves import cumulative_from, gains, layout_tallies
 from ._kernels.resampling import PARTIAL_AUC, draw_buffer, roc_band_batch, roc_band_wide
 from ._kernels.sorting import keys_to_floats
 from ._kernels.thresholds import CODES, best_index
-from ._parallel import map_chunks
+from ._parallel import map_units
 from ._resample import _BATCH, _kernel_arrays, _prepare, layout_table
 from ._results import ThresholdMetrics
 
@@ -109,7 +109,7 @@ def _band(prep, grid, n_resamples, level, random_state):
     out = np.empty((n_resamples, grid.shape[0]))
     n = prep.strata[-1]
     wrapped = np.zeros(n_resamples, np.bool_)
-    map_chunks(roc_band_batch, [(seed, r, out[r: r + _BATCH], prep.strata, src[0], w[0],
+    map_units(roc_band_batch, [(seed, r, out[r: r + _BATCH], prep.strata, src[0], w[0],
                                  code[0], grid, np.zeros(n, np.uint8), draw_buffer(n),
                                  wrapped[r: r + _BATCH])
                                 for r in range(0, n_resamples, _BATCH)])

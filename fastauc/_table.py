@@ -21,7 +21,7 @@ import numpy as np
 from . import _validation as v
 from . import _warm
 from ._kernels.sorting import keys_to_floats
-from ._kernels.sweeps import kept_point, sweep
+from ._kernels.sweeps import copy_points, kept_point, sweep
 from ._kernels.table import (
     merge_stats,
     CNT_KEPT,
@@ -680,7 +680,18 @@ def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0,
                 if not kept_point(done[r][5], done[r][6], *above[nxt], done[nxt][7],
                                   done[nxt][8], drop):
                     gs[r] -= 1
-    # (the spare slot in front stays where it is)
-    g = _compacted((thr[1:], tps[1:], fps[1:]), offs, gs)[0].shape[0]
-    return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area2, ap_num,
-                   stats[0] if moments else base, drop > 0)
+    dest = np.concatenate(([0], np.cumsum(gs))).tolist()
+    if dest[-1] == offs[-1]:  # every row a point: no gap to close
+        return Tallies(thr, tps, fps, tp, fp, area2, ap_num, stats[0] if moments else base,
+                       drop > 0)
+    if 2 * dest[-1] >= offs[-1]:  # most rows kept: the gaps closed in place
+        g = _compacted((thr[1:], tps[1:], fps[1:]), offs, gs)[0].shape[0]
+        return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area2, ap_num,
+                       stats[0] if moments else base, drop > 0)
+    # few points kept (ties, a drop rule): each range's points gathered into
+    # arrays of the curve's length, the ranges on the threads (one spare slot
+    # in front, as above)
+    out = (np.empty(dest[-1] + 1, np.uint64), np.empty(dest[-1] + 1), np.empty(dest[-1] + 1))
+    map_units(copy_points, [(thr, tps, fps, offs[r] + 1, *out, dest[r] + 1, gs[r])
+                            for r in range(len(gs)) if gs[r]])
+    return Tallies(*out, tp, fp, area2, ap_num, stats[0] if moments else base, drop > 0)

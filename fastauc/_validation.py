@@ -476,6 +476,11 @@ def distinct(y: np.ndarray, name: str = "y_true") -> np.ndarray:
             return np.array([lo, hi])
         if y.size == np.count_nonzero(y == lo) + np.count_nonzero(y == hi):
             return np.array([lo, hi])
+        if np.can_cast(y.dtype, np.intp) and 0 <= lo and hi < _COUNTED_LABELS:
+            # small class codes: counted in row blocks on the threads (no sort)
+            size = int(hi) + 1
+            counts = sum(map_units(_bincount, [(y[a:b], size) for a, b in row_blocks(y.size)]))
+            return np.flatnonzero(counts).astype(y.dtype)
         return np.unique(y)
     try:
         return np.unique(y)
@@ -543,22 +548,38 @@ def require_binary(classes: np.ndarray, pos_label_given: bool, name: str = "y_tr
         )
 
 
+_MIN_MAX_TYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int64),
+                  np.dtype(np.bool_))
+
+
 def minmax(x: np.ndarray):
     """``(x.min(), x.max())`` of a 1-D numeric array (NaN propagates), in
-    row blocks on the threads (numpy lets go of the GIL in reductions)."""
+    row blocks on the threads, each block one pass of a kernel
+    (``_kernels.sorting.min_max``; numpy's reductions for other dtypes)."""
     blocks = row_blocks(x.shape[0]) if x.ndim == 1 else [(0, x.shape[0])]
-    if len(blocks) == 1:
+    if len(blocks) == 1 or x.dtype not in _MIN_MAX_TYPES or not x.flags.c_contiguous:
         return x.min(), x.max()
-    parts = np.array(map_units(_minmax, [(x[a:b],) for a, b in blocks]))
-    return parts[:, 0].min(), parts[:, 1].max()
+    from ._kernels.sorting import min_max
 
-
-def _minmax(x):
-    return x.min(), x.max()
+    data = x.view(np.uint8) if x.dtype == np.bool_ else x
+    parts = map_units(min_max, [(data[a:b],) for a, b in blocks])
+    if any(bad for _, _, bad in parts):
+        nan = x.dtype.type(np.nan)
+        return nan, nan
+    lo = min(p[0] for p in parts)
+    hi = max(p[1] for p in parts)
+    return x.dtype.type(lo), x.dtype.type(hi)
 
 
 def _equal(y, label, out):
     np.equal(y, label, out=out)
+
+
+_COUNTED_LABELS = 1 << 16  # integer labels below this are counted, not sorted
+
+
+def _bincount(y, size):
+    return np.bincount(y, minlength=size)
 
 
 def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:

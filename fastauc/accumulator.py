@@ -23,6 +23,7 @@ from ._kernels.cells import range_ends
 from ._kernels.sorting import keys_to_floats
 from ._cells import Cells
 from ._label_codec import decode_classes, decode_label, encode_classes, encode_label
+from ._parallel import map_units
 from ._sort import CHUNK_MIN
 from ._table import Table, float_keys, sorted_tallies
 from .delong import roc_auc_ci
@@ -550,11 +551,23 @@ class Accumulator:
 def _concatenated(pending):
     """The waiting batches' ``(is_pos, score, weight)`` as one set of rows."""
     weighted = any(w.shape[0] for _, _, w in pending)
-    is_pos = np.concatenate([p for p, _, _ in pending])
-    s = np.concatenate([sc for _, sc, _ in pending])
-    w = np.concatenate([w if w.shape[0] else np.ones(p.shape[0]) for p, _, w in pending]) \
-        if weighted else v.EMPTY_WEIGHT
+    starts = np.concatenate(([0], np.cumsum([p.shape[0] for p, _, _ in pending]))).tolist()
+    n = starts[-1]
+    is_pos = np.empty(n, bool)
+    s = np.empty(n, np.result_type(*[sc.dtype for _, sc, _ in pending]))
+    w = np.empty(n) if weighted else v.EMPTY_WEIGHT
+    # one batch a unit, copied into place on the threads
+    map_units(_copy_batch, [(batch, a, b, is_pos, s, w)
+                            for batch, a, b in zip(pending, starts[:-1], starts[1:])])
     return is_pos, s, w
+
+
+def _copy_batch(batch, a, b, is_pos, s, w):
+    p, sc, wb = batch
+    is_pos[a:b] = p
+    s[a:b] = sc
+    if w.shape[0]:
+        w[a:b] = wb if wb.shape[0] else 1.0
 
 
 def _bounded(levels, max_groups: int) -> Cells:

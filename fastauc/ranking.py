@@ -21,7 +21,7 @@ from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._curves import binary_ap as _binary_ap
 from ._curves import binary_auc as _binary_auc
 from ._curves import pr_points, roc_points
-from ._parallel import map_units
+from ._parallel import map_units, row_blocks
 from ._sort import CHUNK_MIN, sort_by_class
 from ._table import sorted_tallies
 
@@ -440,7 +440,12 @@ def _multiclass_roc_auc(y, S, labels, multi_class, average, w, y_classes):
             f"contains multiple classes. Got `y_score.shape={S.shape}`."
         )
     columns = np.empty((S.shape[1], S.shape[0]))  # each class's scores, contiguous
-    n_bad, sums_to_one = columns_and_checks(np.ascontiguousarray(S), columns)
+    S = np.ascontiguousarray(S)
+    # fixed row blocks on the threads: counts and flags combine in any order
+    checked = map_units(columns_and_checks, [(S[a:b], columns[:, a:b])
+                                             for a, b in row_blocks(S.shape[0])])
+    n_bad = sum(bad for bad, _ in checked)
+    sums_to_one = all(ok for _, ok in checked)
     if n_bad:
         v.check_finite(S, "y_score")
     if not sums_to_one:

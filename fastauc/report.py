@@ -10,10 +10,9 @@ import numpy as np
 from . import _validation as v
 from ._kernels.losses import log_loss_sum
 from ._kernels.sorting import keys_to_floats
-from ._kernels.table import sweep_cumulative
-from ._kernels.thresholds import CODES, best_indices
-from ._curves import layout_tallies, lifts
-from ._parallel import map_chunks, map_each
+from ._kernels.thresholds import CODES
+from ._curves import best_of, cumulative_sums, layout_tallies, lifts
+from ._parallel import map_each, map_units, row_blocks
 from ._delong import class_weights, paired_test, placement_cov
 from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
@@ -214,10 +213,9 @@ def _model_numbers(lay, wl):
         keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, table)
     else:  # the layout's cumulative counts are the tallies: no table to build
         keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, None)
-        firsts = np.array([c[0] for c in lay.cut] or [0], np.int64)
-        ap = sweep_cumulative(tp, fp, firsts)[1] / total_p
+        ap = cumulative_sums(tp, fp, [c[0] for c in lay.cut] or [0])[1] / total_p
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
-    indices, values = best_indices(tp, fp, total_p, total_n, codes)
+    indices, values = best_of(tp, fp, total_p, total_n, codes)
     thresholds = keys_to_floats(keys[indices], np.empty(indices.shape[0], np.uint64))
     points = ThresholdMetrics(thresholds, tp[indices], fp[indices], total_p, total_n)
     return ap, values, points, lifts(tp, fp, total_p, total_n, LIFT_FRACTIONS)
@@ -247,8 +245,9 @@ def _column_loss(c, cls, w):
     return None
 
 
-def _contiguous_column(j, S):
-    return np.ascontiguousarray(S[:, j])
+def _copy_rows(S, columns, a, b):
+    """Rows ``a:b`` of every column of ``S`` into ``columns`` (k, n)."""
+    columns[:, a:b] = S[a:b].T
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
@@ -365,7 +364,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
 
         _pyplot()  # matplotlib is there, before any work
     # NaN/inf scores are refused by the sort (or the per-group count), named
-    columns = map_each(_contiguous_column, range(k), S)  # copied out of S on threads
+    columns = np.empty((k, n), S.dtype)  # each model's scores contiguous: row blocks on threads
+    map_units(_copy_rows, [(S, columns, a, b) for a, b in row_blocks(n)])
+    columns = list(columns)
     sw = w if w.shape[0] else None
     # per-group tables first, so that bad group labels fail before the DeLong work;
     # ``is_pos`` (already validated) gives the same rows as ``y_true`` and ``pos_label``
@@ -386,7 +387,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         sorted_ = layouts(is_pos, columns, names, w)  # walked with the weights: their cut
     lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in sorted_]
     losses = _log_losses(is_pos, columns, w)
-    numbers = map_chunks(_model_numbers, lays)
+    numbers = map_units(_model_numbers, lays)
     models = []
     for j in range(k):
         if ci == "delong":

@@ -15,7 +15,7 @@ import pytest
 from sklearn import metrics as skm
 
 import fastauc
-from fastauc import _parallel, _resample, _sort, _table
+from fastauc import _pairwise, _parallel, _resample, _sort, _table
 
 N = 100_000
 
@@ -30,6 +30,7 @@ def small_units(monkeypatch):
     monkeypatch.setattr(_sort, "BUCKET_ROWS", 1 << 10)
     monkeypatch.setattr(_table, "SWEEP_ROWS", 1 << 11)
     monkeypatch.setattr(_table, "GROUP_RANGE_ROWS", 1 << 11)
+    monkeypatch.setattr(_pairwise, "MERGE_ROWS", 1 << 11)
 
 
 def _data(kind, seed=0):
@@ -162,6 +163,22 @@ def test_small_units_match_scikit_learn(small_units):
             skm.average_precision_score(y, s, sample_weight=weights), rel=1e-12)
 
 
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+def test_small_units_pairwise_merge_parts(loss, small_units, monkeypatch):
+    """The hinge losses' merge in 48 parts gives the one-part merge's value
+    and gradient (to rounding: the parts' sums are added apart)."""
+    y, s, _, w, g = _data("ties")
+    many = fastauc.pairwise_loss_gradient(y, s, loss=loss, sample_weight=w, groups=g % 3,
+                                          hessian=True)
+    monkeypatch.setattr(_pairwise, "MERGE_ROWS", 1 << 40)
+    monkeypatch.setattr(_pairwise, "CHUNK_MIN", 1 << 40)
+    one = fastauc.pairwise_loss_gradient(y, s, loss=loss, sample_weight=w, groups=g % 3,
+                                         hessian=True)
+    assert many[0] == pytest.approx(one[0], rel=1e-12)
+    for a, b in zip(many[1:], one[1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-15)
+
+
 def test_small_units_same_floats_across_functions(small_units):
     """With dozens of sweep ranges, the functions that mimic the sweep's cuts
     (the numpy first-call path, the Accumulator's table, by_group's segmented
@@ -262,3 +279,36 @@ def test_first_failing_unit_raises(monkeypatch):
         with pytest.raises(ValueError, match="unit 5"):
             _parallel.map_units(unit, [(k,) for k in range(40)])
         assert _parallel.map_units(unit, [(k,) for k in range(5)]) == list(range(5))
+
+
+@pytest.mark.parametrize("shape", ["smooth", "plateaus", "ties at block edges", "nan"])
+def test_best_thresholds_in_blocks_equal_the_one_scan(shape, small_units):
+    """``_curves.best_of`` (the scan in row blocks, joined) gives the indices
+    and values of ``best_indices`` (one scan), ties within rounding included."""
+    from fastauc._curves import best_of
+    from fastauc._kernels.thresholds import CODES, best_indices
+
+    rng = np.random.default_rng(7)
+    n = 50_000
+    if shape == "smooth":
+        tp = np.cumsum(rng.random(n) < 0.3).astype(np.float64)
+        fp = np.arange(1, n + 1) - tp
+    else:
+        steps = rng.integers(0, 2, n).astype(np.float64)
+        if shape != "smooth":
+            steps[:: 1 << 11] = 0.0  # flat where blocks meet
+        tp = np.cumsum(steps)
+        fp = np.cumsum(np.where(rng.random(n) < 0.5, 1.0 - steps, 0.0))
+        if shape == "plateaus":
+            tp = np.repeat(tp[::50], 50)[:n]
+            fp = np.repeat(fp[::50], 50)[:n]
+        if shape == "nan":
+            tp[:3] = 0.0
+            fp[:3] = 0.0  # MCC's 0/0 at the top
+    total_p, total_n = float(tp[-1]) + 1.0, float(fp[-1]) + 2.0
+    codes = np.array(list(CODES.values()), np.int64)
+    codes = codes[codes != CODES["cost"]]
+    want = best_indices(tp, fp, total_p, total_n, codes)
+    got = best_of(tp, fp, total_p, total_n, codes)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])

@@ -333,3 +333,10 @@ def test_merge_parts_add_up_to_the_whole_merge(squared, weighted, rng):
         value, out = merge([(0, i_cut, 0, j_cut), (i_cut, n_pos, j_cut, n_neg)])
         assert value == pytest.approx(whole[0], rel=1e-12)
         np.testing.assert_allclose(out, whole[1], rtol=1e-12, atol=1e-12)
+    # many parts: merge_cut's shares j / k, and every fifth cut of the passes above
+    for many in ([(0, 0)] + [merge_cut(ps, p_starts, ns, n_starts, margin, j, 7)
+                             for j in range(1, 7)] + [(n_pos, n_neg)],
+                 [(0, 0)] + sorted(cuts[1::5]) + [(n_pos, n_neg)]):
+        value, out = merge([(a[0], b[0], a[1], b[1]) for a, b in zip(many[:-1], many[1:])])
+        assert value == pytest.approx(whole[0], rel=1e-12)
+        np.testing.assert_allclose(out, whole[1], rtol=1e-12, atol=1e-12)

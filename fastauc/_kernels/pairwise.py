@@ -214,13 +214,14 @@ def first_active(ps_i, ns, b0, b1, margin):
 
 
 @jit
-def merge_cut(ps, p_starts, ns, n_starts, margin):
+def merge_cut(ps, p_starts, ns, n_starts, margin, num=1, den=2):
     """``(i_cut, j_cut)``: a point the merge of ``hinge_merge`` passes (in
     the group where it falls, the merge state just before it reaches
-    positive ``i_cut - 1``) that splits its work in two: the rows below it
-    (positives below ``i_cut``, negatives below ``j_cut``), plus
-    ``REDUCTION_COST`` a row for the lower part's sums of the cut group's
-    negatives above it, against the rows above.  Depends on the data only."""
+    positive ``i_cut - 1``) that splits its work at the share ``num / den``
+    (a half by default): the rows below it (positives below ``i_cut``,
+    negatives below ``j_cut``), plus ``REDUCTION_COST`` a row for the lower
+    part's sums of the cut group's negatives above it, against the rows
+    above, weighed ``num`` to ``den - num``.  Depends on the data only."""
     n_groups = p_starts.shape[0] - 1
     total = p_starts[n_groups] + n_starts[n_groups]
     done = 0
@@ -228,18 +229,18 @@ def merge_cut(ps, p_starts, ns, n_starts, margin):
         a0, a1 = p_starts[g], p_starts[g + 1]
         b0, b1 = n_starts[g], n_starts[g + 1]
         rows = (a1 - a0) + (b1 - b0)
-        if 2 * (done + rows) < total:
+        if den * (done + rows) < num * total:
             done += rows
             continue
         # within group g: the least k in [a0, a1] where the lower part (positives [a0, k),
-        # negatives [b0, J(k)), J(a1) = b1) costs as much as the upper; both costs are
-        # monotone in k
+        # negatives [b0, J(k)), J(a1) = b1) costs its share of the upper's; both costs
+        # are monotone in k
         lo, hi = a0, a1
         while lo < hi:
             mid = (lo + hi) // 2
             j = first_active(ps[mid], ns, b0, b1, margin)
             below = done + (mid - a0) + (j - b0)
-            if below + REDUCTION_COST * (b1 - j) >= total - below:
+            if (den - num) * (below + REDUCTION_COST * (b1 - j)) >= num * (total - below):
                 hi = mid
             else:
                 lo = mid + 1

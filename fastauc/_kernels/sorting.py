@@ -249,6 +249,50 @@ def block_bins(bits, score, lo, shift, vlo, scale, top, out):
 
 
 @jit
+def min_max(x):
+    """``(least, greatest, any NaN)`` of a non-empty 1-D array, in one pass
+    (a row block of the validation passes: labels, scores, weights)."""
+    lo = x[0]
+    hi = x[0]
+    bad = False
+    for i in range(x.shape[0]):
+        v = x[i]
+        bad |= v != v  # NaN (never, for integers: compiled away)
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+    return lo, hi, bad
+
+
+@jit
+def add_blocks(hists, c0, c1, total):
+    """``total[:, c0:c1]``: the row blocks' histograms (B, 2, K) added up,
+    columns ``c0:c1`` (one unit of the sum; exact, integers)."""
+    for c in range(2):
+        for k in range(c0, c1):
+            total[c, k] = 0
+        for b in range(hists.shape[0]):
+            for k in range(c0, c1):
+                total[c, k] += hists[b, c, k]
+
+
+@jit
+def bucket_counts(hist, firsts, out):
+    """A row block's rows per (class, bucket), ``out`` (2, nb) int64, from its
+    rows per (class, bin) ``hist``; bucket ``j`` holds bins ``firsts[j]`` up
+    to the next bucket's first."""
+    nb = firsts.shape[0]
+    for c in range(2):
+        for j in range(nb):
+            end = firsts[j + 1] if j + 1 < nb else hist.shape[1]
+            total = 0
+            for k in range(firsts[j], end):
+                total += hist[c, k]
+            out[c, j] = total
+
+
+@jit
 def bin_counts(bits, score, is_pos, weight, lo, shift, vlo, scale, hist):
     """Count each class's rows of non-zero weight per bin (``hist``: int64
     zeros (2, nbins); row 0 negatives, row 1 positives); bins as

@@ -175,51 +175,61 @@ def drop_intermediate(tps, fps, thr, second_difference):
 
 
 @jit
-def finish_curve(tps, fps, thr, m, pr):
-    """Turn compacted tallies into curve arrays, in place, in one pass.
+def copy_points(thr, tps, fps, a, thr_out, tps_out, fps_out, b, g):
+    """Points ``a:a + g`` of a curve's three arrays to ``b:b + g`` of three others
+    (one key range's share of ``_table.split_sweep``'s gather)."""
+    for i in range(g):
+        thr_out[b + i] = thr[a + i]
+        tps_out[b + i] = tps[a + i]
+        fps_out[b + i] = fps[a + i]
 
-    The tallies occupy ``[1, m]`` of each array; slot 0 is free.  ``pr=False``
-    (ROC): slot 0 becomes the point (0, 0) with threshold ``inf``, ``fps`` and
-    ``tps`` are divided by their totals (a zero total gives NaN, as in
-    scikit-learn) and keys become float64 bits; the curve is ``[0, m]`` in
-    decreasing-threshold order.  ``pr=True``: ``fps`` becomes precision and
-    ``tps`` recall, slot 0 holds (1, 0), and ``[0, m]`` is reversed so that
-    thresholds increase and (1, 0) comes last; the thresholds are ``[0, m)``
-    after the call.
-    """
-    total_p = tps[m]
-    total_n = fps[m]
-    if pr:
-        for i in range(1, m + 1):
+
+@jit
+def finish_points(tps, fps, thr, total_p, total_n, lo, hi, pr):
+    """Turn compacted tallies into curve values, in place, slots ``lo:hi`` of
+    ``[0, m]`` (one row block: any split of ``[0, m]`` gives the same arrays).
+
+    The tallies occupy ``[1, m]`` of each array; slot 0 is free;
+    ``total_p``/``total_n`` are the tallies at ``m`` (read before any slot
+    changes).  ROC (``pr`` False): slot 0 becomes the point (0, 0) with
+    threshold ``inf``, ``fps`` and ``tps`` are divided by their totals (a
+    zero total gives NaN, as in scikit-learn) and keys become float64 bits;
+    the curve is ``[0, m]`` in decreasing-threshold order.  PR: ``fps``
+    becomes precision and ``tps`` recall, slot 0 holds (1, 0), keys become
+    float64 bits; ``reverse_points`` then puts them in increasing-threshold
+    order."""
+    for i in range(lo, hi):
+        if i == 0:
+            if pr:
+                fps[0] = 1.0
+                tps[0] = 0.0
+            else:
+                tps[0] = 0.0 / total_p  # NaN when there are no positives, as scikit-learn
+                fps[0] = 0.0 / total_n
+                thr[0] = POS_INF_BITS
+        elif pr:
             t = tps[i]
             fps[i] = t / (t + fps[i])
             tps[i] = t / total_p
             thr[i] = key_to_float_bits(thr[i])
-        fps[0] = 1.0
-        tps[0] = 0.0
-        lo = 0
-        hi = m
-        while lo < hi:
-            fps[lo], fps[hi] = fps[hi], fps[lo]
-            tps[lo], tps[hi] = tps[hi], tps[lo]
-            lo += 1
-            hi -= 1
-        lo = 1
-        hi = m
-        while lo < hi:  # thresholds [1, m] reversed ...
-            thr[lo], thr[hi] = thr[hi], thr[lo]
-            lo += 1
-            hi -= 1
-        for j in range(m):  # ... and moved to [0, m)
-            thr[j] = thr[j + 1]
-        return
-    tps[0] = 0.0 / total_p  # NaN when there are no positives, as scikit-learn
-    fps[0] = 0.0 / total_n
-    thr[0] = POS_INF_BITS
-    for i in range(1, m + 1):
-        tps[i] = tps[i] / total_p
-        fps[i] = fps[i] / total_n
-        thr[i] = key_to_float_bits(thr[i])
+        else:
+            tps[i] = tps[i] / total_p
+            fps[i] = fps[i] / total_n
+            thr[i] = key_to_float_bits(thr[i])
+
+
+@jit
+def reverse_points(tps, fps, thr, m, lo, hi):
+    """Pairs ``lo:hi`` of the reversal of ``tps[0:m + 1]``, ``fps[0:m + 1]``
+    and ``thr[1:m + 1]`` (pair ``j`` swaps ``j`` with ``m - j``, and ``1 + j``
+    with ``m - j`` in ``thr``): each pair in one block, so blocks of pairs
+    run on any threads."""
+    for j in range(lo, hi):
+        if j < m - j:
+            tps[j], tps[m - j] = tps[m - j], tps[j]
+            fps[j], fps[m - j] = fps[m - j], fps[j]
+        if 1 + j < m - j:
+            thr[1 + j], thr[m - j] = thr[m - j], thr[1 + j]
 
 
 @jit

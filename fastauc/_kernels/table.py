@@ -165,7 +165,7 @@ def sweep_table(keys, pos, neg, lo, hi, tp0, fp0, stats, tps_out, fps_out):
 
 
 @jit
-def _cumulative_range(tps, fps, lo, hi):
+def cumulative_range(tps, fps, lo, hi):
     """``sweep_table`` of keys ``lo:hi`` of a table given by its cumulative
     weights, from the cumulative weights above them: ``(area2, ap_num)``."""
     tp = tps[lo - 1] if lo > 0 else 0.0
@@ -178,27 +178,6 @@ def _cumulative_range(tps, fps, lo, hi):
         ap_num += p
         tp = tps[g]
         fp = fps[g]
-    return area2, ap_num
-
-
-@jit
-def sweep_cumulative(tps, fps, firsts):
-    """``sweep_table`` of a whole table given by its cumulative weights (the
-    tallies ``tp``/``fp`` at each key, from the top): ``(area2, ap_num)``, with
-    each key's weights the differences (exact for counts).
-
-    The key ranges starting at ``firsts`` (int64, ascending, the first 0)
-    are summed apart and the sums added in order, as ``_table.split_sweep``
-    adds its key ranges'.  With counts, where each range starts from the
-    exact counts above it, these are ``sorted_tallies``' floats when the
-    ranges are where it cuts (``_resample._Layout.cut``)."""
-    area2 = 0.0
-    ap_num = 0.0
-    for k in range(firsts.shape[0]):
-        end = firsts[k + 1] if k + 1 < firsts.shape[0] else tps.shape[0]
-        a, p = _cumulative_range(tps, fps, firsts[k], end)
-        area2 += a
-        ap_num += p
     return area2, ap_num
 
 
