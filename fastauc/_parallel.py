@@ -22,7 +22,7 @@ import math
 import os
 import random
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import queue
 
 __all__ = ["map_chunks", "map_each", "map_shared", "map_units", "num_threads", "row_blocks"]
 
@@ -39,8 +39,31 @@ SHUFFLE: int | None = None
 TRACE: list | None = None
 
 _lock = threading.Lock()
-_pool: ThreadPoolExecutor | None = None
-_pool_pid = -1
+
+
+class _Pool:
+    """Worker threads that run whatever callable is put on their queue (a
+    unit taker of some call, which never raises): no futures, one queue put
+    a helper, so a call wakes its helpers in microseconds.  Daemon threads,
+    started as needed; a forked child makes its own."""
+
+    def __init__(self):
+        self.pid = os.getpid()
+        self.tasks = queue.SimpleQueue()
+        self.threads = 0
+
+    def grow(self, workers: int):
+        while self.threads < workers:
+            threading.Thread(target=self._work, name=f"fastauc-{self.threads}",
+                             daemon=True).start()
+            self.threads += 1
+
+    def _work(self):
+        while True:
+            self.tasks.get()()
+
+
+_pool: _Pool | None = None
 
 
 def num_threads() -> int:
@@ -124,12 +147,12 @@ def row_blocks(n: int, width: int = 0) -> list:
     return list(zip(cuts[:-1], cuts[1:]))
 
 
-def _get_pool(workers: int) -> ThreadPoolExecutor:
-    global _pool, _pool_pid
+def _get_pool(workers: int) -> _Pool:
+    global _pool
     with _lock:
-        if _pool is None or _pool_pid != os.getpid() or _pool._max_workers < workers:
-            _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastauc")
-            _pool_pid = os.getpid()
+        if _pool is None or _pool.pid != os.getpid():
+            _pool = _Pool()
+        _pool.grow(workers)
         return _pool
 
 
@@ -194,7 +217,7 @@ def map_units(fn, arg_tuples):
 
     pool = _get_pool(threads - 1)
     for _ in range(min(threads, n) - 1):
-        pool.submit(helper)
+        pool.tasks.put(helper)
     try:
         take()
     finally:

@@ -300,19 +300,40 @@ class Table:
         parts = sweep_parts(int(n_pos + n_neg))
         if parts == 1:
             return self.sweep()
-        longer, rows = (self.pos, int(n_pos)) if n_pos >= n_neg else (self.neg, int(n_neg))
+        lk, rows = (0, int(n_pos)) if n_pos >= n_neg else (1, int(n_neg))
+        # counts above any key from the row blocks' sums (exact: integers)
+        blocks = row_blocks(len(self))
+        sums = np.array(map_units(_count_sums, [(self.pos, self.neg, a, b) for a, b in blocks]))
+        prefix = np.zeros((len(blocks) + 1, 2))
+        np.cumsum(sums, axis=0, out=prefix[1:])
+        starts = [a for a, _ in blocks]
+        arrays = (self.pos, self.neg)
+
+        def above(g):  # (positives, negatives) of the keys before key g
+            b = max(0, int(np.searchsorted(starts, g, side="right")) - 1)
+            return tuple(float(prefix[b, c] + arrays[c][starts[b]:g].sum()) for c in (0, 1))
+
+        def reaching(t):  # the first key from the top with t rows of the longer class at or above it
+            b = int(np.searchsorted(prefix[:, lk], t, side="left")) - 1
+            local = np.cumsum(arrays[lk][blocks[b][0]:blocks[b][1]])
+            return blocks[b][0] + int(np.searchsorted(local, t - prefix[b, lk], side="left"))
+
         # the longer run's element e = rows * j // parts from the bottom: the
         # first key from the top with at least rows - e of its rows at or above it
-        cum = np.cumsum(longer)
-        cuts = [0, *[int(np.searchsorted(cum, rows - rows * j // parts, side="left")) + 1
-                     for j in range(parts - 1, 0, -1)], len(self)]
-        tp = fp = area2 = ap_num = 0.0
-        for a, b in zip(cuts[:-1], cuts[1:]):
-            part = Table(self.keys[a:b], self.pos[a:b], self.neg[a:b]).sweep(tp, fp)
-            tp, fp = part.tp, part.fp
-            area2 += part.area2
-            ap_num += part.ap_num
-        return Sweep(tp, fp, area2, ap_num, v.EMPTY_WEIGHT)
+        cuts = [0, *[reaching(rows - rows * j // parts) + 1 for j in range(parts - 1, 0, -1)],
+                len(self)]
+        e = v.EMPTY_WEIGHT
+        done = map_units(sweep_table, [(self.keys, self.pos, self.neg, a, b, *above(a), e, e, e)
+                                       for a, b in zip(cuts[:-1], cuts[1:])])
+        area2 = ap_num = 0.0
+        for _, _, a2, ap in done:  # each range from the exact counts above it
+            area2 += a2
+            ap_num += ap
+        return Sweep(done[-1][0], done[-1][1], area2, ap_num, v.EMPTY_WEIGHT)
+
+
+def _count_sums(pos, neg, a, b):
+    return pos[a:b].sum(), neg[a:b].sum()
 
 
 GROUP_RANGE_ROWS = 1 << 17  # rows per range of groups sorted and swept in one call

@@ -479,7 +479,8 @@ def distinct(y: np.ndarray, name: str = "y_true") -> np.ndarray:
         if np.can_cast(y.dtype, np.intp) and 0 <= lo and hi < _COUNTED_LABELS:
             # small class codes: counted in row blocks on the threads (no sort)
             size = int(hi) + 1
-            counts = sum(map_units(_bincount, [(y[a:b], size) for a, b in row_blocks(y.size)]))
+            counts = sum(map_units(_bincount, [(y[a:b], size)
+                                               for a, b in _check_blocks(y.size)]))
             return np.flatnonzero(counts).astype(y.dtype)
         return np.unique(y)
     try:
@@ -550,13 +551,20 @@ def require_binary(classes: np.ndarray, pos_label_given: bool, name: str = "y_tr
 
 _MIN_MAX_TYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int64),
                   np.dtype(np.bool_))
+# rows from which the checks run in row blocks on the threads (below, one
+# pass in the calling thread costs less than waking the threads)
+CHECK_BLOCKS_FROM = 1 << 18
+
+
+def _check_blocks(n: int) -> list:
+    return row_blocks(n) if n >= CHECK_BLOCKS_FROM else [(0, n)]
 
 
 def minmax(x: np.ndarray):
     """``(x.min(), x.max())`` of a 1-D numeric array (NaN propagates), in
     row blocks on the threads, each block one pass of a kernel
     (``_kernels.sorting.min_max``; numpy's reductions for other dtypes)."""
-    blocks = row_blocks(x.shape[0]) if x.ndim == 1 else [(0, x.shape[0])]
+    blocks = _check_blocks(x.shape[0]) if x.ndim == 1 else [(0, x.shape[0])]
     if len(blocks) == 1 or x.dtype not in _MIN_MAX_TYPES or not x.flags.c_contiguous:
         return x.min(), x.max()
     from ._kernels.sorting import min_max
@@ -583,8 +591,12 @@ def _bincount(y, size):
 
 
 def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:
-    """Bool (n,) array: True where ``y == pos_label``."""
-    blocks = row_blocks(y.shape[0]) if y.ndim == 1 else [(0, 0)]
+    """Bool (n,) array: True where ``y == pos_label`` (``y`` itself when it is
+    a contiguous bool array and ``pos_label`` is True: callers only read it)."""
+    if y.dtype == np.bool_ and y.ndim == 1 and y.flags.c_contiguous and (
+            pos_label is True or (isinstance(pos_label, np.bool_) and pos_label)):
+        return y
+    blocks = _check_blocks(y.shape[0]) if y.ndim == 1 else [(0, 0)]
     if len(blocks) > 1 and y.dtype.kind in "biuf" and isinstance(
             pos_label, (bool, int, float, np.bool_, np.integer, np.floating)):
         mask = np.empty(y.shape[0], bool)  # numbers: compared in row blocks on the threads

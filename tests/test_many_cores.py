@@ -15,7 +15,7 @@ import pytest
 from sklearn import metrics as skm
 
 import fastauc
-from fastauc import _pairwise, _parallel, _resample, _sort, _table
+from fastauc import _pairwise, _parallel, _resample, _sort, _table, _validation
 
 N = 100_000
 
@@ -31,6 +31,7 @@ def small_units(monkeypatch):
     monkeypatch.setattr(_table, "SWEEP_ROWS", 1 << 11)
     monkeypatch.setattr(_table, "GROUP_RANGE_ROWS", 1 << 11)
     monkeypatch.setattr(_pairwise, "MERGE_ROWS", 1 << 11)
+    monkeypatch.setattr(_validation, "CHECK_BLOCKS_FROM", 0)
 
 
 def _data(kind, seed=0):
