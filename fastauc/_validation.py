@@ -590,6 +590,25 @@ def _bincount(y, size):
     return np.bincount(y, minlength=size)
 
 
+def classes_and_ones(y: np.ndarray, name: str = "y_true"):
+    """``(unique_labels(y), ones)``: ``ones`` is the mask ``y == 1`` when the
+    labels are {0, 1} of an int64 array of ``CHECK_BLOCKS_FROM`` rows or
+    more (integers: least 0 and greatest 1 leave no other label), made in
+    the pass that finds the least and greatest label (row blocks on the
+    threads), else None."""
+    if not (y.ndim == 1 and y.dtype == np.int64 and y.flags.c_contiguous
+            and y.shape[0] >= CHECK_BLOCKS_FROM):
+        return unique_labels(y, name), None
+    from ._kernels.sorting import min_max_ones
+
+    ones = np.empty(y.shape[0], bool)
+    parts = map_units(min_max_ones, [(y[a:b], ones[a:b]) for a, b in _check_blocks(y.shape[0])])
+    if not any(bad for _, _, bad in parts) and min(p[0] for p in parts) == 0 and max(
+            p[1] for p in parts) == 1:
+        return np.array([0, 1], y.dtype), ones
+    return unique_labels(y, name), None
+
+
 def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:
     """Bool (n,) array: True where ``y == pos_label`` (``y`` itself when it is
     a contiguous bool array and ``pos_label`` is True: callers only read it)."""
@@ -635,12 +654,14 @@ def _binary_y(y_true) -> np.ndarray:
 def _binary_rows_of(y, sample_weight, pos_label, rule, frequency, arrays):
     n = check_lengths(y_true=y, **arrays)
     w = check_sample_weight(sample_weight, n, names=("y_true", *arrays), frequency=frequency)
-    classes = unique_labels(y)
+    classes, ones = classes_and_ones(y)
     require_binary(classes, pos_label is not None)
     if pos_label is None and rule == "greater":
         pos_label = classes[-1]
     else:
         pos_label = resolve_pos_label(classes, pos_label)
+    if ones is not None and pos_label == 1:
+        return ones, classes, w
     return positive_mask(y, pos_label), classes, w
 
 

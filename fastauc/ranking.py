@@ -402,7 +402,7 @@ def roc_auc_score(
         )
     S = v.as_float_array(y_score, "y_score", ndim=(1, 2), keep_float32=True)
     n = v.check_lengths(y_true=y, y_score=S)
-    classes = v.unique_labels(y)
+    classes, ones = v.classes_and_ones(y)
     multiclass = len(classes) > 2 or (S.ndim == 2 and S.shape[1] > 2)
     if S.ndim == 2:
         S = v.wide(S)
@@ -430,7 +430,8 @@ def roc_auc_score(
     if len(classes) < 2:
         v.warn_undefined(v.ONE_CLASS)
         return float("nan")
-    return _binary_auc(v.positive_mask(y, classes[-1]), S, w, max_fpr)
+    return _binary_auc(ones if ones is not None else v.positive_mask(y, classes[-1]), S, w,
+                       max_fpr)
 
 
 def _multiclass_roc_auc(y, S, labels, multi_class, average, w, y_classes):

@@ -313,3 +313,25 @@ def test_best_thresholds_in_blocks_equal_the_one_scan(shape, small_units):
     got = best_of(tp, fp, total_p, total_n, codes)
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("labels", [[0, 1], [0.0, 1.0], [1, 2], [0], [1], [-1, 1], [0, 1, 2],
+                                    [0.0, 0.5, 1.0]])
+def test_labels_and_their_ones_in_one_pass(labels, small_units):
+    """``classes_and_ones``: scikit-learn's classes, and the mask ``y == 1``
+    (made in the same pass) exactly when the labels are the integers {0, 1}."""
+    y = np.array(labels)[np.random.default_rng(3).integers(0, len(labels), N)]
+    if 0.5 in labels:  # not class labels: scikit-learn's error, as unique_labels raises it
+        with pytest.raises(ValueError, match="continuous format is not supported"):
+            _validation.classes_and_ones(y)
+        return
+    classes, ones = _validation.classes_and_ones(y)
+    np.testing.assert_array_equal(classes, np.unique(y))
+    if y.dtype.kind == "i" and sorted(set(labels)) == [0, 1]:
+        np.testing.assert_array_equal(ones, y == 1)
+        assert ones.dtype == bool
+    else:
+        assert ones is None
+    want = skm.roc_auc_score(y == y.max(), np.arange(N) % 7) if len(set(labels)) == 2 else None
+    if want is not None:
+        assert fastauc.roc_auc_score(y, np.arange(N) % 7) == pytest.approx(want, rel=1e-12)

@@ -266,6 +266,25 @@ def min_max(x):
 
 
 @jit
+def min_max_ones(x, ones):
+    """``min_max`` of a block of labels, and ``ones[i] = x[i] == 1`` in the
+    same pass: the positive mask of labels {0, 1}, the common case, without
+    a second pass over them."""
+    lo = x[0]
+    hi = x[0]
+    bad = False
+    for i in range(x.shape[0]):
+        v = x[i]
+        bad |= v != v
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+        ones[i] = v == 1
+    return lo, hi, bad
+
+
+@jit
 def add_blocks(hists, c0, c1, total):
     """``total[:, c0:c1]``: the row blocks' histograms (B, 2, K) added up,
     columns ``c0:c1`` (one unit of the sum; exact, integers)."""
