@@ -16,7 +16,8 @@ from ._kernels.thresholds import best_chain, best_indices, tie_limit, top_positi
 from ._parallel import map_units, row_blocks
 from ._results import GainsTable
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
-from ._kernels.sweeps import finish_points, reverse_points
+from . import _parallel
+from ._kernels.sweeps import finish_curve, finish_points, reverse_points
 from ._kernels.table import band_area, cumulative_range
 from ._table import Tallies, sorted_tallies
 
@@ -223,8 +224,13 @@ def roc_points(t: Tallies, drop: bool):
 def _finish(t: Tallies, m: int, pr: bool):
     """``finish_points`` over ``[0, m]`` (and for PR ``reverse_points``), in
     row blocks on the threads, in place."""
-    map_units(finish_points, [(t.tps, t.fps, t.thr_keys, float(t.tps[m]), float(t.fps[m]), a,
-                               b, pr) for a, b in row_blocks(m + 1)])
+    if m + 1 < _parallel.BLOCKS_FROM:  # a small curve: one call, no lists, no threads
+        finish_curve(t.tps, t.fps, t.thr_keys, m, pr)
+        return
+    total_p, total_n = float(t.tps[m]), float(t.fps[m])
+    blocks = row_blocks(m + 1)
+    map_units(finish_points, [(t.tps, t.fps, t.thr_keys, total_p, total_n, a, b, pr, False)
+                              for a, b in blocks])
     if pr:
         map_units(reverse_points, [(t.tps, t.fps, t.thr_keys, m, a, b)
                                    for a, b in row_blocks(m // 2 + 1)])

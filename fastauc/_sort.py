@@ -238,10 +238,13 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     hists = np.zeros((len(blocks), 2, nbins), np.int32)
     front(bin_counts, [(p[0], p[1], *p[2:4], lo, shift, vlo, scale, h)
                        for p, h in zip(parts, hists)])
-    total = _block_total(hists, front)
+    # the histograms' bookkeeping on threads only when they are large (a
+    # function of the sizes: 2**16 bins a class at most)
+    book = front if hists.size >= 1 << 18 else _serial
+    total = _block_total(hists, book)
     lut, firsts = _buckets(total, _bucket_rows(n) if path == "radix" else None)
     counts = np.empty((len(blocks), 2, firsts.shape[0]), np.int64)
-    front(bucket_counts, [(h, firsts, c) for h, c in zip(hists, counts)])
+    book(bucket_counts, [(h, firsts, c) for h, c in zip(hists, counts)])
     starts, cursors, n_pos = _segments(counts)
     m = int(starts[-1])
     keys = alloc("keys", m, bits.dtype)

@@ -564,9 +564,10 @@ def minmax(x: np.ndarray):
     """``(x.min(), x.max())`` of a 1-D numeric array (NaN propagates), in
     row blocks on the threads, each block one pass of a kernel
     (``_kernels.sorting.min_max``; numpy's reductions for other dtypes)."""
-    blocks = _check_blocks(x.shape[0]) if x.ndim == 1 else [(0, x.shape[0])]
-    if len(blocks) == 1 or x.dtype not in _MIN_MAX_TYPES or not x.flags.c_contiguous:
+    if x.shape[0] < CHECK_BLOCKS_FROM or x.ndim != 1 or x.dtype not in _MIN_MAX_TYPES or \
+            not x.flags.c_contiguous:
         return x.min(), x.max()
+    blocks = _check_blocks(x.shape[0])
     from ._kernels.sorting import min_max
 
     data = x.view(np.uint8) if x.dtype == np.bool_ else x
@@ -596,8 +597,8 @@ def classes_and_ones(y: np.ndarray, name: str = "y_true"):
     more (integers: least 0 and greatest 1 leave no other label), made in
     the pass that finds the least and greatest label (row blocks on the
     threads), else None."""
-    if not (y.ndim == 1 and y.dtype == np.int64 and y.flags.c_contiguous
-            and y.shape[0] >= CHECK_BLOCKS_FROM):
+    if not (y.shape[0] >= CHECK_BLOCKS_FROM and y.ndim == 1 and y.dtype == np.int64
+            and y.flags.c_contiguous):
         return unique_labels(y, name), None
     from ._kernels.sorting import min_max_ones
 
@@ -612,10 +613,11 @@ def classes_and_ones(y: np.ndarray, name: str = "y_true"):
 def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:
     """Bool (n,) array: True where ``y == pos_label`` (``y`` itself when it is
     a contiguous bool array and ``pos_label`` is True: callers only read it)."""
-    if y.dtype == np.bool_ and y.ndim == 1 and y.flags.c_contiguous and (
+    if y.dtype.kind == "b" and y.ndim == 1 and y.flags.c_contiguous and (
             pos_label is True or (isinstance(pos_label, np.bool_) and pos_label)):
         return y
-    blocks = _check_blocks(y.shape[0]) if y.ndim == 1 else [(0, 0)]
+    blocks = _check_blocks(y.shape[0]) if y.ndim == 1 and y.shape[0] >= CHECK_BLOCKS_FROM \
+        else [(0, 0)]
     if len(blocks) > 1 and y.dtype.kind in "biuf" and isinstance(
             pos_label, (bool, int, float, np.bool_, np.integer, np.floating)):
         mask = np.empty(y.shape[0], bool)  # numbers: compared in row blocks on the threads

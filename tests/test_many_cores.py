@@ -31,6 +31,7 @@ def small_units(monkeypatch):
     monkeypatch.setattr(_table, "SWEEP_ROWS", 1 << 11)
     monkeypatch.setattr(_table, "GROUP_RANGE_ROWS", 1 << 11)
     monkeypatch.setattr(_pairwise, "MERGE_ROWS", 1 << 11)
+    monkeypatch.setattr(_pairwise, "MERGE_MAX_PARTS", 64)
     monkeypatch.setattr(_validation, "CHECK_BLOCKS_FROM", 0)
 
 

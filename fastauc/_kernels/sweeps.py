@@ -185,7 +185,7 @@ def copy_points(thr, tps, fps, a, thr_out, tps_out, fps_out, b, g):
 
 
 @jit
-def finish_points(tps, fps, thr, total_p, total_n, lo, hi, pr):
+def finish_points(tps, fps, thr, total_p, total_n, lo, hi, pr, whole):
     """Turn compacted tallies into curve values, in place, slots ``lo:hi`` of
     ``[0, m]`` (one row block: any split of ``[0, m]`` gives the same arrays).
 
@@ -197,7 +197,7 @@ def finish_points(tps, fps, thr, total_p, total_n, lo, hi, pr):
     the curve is ``[0, m]`` in decreasing-threshold order.  PR: ``fps``
     becomes precision and ``tps`` recall, slot 0 holds (1, 0), keys become
     float64 bits; ``reverse_points`` then puts them in increasing-threshold
-    order."""
+    order (here at once when ``whole``: the call covers all of ``[0, m]``)."""
     for i in range(lo, hi):
         if i == 0:
             if pr:
@@ -216,6 +216,16 @@ def finish_points(tps, fps, thr, total_p, total_n, lo, hi, pr):
             tps[i] = tps[i] / total_p
             fps[i] = fps[i] / total_n
             thr[i] = key_to_float_bits(thr[i])
+    if pr and whole:
+        m = hi - 1
+        reverse_points(tps, fps, thr, m, 0, m // 2 + 1)
+
+
+@jit
+def finish_curve(tps, fps, thr, m, pr):
+    """``finish_points`` over all of ``[0, m]`` in one call (a small curve;
+    the totals are the tallies at ``m``)."""
+    finish_points(tps, fps, thr, tps[m], fps[m], 0, m + 1, pr, True)
 
 
 @jit
