@@ -144,6 +144,8 @@ def main(argv=None):
                         help="also roc_auc_score at 1e8 rows, float32 + bool")
     parser.add_argument("--numpy-sort", action="store_true",
                         help="also the float64 AUC with FASTAUC_SORT=numpy")
+    parser.add_argument("--sklearn", action="store_true",
+                        help="also scikit-learn's roc_auc_score on the float64 row (once)")
     parser.add_argument("--phases", nargs="?", const="", default=None,
                         help="the wall time of each parallel step of the rows whose labels "
                              "contain this text (default: every row), and the rest")
@@ -204,6 +206,20 @@ def main(argv=None):
                 for t in (counts[0], counts[-1]):
                     os.environ["FASTAUC_NUM_THREADS"] = str(t)
                     print(f"{label}, {t} threads: {phases(rows[label])}")
+    if args.sklearn:
+        from sklearn.metrics import roc_auc_score as sk_auc
+
+        rng = np.random.default_rng(0)  # the float64 row's data, drawn as make_rows draws it
+        y = rng.random(int(args.n)) < 0.1
+        yi, s = y.astype(np.int64), rng.standard_normal(int(args.n)) + y
+        t0 = time.perf_counter()
+        sk = sk_auc(yi, s)
+        t_sk = time.perf_counter() - t0
+        os.environ["FASTAUC_NUM_THREADS"] = str(max(counts))
+        t_fa, mine = best(lambda: fastauc.roc_auc_score(yi, s), args.repeat)
+        print(f"\nscikit-learn's roc_auc_score, float64 row: {1e3 * t_sk:.0f} ms "
+              f"({t_sk / t_fa:.0f}x fastauc's {1e3 * t_fa:.0f} ms at {max(counts)} threads); "
+              f"same AUC: {abs(sk - mine) <= 1e-12}")
     if args.big:
         rng = np.random.default_rng(1)
         big = 100_000_000
