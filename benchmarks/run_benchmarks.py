@@ -962,8 +962,19 @@ def main(argv=None):
     print(page)
     print(goal_summary())
     if not args.no_write:
-        (ROOT / "docs" / "benchmarks.md").write_text(page)
+        target = ROOT / "docs" / "benchmarks.md"
+        kept = _kept_section(target.read_text() if target.exists() else "")
+        target.write_text(page + ("\n" + kept + "\n" if kept else ""))
     return 0
+
+
+def _kept_section(old: str) -> str:
+    """The "Every core" section ``benchmarks/scaling_cores.py --page`` wrote
+    (its own runs, often on another machine), kept when the page is rewritten."""
+    begin, end = "<!-- scaling_cores: begin -->", "<!-- scaling_cores: end -->"
+    if begin not in old or end not in old:
+        return ""
+    return begin + old.split(begin, 1)[1].split(end, 1)[0] + end
 
 
 if __name__ == "__main__":
