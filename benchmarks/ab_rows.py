@@ -50,6 +50,9 @@ import time
 import warnings
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import best_time, data  # noqa: E402 (benchmarks/common.py: no fastauc import)
+
 SLOW_S = 1.0  # a row whose warm-up call takes longer is timed best of 2
 
 
@@ -81,13 +84,7 @@ class Ctx:
 
 def _uniform(n, pos_rate=0.1, seed=0):
     """run_benchmarks.data: uniform scores, int64 labels, uniform weights."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < pos_rate).astype(np.int64)
-    s = rng.random(n)
-    w = rng.random(n)
-    return y, s, w
+    return data(n, pos_rate, seed)
 
 
 def _issue(n, seed=0):
@@ -262,13 +259,19 @@ def rows_table():
     add("roc_auc_score 1e7 (uniform)",
         lambda c: (lambda d: lambda: c.fa.roc_auc_score(d["y"], d["s"]))(c.get(U)),
         ["roc_auc_score"])
-    add("roc_auc_score sample_weight 1e7 (uniform)",
-        lambda c: (lambda d: lambda: c.fa.roc_auc_score(d["y"], d["s"], sample_weight=d["w"]))(
-            c.get(U)), ["roc_auc_score"])
-    for name in ("roc_curve", "average_precision_score", "precision_recall_curve"):
-        add(f"{name} 1e7 (uniform)",
-            lambda c, name=name: (lambda d, f=getattr(c.fa, name): lambda: f(d["y"], d["s"]))(
-                c.get(U)), [name])
+    def plain_rows(key, tag, names):
+        """Each named function on the data set's labels and scores, then the
+        weighted AUC."""
+        for name in names:
+            add(f"{name} 1e7 ({tag})",
+                lambda c, name=name: (lambda d, f=getattr(c.fa, name): lambda: f(
+                    d["y"], d["s"]))(c.get(key)), [name])
+        add(f"roc_auc_score sample_weight 1e7 ({tag})",
+            lambda c: (lambda d: lambda: c.fa.roc_auc_score(d["y"], d["s"],
+                                                            sample_weight=d["w"]))(
+                c.get(key)), ["roc_auc_score"])
+
+    plain_rows(U, "uniform", ("roc_curve", "average_precision_score", "precision_recall_curve"))
     add("log_loss 1e7 (uniform, clipped)",
         lambda c: (lambda d: lambda: c.fa.log_loss(d["y"], d["p"]))(c.get(U)), ["log_loss"])
     # per call at 1e3 (small_n_row and model_selection_rows: data(1000))
@@ -338,13 +341,7 @@ def rows_table():
         add(f"roc_auc_score {label} 1e7 (normal+y)",
             lambda c, yk=yk, sk=sk: (lambda d: lambda: c.fa.roc_auc_score(d[yk], d[sk]))(
                 c.get(I)), ["roc_auc_score"])
-    for name in ("average_precision_score", "roc_curve", "precision_recall_curve"):
-        add(f"{name} 1e7 (normal+y)",
-            lambda c, name=name: (lambda d, f=getattr(c.fa, name): lambda: f(d["y"], d["s"]))(
-                c.get(I)), [name])
-    add("roc_auc_score sample_weight 1e7 (normal+y)",
-        lambda c: (lambda d: lambda: c.fa.roc_auc_score(d["y"], d["s"], sample_weight=d["w"]))(
-            c.get(I)), ["roc_auc_score"])
+    plain_rows(I, "normal+y", ("average_precision_score", "roc_curve", "precision_recall_curve"))
     for m in (10**3, 10**4, 10**5, 10**6):
         add(f"roc_auc_score per call {m:.0e} (normal+y)",
             lambda c, m=m: (lambda d: lambda: c.fa.roc_auc_score(*d))(c.get("issue_small")[m]),
@@ -436,24 +433,6 @@ class _Env:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-
-
-def best_time(fn, repeat, number=1, gap=0.0, warm=0.0):
-    """The least time of one call over ``repeat`` timings of ``number`` calls
-    each, ``gap`` seconds apart, each after ``warm`` seconds of untimed calls
-    (as run_benchmarks.best_time)."""
-    best = float("inf")
-    for k in range(repeat):
-        if k and gap:
-            time.sleep(gap)
-        end = time.perf_counter() + warm
-        while time.perf_counter() < end:
-            fn()
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
 
 
 def _emit(obj):

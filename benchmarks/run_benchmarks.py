@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import fastauc  # noqa: E402
 from fastauc import _parallel, _sort  # noqa: E402
+from common import best_time, data  # noqa: E402 (benchmarks/common.py)
 from fastauc.naive import pairwise_auc  # noqa: E402
 from tests.registry import GOALS  # noqa: E402
 
@@ -92,39 +93,6 @@ def goal_summary():
 # repeats of each timed fastauc call (the best is kept): the benchmark machines
 # are shared, and a call's time varies by up to 1.5x from run to run
 REPEAT = 5
-
-
-def best_time(fn, repeat, number=1, gap=0.0, warm=0.0):
-    """The least time of ``repeat`` timings of ``number`` calls each, ``gap``
-    seconds apart, each after ``warm`` seconds of untimed calls.  Short
-    timings use a gap: on this 2-vCPU host the second core is now and then
-    slow for spells of a fraction of a second to several seconds (a 1e5-row
-    call on two threads then takes as long as on one, or longer, while the
-    one-thread time and numpy's sort do not change), and windows back to
-    back can all fall in one spell.  And after each pause the second core is
-    slow again for about 0.15 s of calls (measured: 60 calls of 2.5 ms at 1e5
-    rows, then 1.55 ms each): ``warm`` times the calls as a loop that calls
-    one after another (a training loop) sees them."""
-    best = float("inf")
-    for k in range(repeat):
-        if k and gap:
-            time.sleep(gap)
-        end = time.perf_counter() + warm
-        while time.perf_counter() < end:
-            fn()
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
-
-
-def data(n, pos_rate=0.1, seed=0):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < pos_rate).astype(np.int64)
-    s = rng.random(n)
-    w = rng.random(n)
-    return y, s, w
 
 
 def sklearn_rows(n, repeat_fast, repeat_slow):

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import dataclasses
 import os
 import platform
 import sys
@@ -41,36 +40,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import fastauc  # noqa: E402
 from fastauc import _parallel, _sort, _warm  # noqa: E402
-
-
-def _bits(obj):
-    """A structure equal to another one's exactly when every float is equal to the last bit."""
-    if isinstance(obj, np.ndarray):
-        return (obj.dtype.str, obj.shape, obj.tobytes())
-    if isinstance(obj, (float, np.floating)):
-        return float(obj).hex()
-    if isinstance(obj, (list, tuple)):
-        return [_bits(x) for x in obj]
-    if isinstance(obj, dict):
-        return {k: _bits(x) for k, x in obj.items()}
-    if hasattr(obj, "to_dict"):
-        return _bits(obj.to_dict())
-    if dataclasses.is_dataclass(obj):
-        return _bits(dataclasses.asdict(obj))
-    if hasattr(obj, "__dict__"):
-        return _bits(vars(obj))
-    return obj
+from fastauc._demo import _best_time  # noqa: E402
+from tests.compare import exact_bits  # noqa: E402
 
 
 def _cpu() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+    return _sort._host().split("|")[0]  # the CPU model, as the sort-path choice keys it
 
 
 def _simd() -> str:
@@ -129,13 +104,9 @@ def make_rows(n: int, seed: int = 0):
 
 
 def best(fn, repeat):
-    t_best = float("inf")
-    out = None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        t_best = min(t_best, time.perf_counter() - t0)
-    return t_best, out
+    """``(seconds, result)``: the least time of ``repeat`` calls, and a result."""
+    out, seconds = _best_time(fn, repeat)
+    return seconds, out
 
 
 BEGIN, END = "<!-- scaling_cores: begin -->", "<!-- scaling_cores: end -->"
@@ -246,7 +217,7 @@ def main(argv=None):
             os.environ["FASTAUC_NUM_THREADS"] = str(t)
             seconds, out = best(fn, args.repeat)
             times.append(seconds)
-            bits = _bits(out)
+            bits = exact_bits(out)
             if first is None:
                 first = bits
             elif bits != first:

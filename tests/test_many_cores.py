@@ -8,7 +8,6 @@ thread counts 1, 2, 3, 7 and 64, and with the units run in a shuffled order.
 """
 
 import collections
-import dataclasses
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from sklearn import metrics as skm
 
 import fastauc
 from fastauc import _pairwise, _parallel, _resample, _sort, _table, _validation
+from tests.compare import exact_bits
 
 N = 100_000
 
@@ -55,26 +55,6 @@ def _data(kind, seed=0):
     w[1::997] = 0.0
     groups = rng.integers(0, 40, N)
     return y, s, s2, w, groups
-
-
-def _bits(obj):
-    """A structure equal to another one's exactly when every float is the
-    same to the last bit (NaN included)."""
-    if isinstance(obj, np.ndarray):
-        return (obj.dtype.str, obj.shape, obj.tobytes())
-    if isinstance(obj, (float, np.floating)):
-        return float(obj).hex()
-    if isinstance(obj, (list, tuple)):
-        return [_bits(x) for x in obj]
-    if isinstance(obj, dict):
-        return {k: _bits(x) for k, x in obj.items()}
-    if hasattr(obj, "to_dict"):
-        return _bits(obj.to_dict())
-    if dataclasses.is_dataclass(obj):
-        return _bits(dataclasses.asdict(obj))
-    if hasattr(obj, "__dict__"):
-        return _bits(vars(obj))
-    return obj
 
 
 def _accumulated(y, s, w):
@@ -131,7 +111,7 @@ FAMILIES = {
 
 
 def _run(family, kind):
-    return _bits(FAMILIES[family](*_data(kind)))
+    return exact_bits(FAMILIES[family](*_data(kind)))
 
 
 @pytest.mark.parametrize("kind", ["ties", "float32", "equal"])
