@@ -174,7 +174,8 @@ def main(argv=None):
                         help="also scikit-learn's roc_auc_score on the float64 row (once)")
     parser.add_argument("--phases", nargs="?", const="", default=None,
                         help="the wall time of each parallel step of the rows whose labels "
-                             "contain this text (default: every row), and the rest")
+                             "contain one of these comma-separated texts (default: every "
+                             "row), and the rest")
     args = parser.parse_args(argv)
     if args.page:
         write_page(args.page)
@@ -230,8 +231,9 @@ def main(argv=None):
         print(line, flush=True)
     if args.phases is not None:
         print()
+        wanted = args.phases.split(",")
         for label in rows:
-            if args.phases in label:
+            if any(w in label for w in wanted):
                 for t in (counts[0], counts[-1]):
                     os.environ["FASTAUC_NUM_THREADS"] = str(t)
                     print(f"{label}, {t} threads: {phases(rows[label])}")

@@ -316,7 +316,18 @@ def _merged_order(lay: _Layout):
 _METRICS = ("roc_auc", "average_precision", "log_loss")
 
 
-_BATCH = 16  # replicates per kernel call; fixed, so results never depend on threads
+_BATCH = 16  # replicates per kernel call at most (each replicate its own stream: the
+# results never depend on how they are batched, nor on the threads)
+UNIT_ROWS = 1 << 20  # rows of replicates a unit of the bootstrap is given (``batch_size``)
+
+
+def batch_size(n: int) -> int:
+    """Replicates per unit (per kernel call) of ``n`` rows: about ``UNIT_ROWS``
+    rows' worth, from 1 to ``_BATCH``; a function of the rows alone.  One
+    replicate a unit from 2**20 rows (200 replicates of 1e6 rows: 200 units,
+    not 13, for 16 or 64 threads to share), 16 below 2**16 (the call's cost
+    stays small next to the replicates')."""
+    return max(1, min(_BATCH, UNIT_ROWS // max(1, n)))
 
 
 _EPS = np.finfo(np.float64).eps
@@ -567,14 +578,15 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
     n = prep.n
     n_pos = prep.models[0].lay.n_pos
     out = np.empty((n_resamples, k))
+    size = batch_size(n)
     if poisson:
         kernel = poisson_batch
-        jobs = [(seed, r, out[r: r + _BATCH], first, n_pos, w, loss, ranks, code,
-                 metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
+        jobs = [(seed, r, out[r: r + size], first, n_pos, w, loss, ranks, code,
+                 metric_code, max_fpr) for r in range(0, n_resamples, size)]
     else:
         kernel = replicate_batch
-        jobs = [(seed, r, out[r: r + _BATCH], prep.strata, first, n_pos, w, loss, ranks, code,
-                 metric_code, max_fpr) for r in range(0, n_resamples, _BATCH)]
+        jobs = [(seed, r, out[r: r + size], prep.strata, first, n_pos, w, loss, ranks, code,
+                 metric_code, max_fpr) for r in range(0, n_resamples, size)]
     bar = _progress_bar(progress, n_resamples)
     lock = threading.Lock()
     # the multinomial kernel flags the replicates whose uint8 counts wrapped
@@ -593,7 +605,7 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
                 bar.update(job[2].shape[0])
         return buf
 
-    # the batches are the units (fixed: ``_BATCH`` replicates each), taken in turn
+    # the batches are the units (``batch_size`` replicates each), taken in turn
     used = map_units(batch, list(zip(jobs, flags)))
     if bar is not None:
         bar.close()

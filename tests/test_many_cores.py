@@ -33,6 +33,7 @@ def small_units(monkeypatch):
     monkeypatch.setattr(_pairwise, "MERGE_ROWS", 1 << 11)
     monkeypatch.setattr(_pairwise, "MERGE_MAX_PARTS", 64)
     monkeypatch.setattr(_validation, "CHECK_BLOCKS_FROM", 0)
+    monkeypatch.setattr(_resample, "UNIT_ROWS", 1)
 
 
 def _data(kind, seed=0):
