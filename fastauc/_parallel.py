@@ -24,7 +24,8 @@ import random
 import threading
 import queue
 
-__all__ = ["map_chunks", "map_each", "map_shared", "map_units", "num_threads", "row_blocks"]
+__all__ = ["map_chunks", "map_each", "map_shared", "map_units", "map_whole", "num_threads",
+           "row_blocks"]
 
 # row blocks of the counting and scatter passes (``row_blocks``): from
 # ``BLOCKS_FROM`` rows on, one per ``BLOCK_ROWS`` rows, at least two and at
@@ -39,6 +40,7 @@ SHUFFLE: int | None = None
 TRACE: list | None = None
 
 _lock = threading.Lock()
+_local = threading.local()
 
 
 class _Pool:
@@ -186,7 +188,7 @@ def map_units(fn, arg_tuples):
             results[k] = fn(*arg_tuples[k])
         return results
     threads = num_threads()
-    if threads <= 1:
+    if threads <= 1 or getattr(_local, "serial", False):
         return [fn(*args) for args in arg_tuples]
     results = [None] * n
     taken = itertools.count()  # next() on it is atomic under the GIL
@@ -231,6 +233,24 @@ def map_units(fn, arg_tuples):
 
 
 map_chunks = map_shared = map_units
+
+
+def map_whole(fn, arg_tuples):
+    """:func:`map_units` of units that each run whole in the thread that
+    takes them (the units they would map run there, one after another): for
+    many units of small work each (the classes of a multiclass call), where
+    waking threads for the small units inside costs more than it gains.  The
+    same results: only where the units run changes."""
+    return map_units(_whole, [(fn, args) for args in arg_tuples])
+
+
+def _whole(fn, args):
+    outer = getattr(_local, "serial", False)
+    _local.serial = True
+    try:
+        return fn(*args)
+    finally:
+        _local.serial = outer
 
 
 def map_each(fn, items, *args):
