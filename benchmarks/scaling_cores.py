@@ -17,7 +17,9 @@ Usage::
 
 ``--page`` writes saved outputs of this script (a run on a lent machine, a
 run here) into docs/benchmarks.md's "Every core" section, which
-``run_benchmarks.py`` keeps when it rewrites the page.
+``run_benchmarks.py`` keeps when it rewrites the page, and the first one's
+table into README.md and docs/user_guide.md (between ``<!-- cores -->``
+markers).
 
 The header names the CPU, numpy's SIMD features, the versions and the sort
 path chosen at each thread count; docs/benchmarks.md keeps the latest table.
@@ -112,6 +114,7 @@ def best(fn, repeat):
 BEGIN, END = "<!-- scaling_cores: begin -->", "<!-- scaling_cores: end -->"
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 README = Path(__file__).resolve().parent.parent / "README.md"
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "user_guide.md"
 README_BEGIN, README_END = "<!-- cores -->", "<!-- /cores -->"
 
 
@@ -153,8 +156,10 @@ def write_page(outputs, page=PAGE):
     extra = [line for line in first if line.startswith(("scikit-learn's", "`roc_auc_score` at 1e8"))]
     if extra:
         block += "\n" + "  \n".join(extra) + "\n"
-    if README.exists():
-        README.write_text(_replace_between(README.read_text(), README_BEGIN, README_END, block))
+    for doc in (README, GUIDE):  # the same block in both, links relative to each
+        if doc.exists():
+            text = block if doc is README else block.replace("docs/benchmarks.md", "benchmarks.md")
+            doc.write_text(_replace_between(doc.read_text(), README_BEGIN, README_END, text))
 
 
 def main(argv=None):
