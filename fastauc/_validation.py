@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from . import _warm
 from ._containers import score_columns, sklearn_input_name, to_numpy
 from ._parallel import map_units, row_blocks
 
@@ -556,8 +557,31 @@ _MIN_MAX_TYPES = (np.dtype(np.float64), np.dtype(np.float32), np.dtype(np.int64)
 CHECK_BLOCKS_FROM = 1 << 18
 
 
+_CHECKS = ("checks",)  # the ``_warm`` family of the checks' kernels
+
+
 def _check_blocks(n: int) -> list:
     return row_blocks(n) if n >= CHECK_BLOCKS_FROM else [(0, n)]
+
+
+def _checks_ready() -> bool:
+    """Whether the checks' kernels are compiled or loaded; while they are
+    not (a first call on an empty cache), numpy checks the rows, and
+    ``_warm`` compiles them in the background, as for the first call's
+    sort (``_table.numpy_tallies``)."""
+    return not _warm.numpy_path(_CHECKS)
+
+
+def warm_checks():
+    """Compile or load the checks' kernels for the dtypes they take."""
+    from ._kernels.sorting import min_max, min_max_ones
+
+    for dtype in _MIN_MAX_TYPES:
+        min_max(np.zeros(4, np.uint8 if dtype == np.bool_ else dtype))
+    min_max_ones(np.zeros(4, np.int64), np.empty(4, bool))
+
+
+_warm.WARMUPS["checks"] = lambda: warm_checks()
 
 
 def minmax(x: np.ndarray):
@@ -565,7 +589,7 @@ def minmax(x: np.ndarray):
     row blocks on the threads, each block one pass of a kernel
     (``_kernels.sorting.min_max``; numpy's reductions for other dtypes)."""
     if x.shape[0] < CHECK_BLOCKS_FROM or x.ndim != 1 or x.dtype not in _MIN_MAX_TYPES or \
-            not x.flags.c_contiguous:
+            not x.flags.c_contiguous or not _checks_ready():
         return x.min(), x.max()
     blocks = _check_blocks(x.shape[0])
     from ._kernels.sorting import min_max
@@ -598,7 +622,7 @@ def classes_and_ones(y: np.ndarray, name: str = "y_true"):
     the pass that finds the least and greatest label (row blocks on the
     threads), else None."""
     if not (y.shape[0] >= CHECK_BLOCKS_FROM and y.ndim == 1 and y.dtype == np.int64
-            and y.flags.c_contiguous):
+            and y.flags.c_contiguous) or not _checks_ready():
         return unique_labels(y, name), None
     from ._kernels.sorting import min_max_ones
 

@@ -89,6 +89,21 @@ def _multiclass(fastauc, y, p, q, w, k, P):
     fastauc.roc_auc_score(k, P, multi_class="ovo")
 
 
+def _large(fastauc, y, p, q, w, k, P):
+    """What large inputs add: the row-blocked checks (from 2**18 rows: their
+    kernels directly), and on distinct scores long curves finished and
+    reversed in blocks, few kept points gathered, the best thresholds
+    scanned in blocks."""
+    from . import _validation
+
+    _validation.warm_checks()
+    s = np.random.default_rng(1).random(WARM_ROWS)
+    for yy, ww in _variants(y, w):
+        fastauc.roc_curve(yy, s, sample_weight=ww)
+        fastauc.precision_recall_curve(yy, s, sample_weight=ww)
+    fastauc.report(y, np.column_stack((s, p)))
+
+
 #: The common calls by family, each compiled for the signatures real calls
 #: use (integer and boolean labels, weights, float32 scores).
 GROUPS = {
@@ -100,6 +115,7 @@ GROUPS = {
     "bootstrap": _bootstrap,
     "report": _report,
     "multiclass": _multiclass,
+    "large": _large,
 }
 
 
@@ -117,6 +133,7 @@ def _run_groups(names):
             GROUPS[name](fastauc, *data)
         for dtype in (np.float64, np.float32):  # the first calls' numpy path gives way
             _warm.warm(("tallies", np.dtype(dtype).str))
+        _warm.warm(("checks",))  # and the checks' numpy passes
 
 
 def _parts(names, jobs):
