@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
-from ._kernels.thresholds import best_chain, best_indices, tie_limit, top_positives
+from ._kernels.thresholds import top_positives
 from ._parallel import map_units, row_blocks
 from ._results import GainsTable
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
@@ -56,43 +56,6 @@ def layout_tallies(lay, wl, table):
     return (lay.keys, as_float64(lay.bp), as_float64(lay.bn),
             float(lay.bp[-1]) if lay.bp.shape[0] else 0.0,
             float(lay.bn[-1]) if lay.bn.shape[0] else 0.0)
-
-
-def best_of(tps, fps, total_p, total_n, codes):
-    """``_kernels.thresholds.best_indices`` (each metric's first best
-    threshold, ties within rounding to the first), the thresholds scanned in
-    fixed row blocks on the threads and the blocks' scans joined in order:
-    the same indices and values, to the last bit.
-
-    A block changes the answer only if some value in it beats the best so
-    far (its greatest value does); then, if its first value beats it, the
-    one scan takes that value and from there runs as the block's own scan,
-    so the block's answer is taken; otherwise (values equal to rounding at
-    the block's edge) the block is scanned again from the best so far."""
-    blocks = row_blocks(tps.shape[0])
-    if len(blocks) == 1:
-        return best_indices(tps, fps, total_p, total_n, codes)
-    k = codes.shape[0]
-    scans = [(np.empty(k), np.zeros(k, np.int64), np.empty(k), np.empty(k)) for _ in blocks]
-    map_units(best_chain, [(tps, fps, a, b, total_p, total_n, codes, *scan, False)
-                           for (a, b), scan in zip(blocks, scans)])
-    best, idx = scans[0][0].copy(), scans[0][1].copy()
-    for (a, b), (b_best, b_idx, top, first) in zip(blocks[1:], scans[1:]):
-        again = []
-        for c in range(k):
-            limit = tie_limit(best[c])
-            if not top[c] > limit:  # nothing in the block beats the best so far
-                continue
-            if first[c] > limit:
-                best[c], idx[c] = b_best[c], b_idx[c]
-            else:
-                again.append(c)
-        if again:
-            sub_best, sub_idx = best[again].copy(), idx[again].copy()
-            best_chain(tps, fps, a, b, total_p, total_n, codes[again], sub_best, sub_idx,
-                       np.empty(len(again)), np.empty(len(again)), True)
-            best[again], idx[again] = sub_best, sub_idx
-    return idx, best
 
 
 def cumulative_sums(tps, fps, firsts):

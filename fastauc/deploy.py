@@ -92,8 +92,8 @@ def _multiclass(fastauc, y, p, q, w, k, P):
 def _large(fastauc, y, p, q, w, k, P):
     """What large inputs add: the row-blocked checks (from 2**18 rows: their
     kernels directly), and on distinct scores long curves finished and
-    reversed in blocks, few kept points gathered, the best thresholds
-    scanned in blocks."""
+    reversed in blocks, few kept points gathered, report's sums over key
+    ranges."""
     from . import _validation
 
     _validation.warm_checks()

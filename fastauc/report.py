@@ -10,8 +10,8 @@ import numpy as np
 from . import _validation as v
 from ._kernels.losses import log_loss_sum
 from ._kernels.sorting import keys_to_floats
-from ._kernels.thresholds import CODES
-from ._curves import best_of, cumulative_sums, layout_tallies, lifts
+from ._kernels.thresholds import CODES, best_indices
+from ._curves import cumulative_sums, layout_tallies, lifts
 from ._parallel import map_each, map_units, row_blocks
 from ._delong import class_weights, paired_test, placement_cov
 from ._resample import layout_table_ap, layouts
@@ -215,7 +215,7 @@ def _model_numbers(lay, wl):
         keys, tp, fp, total_p, total_n = layout_tallies(lay, wl, None)
         ap = cumulative_sums(tp, fp, [c[0] for c in lay.cut] or [0])[1] / total_p
     codes = np.array([CODES[metric] for metric in BEST_METRICS], np.int64)
-    indices, values = best_of(tp, fp, total_p, total_n, codes)
+    indices, values = best_indices(tp, fp, total_p, total_n, codes)
     thresholds = keys_to_floats(keys[indices], np.empty(indices.shape[0], np.uint64))
     points = ThresholdMetrics(thresholds, tp[indices], fp[indices], total_p, total_n)
     return ap, values, points, lifts(tp, fp, total_p, total_n, LIFT_FRACTIONS)

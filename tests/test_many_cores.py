@@ -264,39 +264,6 @@ def test_first_failing_unit_raises(monkeypatch):
         assert _parallel.map_units(unit, [(k,) for k in range(5)]) == list(range(5))
 
 
-@pytest.mark.parametrize("shape", ["smooth", "plateaus", "ties at block edges", "nan"])
-def test_best_thresholds_in_blocks_equal_the_one_scan(shape, small_units):
-    """``_curves.best_of`` (the scan in row blocks, joined) gives the indices
-    and values of ``best_indices`` (one scan), ties within rounding included."""
-    from fastauc._curves import best_of
-    from fastauc._kernels.thresholds import CODES, best_indices
-
-    rng = np.random.default_rng(7)
-    n = 50_000
-    if shape == "smooth":
-        tp = np.cumsum(rng.random(n) < 0.3).astype(np.float64)
-        fp = np.arange(1, n + 1) - tp
-    else:
-        steps = rng.integers(0, 2, n).astype(np.float64)
-        if shape != "smooth":
-            steps[:: 1 << 11] = 0.0  # flat where blocks meet
-        tp = np.cumsum(steps)
-        fp = np.cumsum(np.where(rng.random(n) < 0.5, 1.0 - steps, 0.0))
-        if shape == "plateaus":
-            tp = np.repeat(tp[::50], 50)[:n]
-            fp = np.repeat(fp[::50], 50)[:n]
-        if shape == "nan":
-            tp[:3] = 0.0
-            fp[:3] = 0.0  # MCC's 0/0 at the top
-    total_p, total_n = float(tp[-1]) + 1.0, float(fp[-1]) + 2.0
-    codes = np.array(list(CODES.values()), np.int64)
-    codes = codes[codes != CODES["cost"]]
-    want = best_indices(tp, fp, total_p, total_n, codes)
-    got = best_of(tp, fp, total_p, total_n, codes)
-    np.testing.assert_array_equal(got[0], want[0])
-    np.testing.assert_array_equal(got[1], want[1])
-
-
 @pytest.mark.parametrize("labels", [[0, 1], [0.0, 1.0], [1, 2], [0], [1], [-1, 1], [0, 1, 2],
                                     [0.0, 0.5, 1.0]])
 def test_labels_and_their_ones_in_one_pass(labels, small_units):

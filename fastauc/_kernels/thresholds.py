@@ -47,7 +47,7 @@ def value(tp, fp, total_p, total_n, code, beta, cost_fp, cost_fn):
 
 
 @jit
-def tie_limit(best_v):
+def _limit(best_v):
     """What a value must exceed to beat ``best_v`` by more than rounding: values
     that are equal in exact arithmetic (``2/6 - 0`` and ``5/6 - 1/2``) may
     differ in the last bits, and the first (highest) threshold must win such a
@@ -59,13 +59,13 @@ def tie_limit(best_v):
 def _scan(tps, fps, total_p, total_n, code, beta, cost_fp, cost_fn):
     best = 0
     best_v = value(tps[0], fps[0], total_p, total_n, code, beta, cost_fp, cost_fn)
-    lim = tie_limit(best_v)
+    lim = _limit(best_v)
     for i in range(1, tps.shape[0]):
         x = value(tps[i], fps[i], total_p, total_n, code, beta, cost_fp, cost_fn)
         if x > lim:
             best_v = x
             best = i
-            lim = tie_limit(x)
+            lim = _limit(x)
     return best, best_v
 
 
@@ -103,37 +103,10 @@ def best_indices(tps, fps, total_p, total_n, codes):
     for i in range(1, tps.shape[0]):
         for c in range(k):
             x = value(tps[i], fps[i], total_p, total_n, codes[c], 1.0, 0.0, 0.0)
-            if x > tie_limit(best[c]):
+            if x > _limit(best[c]):
                 best[c] = x
                 idx[c] = i
     return idx, best
-
-
-@jit
-def best_chain(tps, fps, lo, hi, total_p, total_n, codes, best, idx, top, first, start):
-    """``best_indices``' scan over thresholds ``lo:hi`` only, one unit of it:
-    for each code ``c``, from the best so far (``best[c]`` at ``idx[c]``)
-    when ``start``, else from threshold ``lo`` itself (a range scanned on its
-    own).  Updates ``best`` and ``idx``; writes each metric's greatest value
-    in the range to ``top`` (NaN left out; -inf for none) and its value at
-    ``lo`` to ``first``: what ``_curves.best_of`` needs to join the ranges'
-    scans into the one scan's answer."""
-    k = codes.shape[0]
-    for c in range(k):
-        x = value(tps[lo], fps[lo], total_p, total_n, codes[c], 1.0, 0.0, 0.0)
-        first[c] = x
-        top[c] = x if x == x else -np.inf
-        if not start or x > tie_limit(best[c]):
-            best[c] = x
-            idx[c] = lo
-    for i in range(lo + 1, hi):
-        for c in range(k):
-            x = value(tps[i], fps[i], total_p, total_n, codes[c], 1.0, 0.0, 0.0)
-            if x > top[c]:
-                top[c] = x
-            if x > tie_limit(best[c]):
-                best[c] = x
-                idx[c] = i
 
 
 @jit
