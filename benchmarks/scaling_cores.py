@@ -297,7 +297,7 @@ def phases(fn, repeat=3):
 
     modules = [m for name, m in sys.modules.items()
                if name.startswith(package.__name__) and m is not None]
-    patched = [(m, a) for m in modules for a in ("map_units", "map_chunks", "map_shared")
+    patched = [(m, a) for m in modules for a in ("map_units",)
                if getattr(m, a, None) is original]
     best_total, best_spent = float("inf"), {}
     try:

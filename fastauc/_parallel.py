@@ -24,8 +24,7 @@ import random
 import threading
 import queue
 
-__all__ = ["map_chunks", "map_each", "map_shared", "map_units", "map_whole", "num_threads",
-           "row_blocks"]
+__all__ = ["map_each", "map_units", "map_whole", "num_threads", "row_blocks"]
 
 # row blocks of the counting and scatter passes (``row_blocks``): from
 # ``BLOCKS_FROM`` rows on, one per ``BLOCK_ROWS`` rows, at least two and at
@@ -230,9 +229,6 @@ def map_units(fn, arg_tuples):
     if errors:
         raise errors[min(errors)]
     return results
-
-
-map_chunks = map_shared = map_units
 
 
 def map_whole(fn, arg_tuples):

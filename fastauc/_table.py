@@ -326,10 +326,13 @@ class Table:
             b = max(0, int(np.searchsorted(starts, g, side="right")) - 1)
             return tuple(float(prefix[b, c] + arrays[c][starts[b]:g].sum()) for c in (0, 1))
 
+        local = {}  # a block's running counts, made once for the cuts that fall in it
+
         def reaching(t):  # the first key from the top with t rows of the longer class at or above it
             b = int(np.searchsorted(prefix[:, lk], t, side="left")) - 1
-            local = np.cumsum(arrays[lk][blocks[b][0]:blocks[b][1]])
-            return blocks[b][0] + int(np.searchsorted(local, t - prefix[b, lk], side="left"))
+            if b not in local:
+                local[b] = np.cumsum(arrays[lk][blocks[b][0]:blocks[b][1]])
+            return blocks[b][0] + int(np.searchsorted(local[b], t - prefix[b, lk], side="left"))
 
         # the longer run's element e = rows * j // parts from the bottom: the
         # first key from the top with at least rows - e of its rows at or above it

@@ -448,14 +448,15 @@ def is_continuous(classes: np.ndarray) -> bool:
     return classes.dtype.kind == "f" and bool(np.any(classes != np.floor(classes)))
 
 
-def unique_labels(y: np.ndarray, name: str = "y_true") -> np.ndarray:
+def unique_labels(y: np.ndarray, name: str = "y_true", bounds=None) -> np.ndarray:
     """Sorted distinct labels, fast for numeric binary labels (no sort).
 
     Continuous float values raise scikit-learn's "continuous format is not
     supported"; labels that cannot be compared raise its "Mix of label input
-    types (string and number)".
+    types (string and number)".  ``bounds``: the least and greatest label
+    when a pass already found them (numeric ``y``).
     """
-    classes = distinct(y, name)
+    classes = distinct(y, name, bounds)
     if is_continuous(classes):
         raise ValueError(
             f"continuous format is not supported ({name} looks continuous: float values "
@@ -464,13 +465,14 @@ def unique_labels(y: np.ndarray, name: str = "y_true") -> np.ndarray:
     return classes
 
 
-def distinct(y: np.ndarray, name: str = "y_true") -> np.ndarray:
-    """Sorted distinct values of a 1-D label array (no sort for two numeric values)."""
+def distinct(y: np.ndarray, name: str = "y_true", bounds=None) -> np.ndarray:
+    """Sorted distinct values of a 1-D label array (no sort for two numeric
+    values); ``bounds``, when given, are its least and greatest value."""
     if y.dtype.kind == "b":
         lo, hi = (bool(x) for x in minmax(y))
         return np.array([lo, hi] if lo != hi else [lo])
     if y.dtype.kind in "iuf":
-        lo, hi = minmax(y)
+        lo, hi = minmax(y) if bounds is None else bounds
         if lo == hi:
             return np.array([lo])
         if y.dtype.kind in "iu" and int(hi) - int(lo) == 1:  # no integer lies between them
@@ -574,11 +576,11 @@ def _checks_ready() -> bool:
 
 def warm_checks():
     """Compile or load the checks' kernels for the dtypes they take."""
-    from ._kernels.sorting import min_max, min_max_ones
+    from ._kernels.sorting import min_max
 
     for dtype in _MIN_MAX_TYPES:
-        min_max(np.zeros(4, np.uint8 if dtype == np.bool_ else dtype))
-    min_max_ones(np.zeros(4, np.int64), np.empty(4, bool))
+        min_max(np.zeros(4, np.uint8 if dtype == np.bool_ else dtype), None)
+    min_max(np.zeros(4, np.int64), np.empty(4, bool))
 
 
 _warm.WARMUPS["checks"] = lambda: warm_checks()
@@ -595,7 +597,7 @@ def minmax(x: np.ndarray):
     from ._kernels.sorting import min_max
 
     data = x.view(np.uint8) if x.dtype == np.bool_ else x
-    parts = map_units(min_max, [(data[a:b],) for a, b in blocks])
+    parts = map_units(min_max, [(data[a:b], None) for a, b in blocks])
     if any(bad for _, _, bad in parts):
         nan = x.dtype.type(np.nan)
         return nan, nan
@@ -624,14 +626,14 @@ def classes_and_ones(y: np.ndarray, name: str = "y_true"):
     if not (y.shape[0] >= CHECK_BLOCKS_FROM and y.ndim == 1 and y.dtype == np.int64
             and y.flags.c_contiguous) or not _checks_ready():
         return unique_labels(y, name), None
-    from ._kernels.sorting import min_max_ones
+    from ._kernels.sorting import min_max
 
     ones = np.empty(y.shape[0], bool)
-    parts = map_units(min_max_ones, [(y[a:b], ones[a:b]) for a, b in _check_blocks(y.shape[0])])
-    if not any(bad for _, _, bad in parts) and min(p[0] for p in parts) == 0 and max(
-            p[1] for p in parts) == 1:
+    parts = map_units(min_max, [(y[a:b], ones[a:b]) for a, b in _check_blocks(y.shape[0])])
+    lo, hi = y.dtype.type(min(p[0] for p in parts)), y.dtype.type(max(p[1] for p in parts))
+    if lo == 0 and hi == 1:
         return np.array([0, 1], y.dtype), ones
-    return unique_labels(y, name), None
+    return unique_labels(y, name, (lo, hi)), None
 
 
 def positive_mask(y: np.ndarray, pos_label) -> np.ndarray:

@@ -147,14 +147,14 @@ def test_units_that_map_units_never_wait_forever(threads, monkeypatch):
     assert got == [want] * 16
 
 
-def test_map_shared_gives_each_call_its_result_in_order():
-    """``map_shared``: every call once, results in order whichever thread
+def test_map_units_gives_each_call_its_result_in_order():
+    """``map_units``: every call once, results in order whichever thread
     took it (one held up takes fewer), an error reaches the caller, and
     nested calls give theirs."""
     import threading
     import time
 
-    from fastauc._parallel import map_shared
+    from fastauc._parallel import map_units
 
     seen = []
 
@@ -164,9 +164,9 @@ def test_map_shared_gives_each_call_its_result_in_order():
         return k * k
 
     delays = [0.02 if k == 0 else 0.001 for k in range(12)]  # the first call holds a thread
-    assert map_shared(call, [(k, d) for k, d in enumerate(delays)]) == [k * k for k in range(12)]
+    assert map_units(call, [(k, d) for k, d in enumerate(delays)]) == [k * k for k in range(12)]
     assert sorted(k for k, _ in seen) == list(range(12))
-    assert map_shared(lambda k: map_shared(lambda j: j + k, [(1,), (2,)]),
+    assert map_units(lambda k: map_units(lambda j: j + k, [(1,), (2,)]),
                       [(10,), (20,), (30,)]) == [[11, 12], [21, 22], [31, 32]]
 
     def fail(k):
@@ -175,4 +175,4 @@ def test_map_shared_gives_each_call_its_result_in_order():
         return k
 
     with pytest.raises(ValueError, match="call 3"):
-        map_shared(fail, [(k,) for k in range(6)])
+        map_units(fail, [(k,) for k in range(6)])

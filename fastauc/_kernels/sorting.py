@@ -249,9 +249,11 @@ def block_bins(bits, score, lo, shift, vlo, scale, top, out):
 
 
 @jit
-def min_max(x):
+def min_max(x, ones):
     """``(least, greatest, any NaN)`` of a non-empty 1-D array, in one pass
-    (a row block of the validation passes: labels, scores, weights)."""
+    (a row block of the validation passes: labels, scores, weights); with
+    ``ones`` not None also ``ones[i] = x[i] == 1`` in the same pass, the
+    positive mask of labels {0, 1} without a second pass over them."""
     lo = x[0]
     hi = x[0]
     bad = False
@@ -262,25 +264,7 @@ def min_max(x):
             lo = v
         if v > hi:
             hi = v
-    return lo, hi, bad
-
-
-@jit
-def min_max_ones(x, ones):
-    """``min_max`` of a block of labels, and ``ones[i] = x[i] == 1`` in the
-    same pass: the positive mask of labels {0, 1}, the common case, without
-    a second pass over them."""
-    lo = x[0]
-    hi = x[0]
-    bad = False
-    for i in range(x.shape[0]):
-        v = x[i]
-        bad |= v != v
-        if v < lo:
-            lo = v
-        if v > hi:
-            hi = v
-        ones[i] = v == 1
+        put_value(ones, i, v == 1)
     return lo, hi, bad
 
 
