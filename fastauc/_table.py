@@ -686,13 +686,23 @@ def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0,
     base = _moment_stats(runs, moments)
     offs = _offsets(ranges)
     e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
-    m = offs[-1] + 1 if curve else 0
-    # curves: one spare slot in front for the point that every curve adds
+    # curves: one spare slot in front for the point that every curve adds.
+    # With a drop rule each range writes its few kept points at the front of
+    # buffers of its own (gathered below): written at the range's offset in
+    # one buffer they would be spread over it, and every page (every huge
+    # page) of it would be touched
+    apart = curve and drop > 0
+    m = offs[-1] + 1 if curve and not apart else 0
     thr, tps, fps = np.empty(m, np.uint64), np.empty(m), np.empty(m)
-    jobs, stats = [], []
+    jobs, stats, own = [], [], []
     for r, (a, b) in enumerate(zip(offs[:-1], offs[1:])):
-        out = (thr[a + 1:b + 1], tps[a + 1:b + 1], fps[a + 1:b + 1]) if curve else (e_k, e_w,
-                                                                                   e_w)
+        if apart:
+            own.append((np.empty(b - a, np.uint64), np.empty(b - a), np.empty(b - a)))
+            out = own[-1]
+        elif curve:
+            out = (thr[a + 1:b + 1], tps[a + 1:b + 1], fps[a + 1:b + 1])
+        else:
+            out = (e_k, e_w, e_w)
         st = base.copy() if moments else None
         stats.append(st)
         jobs.append((*ranges[r], *out, True, *above[r], st, drop, a == 0))
@@ -718,6 +728,11 @@ def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0,
                                   done[nxt][8], drop):
                     gs[r] -= 1
     dest = np.concatenate(([0], np.cumsum(gs))).tolist()
+    if apart:  # each range's points gathered into arrays of the curve's length, on threads
+        out = (np.empty(dest[-1] + 1, np.uint64), np.empty(dest[-1] + 1), np.empty(dest[-1] + 1))
+        map_units(copy_points, [(*own[r], 0, *out, dest[r] + 1, gs[r])
+                                for r in range(len(gs)) if gs[r]])
+        return Tallies(*out, tp, fp, area2, ap_num, stats[0] if moments else base, drop > 0)
     if dest[-1] == offs[-1]:  # every row a point: no gap to close
         return Tallies(thr, tps, fps, tp, fp, area2, ap_num, stats[0] if moments else base,
                        drop > 0)
@@ -725,9 +740,8 @@ def split_sweep(runs, moments: bool, curve: bool = False, drop: int = 0,
         g = _compacted((thr[1:], tps[1:], fps[1:]), offs, gs)[0].shape[0]
         return Tallies(thr[:g + 1], tps[:g + 1], fps[:g + 1], tp, fp, area2, ap_num,
                        stats[0] if moments else base, drop > 0)
-    # few points kept (ties, a drop rule): each range's points gathered into
-    # arrays of the curve's length, the ranges on the threads (one spare slot
-    # in front, as above)
+    # few points kept (ties): each range's points gathered into arrays of the
+    # curve's length, the ranges on the threads (one spare slot in front)
     out = (np.empty(dest[-1] + 1, np.uint64), np.empty(dest[-1] + 1), np.empty(dest[-1] + 1))
     map_units(copy_points, [(thr, tps, fps, offs[r] + 1, *out, dest[r] + 1, gs[r])
                             for r in range(len(gs)) if gs[r]])
