@@ -5,6 +5,7 @@ Drop-in replacements for scikit-learn's ranking metrics: change
 ``from fastauc import roc_auc_score`` and nothing else.
 """
 
+from ._config import config_context, get_config, set_config
 from ._validation import UndefinedMetricWarning
 from .accumulator import Accumulator
 from .classification import (
@@ -74,6 +75,9 @@ def __dir__():
     return sorted([*globals(), *_LAZY_SUBMODULES, *_LAZY_CLASSES])
 
 __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-learn
+    "config_context",
+    "get_config",
+    "set_config",
     "Accumulator",
     "BestThreshold",
     "BootstrapResult",

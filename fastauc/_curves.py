@@ -172,16 +172,21 @@ def _compacted(t: Tallies, drop: bool, second_difference: bool) -> int:
 
 def roc_points(t: Tallies, drop: bool):
     m = _compacted(t, drop, True)
-    if t.fps[m] <= 0:
-        v.warn_undefined(
-            "No negative samples in y_true, false positive value should be meaningless"
-        )
-    if t.tps[m] <= 0:
-        v.warn_undefined(
-            "No positive samples in y_true, true positive value should be meaningless"
-        )
+    warn_roc_totals(t.tps[m], t.fps[m])
     _finish(t, m, False)
     return _owned(t.fps[: m + 1], t.tps[: m + 1], t.thr_keys[: m + 1].view(np.float64))
+
+
+NO_NEGATIVE_ROC = "No negative samples in y_true, false positive value should be meaningless"
+NO_POSITIVE_ROC = "No positive samples in y_true, true positive value should be meaningless"
+
+
+def warn_roc_totals(total_p, total_n, stacklevel=None):
+    """scikit-learn's ``roc_curve`` warnings when a class has no weight."""
+    if total_n <= 0:
+        v.warn_undefined(NO_NEGATIVE_ROC, stacklevel)
+    if total_p <= 0:
+        v.warn_undefined(NO_POSITIVE_ROC, stacklevel)
 
 
 def _finish(t: Tallies, m: int, pr: bool):

@@ -85,6 +85,25 @@ ZERO_WEIGHT_CLASS = ("All samples of one class have zero weight. ROC AUC score i
                      "defined in that case.")
 
 
+ONE_CLASS_DET = ("Only one class is present in y_true. Detection error tradeoff curve is not "
+                 "defined in that case.")
+AVERAGES = (None, "micro", "macro", "weighted", "samples")
+
+
+def check_average(average, options=AVERAGES) -> None:
+    if average not in options:
+        raise ValueError(f"average must be one of {options}, got {average!r}")
+
+
+def check_auc_options(average, max_fpr, multi_class) -> None:
+    """``roc_auc_score``'s option checks (scikit-learn's words)."""
+    check_average(average)
+    if max_fpr is not None and not (0 < max_fpr <= 1):
+        raise ValueError(f"max_fpr must be in the range (0, 1], got {plain(max_fpr)!r}")
+    if multi_class not in ("raise", "ovr", "ovo"):
+        raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
+
+
 def undefined_auc(is_pos: np.ndarray) -> str:
     """Why the AUC of rows with a class of no weight is undefined, in
     ``roc_auc_score``'s words: a class absent, or weighing zero in all."""

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ._device import dispatch
 from . import _validation as v
 from ._resample import (
     bootstrap_interval as _interval,
@@ -42,6 +43,7 @@ def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):
     return [jk_rows_layout0]
 
 
+@dispatch("y_score")
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confidence_level=0.95,
                  method="percentile", stratified=None, sample_weight=None, random_state=None,
                  max_fpr=None, progress=False, scheme="multinomial"):
@@ -198,6 +200,7 @@ def _summarise(values, estimate, level, method, prep, jackknife, stratified,
     return low, high, se, int(values.shape[0] - good.shape[0])
 
 
+@dispatch("y_score_a", "y_score_b")
 def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
                    confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None, max_fpr=None,

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ._device import dispatch
 from . import _validation as v
 from ._delong import class_weights, delong_many, delong_one, delong_setup, paired_test
 from .bootstrap import bootstrap_ci
@@ -25,6 +26,7 @@ __all__ = ["ConfidenceInterval", "DeLongTestResult", "delong_covariance", "delon
            "roc_auc_ci"]
 
 
+@dispatch("y_scores")
 def delong_covariance(y_true, y_scores, *, sample_weight=None):
     """AUCs of one or several models on the same rows and their DeLong covariance.
 
@@ -110,6 +112,7 @@ def _aucs_and_covariance(is_pos, columns, w):
     return delong_many(is_pos, columns, w)
 
 
+@dispatch("y_score")
 def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sample_weight=None,
                transform=None, **bootstrap_options):
     """ROC AUC with a confidence interval (DeLong or bootstrap).
@@ -178,6 +181,7 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
     return _wald_interval(float(aucs[0]), float(cov[0, 0]), level, transform)
 
 
+@dispatch("y_score_a", "y_score_b")
 def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confidence_level=0.95,
                 sample_weight=None):
     """DeLong's paired test of two AUCs measured on the same rows.

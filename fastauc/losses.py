@@ -6,12 +6,14 @@ import warnings
 
 import numpy as np
 
+from ._device import dispatch
 from . import _validation as v
 from ._kernels.losses import log_loss_sum
 
 __all__ = ["log_loss"]
 
 
+@dispatch("y_proba")
 def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels=None,
              y_pred="deprecated"):
     """Log loss (logistic loss, cross-entropy) of predicted probabilities.

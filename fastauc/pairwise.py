@@ -10,11 +10,13 @@ uses) and linear walks.  See ``docs/training.md`` for the derivations.
 
 from __future__ import annotations
 
+from ._device import dispatch
 from ._pairwise import pairwise_terms
 
 __all__ = ["pairwise_loss", "pairwise_loss_gradient"]
 
 
+@dispatch("y_score")
 def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_weight=None,
                   pos_label=None, groups=None, normalize=True):
     """An all-pairs surrogate of the AUC, exactly, in O(n log n).
@@ -106,6 +108,7 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
                           normalize)[0]
 
 
+@dispatch("y_score")
 def pairwise_loss_gradient(y_true, y_score, *, loss="squared_hinge", margin=1.0,
                            sample_weight=None, pos_label=None, groups=None, normalize=True,
                            hessian=False):

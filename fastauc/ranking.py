@@ -13,6 +13,7 @@ from itertools import combinations
 
 import numpy as np
 
+from ._device import dispatch
 from . import _validation as v
 from ._kernels.matrix import columns_and_checks
 from ._kernels.sorting import keys_to_floats
@@ -34,18 +35,9 @@ __all__ = [
     "roc_curve",
 ]
 
-_AVERAGES = (None, "micro", "macro", "weighted", "samples")
-
-
-# ------------------------------------------------------------------ inputs
-
-def _check_average(average, options=_AVERAGES):
-    if average not in options:
-        raise ValueError(f"average must be one of {options}, got {average!r}")
-
-
 # ------------------------------------------------------------------ curves
 
+@dispatch("y_score")
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True):
     """Compute the Receiver Operating Characteristic (ROC) curve.
 
@@ -100,6 +92,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
                                      else 0), drop_intermediate)
 
 
+@dispatch("y_score")
 def precision_recall_curve(
     y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=False
 ):
@@ -154,6 +147,7 @@ def precision_recall_curve(
                                     else 0), drop_intermediate, raw_dtype)
 
 
+@dispatch("y_score")
 def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermediate=False):
     """Compute the Detection Error Tradeoff (DET) curve: FPR against FNR.
 
@@ -210,10 +204,7 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
         m = _drop_intermediate(tps, fps, thr, False)
         tps, fps, thr = tps[:m], fps[:m], thr[:m]
     if classes.shape[0] != 2:
-        raise ValueError(
-            "Only one class is present in y_true. Detection error "
-            "tradeoff curve is not defined in that case."
-        )
+        raise ValueError(v.ONE_CLASS_DET)
     fns = tps[-1] - tps
     first = int(np.searchsorted(fps, fps[0], side="right")) - 1
     last = int(np.searchsorted(tps, tps[-1])) + 1
@@ -221,6 +212,7 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
     return fps[sl][::-1] / fps[-1], fns[sl][::-1] / tps[-1], thr[sl][::-1]
 
 
+@dispatch("y")
 def auc(x, y):
     """Area under a curve given by points, with the trapezoidal rule.
 
@@ -279,7 +271,7 @@ def auc(x, y):
 
 def _average_binary(metric, Y, S, average, weight):
     """scikit-learn's ``_average_binary_score`` over the columns of ``Y``/``S``."""
-    _check_average(average)
+    v.check_average(average)
     n, n_cols = Y.shape
     weighted = weight.shape[0] > 0
     if average == "micro":
@@ -326,6 +318,7 @@ def _multilabel_input(y, y_score, sample_weight):
     return Y, S, w
 
 
+@dispatch("y_score")
 def roc_auc_score(
     y_true,
     y_score,
@@ -389,11 +382,7 @@ def roc_auc_score(
     >>> roc_auc_score([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])  # a tie counts 1/2
     0.875
     """
-    _check_average(average)
-    if max_fpr is not None and not (0 < max_fpr <= 1):
-        raise ValueError(f"max_fpr must be in the range (0, 1], got {v.plain(max_fpr)!r}")
-    if multi_class not in ("raise", "ovr", "ovo"):
-        raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
+    v.check_auc_options(average, max_fpr, multi_class)
     y = v.as_label_array(y_true)
     if y.ndim == 2:
         Y, S, w = _multilabel_input(y, y_score, sample_weight)
@@ -564,6 +553,7 @@ def _ovo_roc_auc(encoded, columns, average):
     )
 
 
+@dispatch("y_score")
 def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sample_weight=None):
     """Average precision: the step-function area under the precision-recall curve.
 
@@ -598,7 +588,7 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     >>> average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.8333333333333333
     """
-    _check_average(average)
+    v.check_average(average)
     y = v.as_label_array(y_true)
     if y.ndim == 2:
         Y = v.check_multilabel_indicator(y)

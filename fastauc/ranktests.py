@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._device import dispatch
 from . import _validation as v
 from ._results import MannWhitneyResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
@@ -18,6 +19,7 @@ from ._table import sorted_tallies as _sorted_tallies
 __all__ = ["MannWhitneyResult", "mann_whitney_u"]
 
 
+@dispatch("y_score")
 def mann_whitney_u(
     y_true, y_score, *, alternative="two-sided", use_continuity=True, method="auto",
     sample_weight=None,

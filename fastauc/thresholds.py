@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._device import dispatch
 from . import _validation as v
 from ._curves import check_best_args, gains, lifts, threshold_tallies
 from ._kernels.table import band_area
@@ -36,6 +37,7 @@ __all__ = [
 ]
 
 
+@dispatch("y_score")
 def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None):
     """Confusion-matrix metrics at every distinct threshold, from one sort.
 
@@ -93,6 +95,7 @@ class BestThreshold:
         return iter((self.threshold, self.value, self.metric))
 
 
+@dispatch("y_score")
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None, cost_fp=None,
                    cost_fn=None, pos_label=None):
     """The threshold that maximises a metric over every distinct threshold.
@@ -145,6 +148,7 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
     return BestThreshold(float(threshold), float(best), metric)
 
 
+@dispatch("y_score")
 def gini(y_true, y_score, *, sample_weight=None):
     """Gini coefficient ``2 * AUC - 1`` (the accuracy ratio), weighted.
 
@@ -160,6 +164,7 @@ def gini(y_true, y_score, *, sample_weight=None):
 # ------------------------------------------------------------------ lift and gains
 
 
+@dispatch("y_score")
 def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
     """Lift in the top fraction ``k`` of rows: their positive rate over the overall rate.
 
@@ -191,6 +196,7 @@ def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
     return lifts(tps, fps, total_p, total_n, (k,))[k]
 
 
+@dispatch("y_score")
 def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=None):
     """Cumulative gains and lift by bins of equal (weighted) size, highest scores first.
 
@@ -235,6 +241,7 @@ class ConvexHull:
     auc: float  #: area under the hull, >= the ROC AUC
 
 
+@dispatch("y_score")
 def roc_convex_hull(y_true, y_score, *, sample_weight=None, pos_label=None):
     """Vertices of the ROC convex hull and the area under it.
 
@@ -290,6 +297,7 @@ def _check_range(r, name):
     return lo, hi
 
 
+@dispatch("y_score")
 def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=False,
                 sample_weight=None, pos_label=None):
     """Partial area under the ROC curve over a range of FPR or of TPR (pROC's definition).

@@ -804,9 +804,14 @@ assert len(BY_NAME) == len(REGISTRY), "registry names must be unique"
 
 
 def public_functions():
-    """Every public callable of fastauc that computes something (not classes)."""
+    """Every public callable of fastauc that computes something (not classes,
+    not the configuration functions)."""
     return sorted(n for n in fastauc.__all__
-                  if callable(getattr(fastauc, n)) and not isinstance(getattr(fastauc, n), type))
+                  if callable(getattr(fastauc, n)) and not isinstance(getattr(fastauc, n), type)
+                  and n not in CONFIG_FUNCTIONS)
+
+
+CONFIG_FUNCTIONS = ("config_context", "get_config", "set_config")
 
 
 def first_entries():

@@ -263,6 +263,23 @@ def poisson_count(key, i):
 
 
 @jit
+def uniform_pick(seed, r, j, size):
+    """Draw ``j`` of replicate ``r``: a uniform integer below ``size`` (< 2**32)
+    from the counter-based stream ``mix(state_r + (j + 1) GOLDEN)``: Lemire's
+    multiply-shift on its high 32 bits, a low product word below ``2**32 mod
+    size`` rejected and redrawn from the next value of the chain (unbiased).
+    A function of ``(seed, r, j)`` alone: the device's multinomial draws."""
+    size = np.uint64(size)
+    threshold = ((LOW32 - size) + ONE) % size  # 2**32 mod size
+    z = _mix(replicate_state(seed, r) + (np.uint64(j) + ONE) * GOLDEN)
+    prod = (z >> S32) * size
+    while (prod & LOW32) < threshold:
+        z = _mix(z + GOLDEN)
+        prod = (z >> S32) * size
+    return np.int64(prod >> S32)
+
+
+@jit
 def poisson_counts(key, rid, out):
     """``out[p]`` = the Poisson count of input row ``rid[p]``, streaming."""
     for p in range(rid.shape[0]):

@@ -1,0 +1,151 @@
+"""Where arrays live, and moving them: the device path's array layer.
+
+A CUDA array is a PyTorch CUDA tensor, a CuPy array, or any object with
+``__cuda_array_interface__`` or a DLPack device of type CUDA (JAX).  None of
+these libraries is imported to find out: the checks read the object's type
+and attributes, so a call on numpy arrays pays a few attribute lookups.
+
+The device path computes with one array namespace ``xp``: CuPy on a GPU,
+numpy under numba-cuda's simulator (``NUMBA_ENABLE_CUDASIM=1``), where the
+kernels of ``_kernels_cuda`` run simulated on host arrays.  Results go back
+to the library and device of the scores (a torch tensor in, torch tensors
+out); scalars are Python floats.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+HOST = object()  # a device implementation's answer: "compute this one on the host"
+_DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
+GPU_EXTRA = ("install the GPU extra: pip install 'fastauc[gpu]' (CUDA 13) or "
+             "'fastauc[gpu-cu12]' (CUDA 12); docs/gpu.md")
+
+
+def _module(x) -> str:
+    return type(x).__module__.partition(".")[0]
+
+
+def cuda_device(x):
+    """The CUDA device ordinal ``x`` lives on, or None when it is not a CUDA
+    array (numpy arrays, lists, host tensors, scalars)."""
+    if x is None or type(x) is np.ndarray or isinstance(x, (list, tuple, int, float, str)):
+        return None
+    lib = _module(x)
+    if lib == "torch":
+        return x.device.index or 0 if getattr(x, "is_cuda", False) else None
+    if lib == "cupy":
+        return int(x.device.id)
+    if hasattr(type(x), "__cuda_array_interface__"):
+        return 0
+    dl = getattr(x, "__dlpack_device__", None)
+    if dl is not None:
+        try:
+            kind, ordinal = dl()
+        except Exception:  # noqa: BLE001 - not a DLPack array after all
+            return None
+        if int(kind) in _DLPACK_CUDA:
+            return int(ordinal)
+    return None
+
+
+def library(x) -> str:
+    """The library results should come back in: ``"torch"``, ``"cupy"``,
+    ``"jax"`` or ``"numpy"`` (host inputs)."""
+    lib = _module(x)
+    if lib in ("torch", "cupy", "jax", "jaxlib"):
+        return "jax" if lib == "jaxlib" else lib
+    return "cupy" if cuda_device(x) is not None else "numpy"
+
+
+def to_host(x):
+    """A CUDA array as a numpy array (a copy); anything else unchanged."""
+    if cuda_device(x) is None:
+        return x
+    lib = _module(x)
+    if lib == "torch":
+        t = x.detach()
+        if str(t.dtype) == "torch.bfloat16":
+            t = t.float()
+        return t.cpu().numpy()
+    if lib == "cupy":
+        return x.get()
+    import cupy
+
+    return cupy.asnumpy(cupy.asarray(x))
+
+
+class Engine:
+    """One device call's array namespace and result library.
+
+    ``xp`` is CuPy (a GPU) or numpy (the simulator); ``simulated`` says which.
+    ``lib`` and ``ordinal`` say where results go.
+    """
+
+    def __init__(self, simulated: bool, lib: str, ordinal):
+        self.simulated = simulated
+        self.lib = lib
+        self.ordinal = ordinal
+        if simulated:
+            self.xp = np
+        else:
+            try:
+                import cupy
+            except ImportError as exc:
+                raise ImportError(f"fastauc's device path needs CuPy: {GPU_EXTRA}") from exc
+            self.xp = cupy
+
+    def on_device(self):
+        """A context for the work: CuPy's device of the scores (nothing when
+        simulated)."""
+        if self.simulated:
+            from contextlib import nullcontext
+
+            return nullcontext()
+        return self.xp.cuda.Device(self.ordinal or 0)
+
+    def asarray(self, x, name: str):
+        """``x`` in ``xp``, on this device, without a copy where it is there
+        already (a tensor that requires grad is detached; float16 and
+        bfloat16 are widened to float32, exactly).  Host array-likes go
+        through the CPU path's conversion first (pandas, lists, ...)."""
+        if cuda_device(x) is None:
+            from .. import _validation as v
+
+            arr = v.as_array(x, name)
+            if arr.dtype == np.float16:
+                arr = arr.astype(np.float32)
+            if self.simulated or arr.dtype.kind not in "biuf":
+                return arr  # strings and objects stay: the CPU rules judge them
+            return self.xp.asarray(arr)
+        lib = _module(x)
+        if lib == "torch":
+            t = x.detach()
+            if str(t.dtype) in ("torch.bfloat16", "torch.float16"):
+                t = t.float()
+            return self.xp.asarray(t)
+        if lib == "cupy":
+            return x.astype(np.float32) if x.dtype == np.float16 else x
+        try:
+            arr = self.xp.from_dlpack(x)
+        except (TypeError, AttributeError, BufferError):
+            arr = self.xp.asarray(x)
+        return arr.astype(np.float32) if str(arr.dtype) in ("float16", "bfloat16") else arr
+
+    def host(self, a):
+        """A device array as numpy (no copy when simulated)."""
+        return a if self.simulated else self.xp.asnumpy(a)
+
+    def out(self, a):
+        """A result array in the scores' library and device."""
+        if self.simulated or self.lib == "numpy":
+            return self.host(a)
+        if self.lib == "torch":
+            import torch
+
+            return torch.from_dlpack(a)
+        if self.lib == "jax":
+            import jax.numpy as jnp
+
+            return jnp.from_dlpack(a)
+        return a

@@ -1,0 +1,301 @@
+"""The public functions' device implementations (``DEVICE``: name -> function).
+
+Each takes the :class:`~.arrays.Engine` and the public function's bound
+arguments; it checks options with the CPU path's own helpers, validates with
+``_device.validation`` and computes with ``_device.tallies`` (and, for the
+bootstrap, ``_device.resample``).  A case the device does not compute
+(multilabel targets, a score mapping) returns ``HOST``: the dispatcher then
+runs the CPU path on host copies.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import _validation as v
+from .._curves import NO_POSITIVE_PR, warn_roc_totals
+from .._delong import SMALL_DELONG, covariance_from_sums, paired_test
+from .._results import DeLongTestResult
+from .._stats import mann_whitney_result, wald_interval
+from .._kernels.table import N_STATS, ST_MAX_TIE, ST_TIES
+from . import tallies as t
+from . import validation as dv
+from .arrays import HOST
+from .resample import bootstrap_ci
+
+
+
+# ------------------------------------------------------------------ AUC
+
+def _binary_auc(e, is_pos, s, w, max_fpr):
+    """``_curves.binary_auc`` on the device: the same float (unweighted, to the
+    last bit), NaN with scikit-learn's warning for one class."""
+    n_pos = int(is_pos.sum())
+    if n_pos == 0 or n_pos == is_pos.shape[0]:
+        v.warn_undefined(v.ONE_CLASS, stacklevel=None)
+        return math.nan
+    if max_fpr is None or max_fpr == 1:
+        c = t.split_classes(e, is_pos, s, w)
+        if c.total_pos <= 0 or c.total_neg <= 0:
+            v.warn_undefined(v.ZERO_WEIGHT_CLASS, stacklevel=None)
+            return math.nan
+        return float(t.area2(e, c) / (2.0 * c.total_pos * c.total_neg))
+    fpr, tpr, _ = _roc(e, is_pos, s, w, True)
+    partial = _band_area(e, fpr, tpr, float(max_fpr))
+    min_area = 0.5 * max_fpr**2
+    return float(0.5 * (1 + (partial - min_area) / (max_fpr - min_area)))
+
+
+def _band_area(e, fpr, tpr, hi):
+    """Area under the ROC polyline over ``0 <= fpr <= hi`` (trapezoids, the
+    segment that crosses ``hi`` interpolated): ``_kernels.table.band_area``."""
+    xp = e.xp
+    a = xp.clip(fpr[:-1], 0.0, hi)
+    b = xp.clip(fpr[1:], 0.0, hi)
+    run = fpr[1:] - fpr[:-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = xp.where(run > 0, (tpr[1:] - tpr[:-1]) / run, 0.0)
+    ya = tpr[:-1] + slope * (a - fpr[:-1])
+    yb = tpr[:-1] + slope * (b - fpr[:-1])
+    return float((0.5 * (b - a) * (ya + yb)).sum())
+
+
+def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_class, labels):
+    v.check_auc_options(average, max_fpr, multi_class)
+    S = dv.scores(e, y_score, "y_score", ndim=(1, 2))
+    if S.ndim == 2 or dv.labels(e, y_true, S.shape[0]) is None:
+        return HOST  # multiclass, multilabel, labels the CPU path judges
+    is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater", y_score=S)
+    if len(classes) < 2:
+        v.warn_undefined(v.ONE_CLASS, stacklevel=None)
+        return math.nan
+    return _binary_auc(e, is_pos, S, w, max_fpr)
+
+
+# ------------------------------------------------------------------ curves
+
+def _target(e, y_true, y_score, sample_weight, pos_label):
+    s = dv.scores(e, y_score, "y_score")
+    is_pos, classes, w = dv.binary(e, y_true, sample_weight, pos_label, rule="sklearn",
+                                   y_score=s)
+    return is_pos, s, w, classes
+
+
+def _roc(e, is_pos, s, w, drop):
+    xp = e.xp
+    c = t.curve(e, is_pos, s, w)
+    tps, fps, thr = c.tps, c.fps, c.thresholds
+    if drop:
+        keep = t.drop_points(e, tps, fps, True)
+        tps, fps, thr = tps[keep], fps[keep], thr[keep]
+    total_p = float(tps[-1]) if tps.shape[0] else 0.0
+    total_n = float(fps[-1]) if fps.shape[0] else 0.0
+    warn_roc_totals(total_p, total_n)
+    zero = xp.zeros(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fpr = xp.concatenate((zero, fps)) / total_n
+        tpr = xp.concatenate((zero, tps)) / total_p
+    thr = xp.concatenate((xp.full(1, np.inf), thr))
+    return fpr, tpr, thr
+
+
+def roc_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
+    is_pos, s, w, _ = _target(e, y_true, y_score, sample_weight, pos_label)
+    return tuple(e.out(a) for a in _roc(e, is_pos, s, w, drop_intermediate))
+
+
+def precision_recall_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
+    raw = getattr(y_score, "dtype", None)
+    is_pos, s, w, _ = _target(e, y_true, y_score, sample_weight, pos_label)
+    xp = e.xp
+    c = t.curve(e, is_pos, s, w)
+    tps, fps, thr = c.tps, c.fps, c.thresholds
+    if drop_intermediate:
+        keep = t.drop_points(e, tps, fps, False)
+        tps, fps, thr = tps[keep], fps[keep], thr[keep]
+    total_p = float(tps[-1]) if tps.shape[0] else 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = xp.concatenate(((tps / (tps + fps))[::-1], xp.ones(1)))
+        recall = xp.concatenate(((tps / total_p)[::-1], xp.zeros(1)))
+    if total_p == 0:
+        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
+        recall = xp.concatenate((xp.ones(recall.shape[0] - 1), xp.zeros(1)))
+    thr = thr[::-1]
+    kind = np.dtype(s.dtype)
+    if raw is not None and np.dtype(_numpy_dtype(raw)).kind in "iuf":
+        thr = thr.astype(_numpy_dtype(raw) if np.dtype(_numpy_dtype(raw)).itemsize >= 4
+                         else kind)
+    return e.out(xp.ascontiguousarray(precision)), e.out(xp.ascontiguousarray(recall)), \
+        e.out(xp.ascontiguousarray(thr))
+
+
+def _numpy_dtype(dtype):
+    """A numpy dtype for a numpy, CuPy or torch dtype (bfloat16: float32)."""
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        name = str(dtype).replace("torch.", "")
+        return np.dtype("float32" if name == "bfloat16" else name)
+
+
+def det_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
+    is_pos, s, w, classes = _target(e, y_true, y_score, sample_weight, pos_label)
+    xp = e.xp
+    c = t.curve(e, is_pos, s, w)
+    zero = xp.zeros(1)
+    tps = xp.concatenate((zero, c.tps))
+    fps = xp.concatenate((zero, c.fps))
+    thr = xp.concatenate((xp.full(1, np.inf), c.thresholds))
+    if drop_intermediate and tps.shape[0] > 2:
+        keep = t.drop_points(e, tps, fps, False)
+        tps, fps, thr = tps[keep], fps[keep], thr[keep]
+    if classes.shape[0] != 2:
+        raise ValueError(v.ONE_CLASS_DET)
+    fns = tps[-1] - tps
+    first = int(xp.searchsorted(fps, fps[0], side="right")) - 1
+    last = int(xp.searchsorted(tps, tps[-1])) + 1
+    sl = slice(first, last)
+    return (e.out(xp.ascontiguousarray(fps[sl][::-1] / fps[-1])),
+            e.out(xp.ascontiguousarray(fns[sl][::-1] / tps[-1])),
+            e.out(xp.ascontiguousarray(thr[sl][::-1])))
+
+
+def average_precision_score(e, y_true, y_score, average, pos_label, sample_weight):
+    v.check_average(average)
+    S = dv.scores(e, y_score, "y_score", ndim=(1, 2))
+    y = dv.labels(e, y_true, S.shape[0])
+    if S.ndim == 2 or y is None:
+        return HOST  # multilabel, multiclass, labels the CPU path judges
+    w = dv.weights(e, sample_weight, S.shape[0], ("y_true", "y_score"), False)
+    classes = dv.classes_of(e, y)
+    if len(classes) > 2 or (len(classes) == 2 and pos_label not in classes.tolist()):
+        return HOST  # scikit-learn's multiclass rules and errors
+    xp = e.xp
+    c = t.curve(e, dv.equal(e, y, pos_label), S, w)
+    total_p = float(c.tps[-1]) if c.tps.shape[0] else 0.0
+    if total_p == 0:
+        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
+        return 0.0
+    tg = xp.diff(c.tps, prepend=0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = xp.where(tg > 0, tg * (c.tps / (c.tps + c.fps)), 0.0)
+    return float(max(0.0, float(terms.sum()) / total_p))
+
+
+# ------------------------------------------------------------------ DeLong and ranks
+
+def _columns(e, y_scores, name):
+    S = dv.scores(e, y_scores, name, ndim=(1, 2), keep_float32=False)
+    return S[:, None] if S.ndim == 1 else S
+
+
+def _delong(e, is_pos, S, w):
+    """AUCs (each the float ``roc_auc_score`` gives) and DeLong's covariance
+    of the score columns of ``S``, NaN with the CPU path's warnings."""
+    k = S.shape[1]
+    xp = e.xp
+    wp = None if w is None else w[is_pos]
+    wn = None if w is None else w[~is_pos]
+    n_pos = int(is_pos.sum())
+    if w is None:
+        total_p, total_n = float(n_pos), float(is_pos.shape[0] - n_pos)
+    else:
+        total_p, total_n = float(wp.sum()), float(wn.sum())
+    if total_p <= 0 or total_n <= 0:
+        v.warn_undefined(v.ONE_CLASS if n_pos in (0, is_pos.shape[0])
+                         else v.ZERO_WEIGHT_CLASS, stacklevel=None)
+        return np.full(k, np.nan), np.full((k, k), np.nan)
+    aucs = np.empty(k)
+    d10, d01 = [], []
+    for j in range(k):
+        c = t.split_classes(e, is_pos, xp.ascontiguousarray(S[:, j]), w)
+        aucs[j] = t.area2(e, c) / (2.0 * c.total_pos * c.total_neg)
+        v10, v01 = t.placements(e, c)
+        # back to the rows' order within each class (the weights' order)
+        d10.append(_unsort(xp, S[is_pos, j], v10) - aucs[j])
+        d01.append(_unsort(xp, S[~is_pos, j], v01) - aucs[j])
+    sums = np.empty((2, k, k))
+    for c_, (d, wc) in enumerate(((xp.stack(d10), wp), (xp.stack(d01), wn))):
+        dw = d if wc is None else d * wc
+        sums[c_] = e.host(dw @ d.T)
+    cov = covariance_from_sums(np.stack([np.triu(s) for s in sums]), (total_p, total_n),
+                               warn=False)
+    if np.isnan(cov).any():
+        v.warn_undefined(SMALL_DELONG, stacklevel=None)
+    return aucs, cov
+
+
+def _unsort(xp, s, sorted_values):
+    """Values given in ``s``'s ascending order, put back in ``s``'s order."""
+    order = xp.argsort(s)
+    out = xp.empty_like(sorted_values)
+    out[order] = sorted_values
+    return out
+
+
+def delong_covariance(e, y_true, y_scores, sample_weight):
+    S = _columns(e, y_scores, "y_scores")
+    is_pos, _, w = dv.binary(e, y_true, sample_weight, None, rule="greater", frequency=True,
+                             y_scores=S)
+    if S.shape[1] == 2 and v.looks_like_proba(e.host(S[:64])) and \
+            v.looks_like_proba(e.host(S)):
+        v.warn_proba("y_scores", stacklevel=v.caller_stacklevel())
+    aucs, cov = _delong(e, is_pos, S, w)
+    return aucs, cov
+
+
+def roc_auc_ci(e, y_true, y_score, method, confidence_level, sample_weight, transform,
+               bootstrap_options):
+    if method != "delong":
+        return HOST
+    v.check_choice(transform, "transform", (None, "logit"))
+    if bootstrap_options:
+        raise TypeError(f"unexpected arguments for method='delong': {sorted(bootstrap_options)}")
+    level = v.check_confidence_level(confidence_level)
+    s = dv.scores(e, y_score, "y_score", keep_float32=False)
+    is_pos, _, w = dv.binary(e, y_true, sample_weight, None, rule="greater", frequency=True,
+                             y_score=s)
+    aucs, cov = _delong(e, is_pos, s[:, None], w)
+    return wald_interval(float(aucs[0]), float(cov[0, 0]), level, transform)
+
+
+def delong_test(e, y_true, y_score_a, y_score_b, alternative, confidence_level, sample_weight):
+    v.check_choice(alternative, "alternative", ("two-sided", "less", "greater"))
+    level = v.check_confidence_level(confidence_level)
+    a = dv.scores(e, y_score_a, "y_score_a", keep_float32=False)
+    b = dv.scores(e, y_score_b, "y_score_b", keep_float32=False)
+    is_pos, _, w = dv.binary(e, y_true, sample_weight, None, rule="greater", frequency=True,
+                             y_score_a=a, y_score_b=b)
+    aucs, cov = _delong(e, is_pos, e.xp.stack((a, b), axis=1), w)
+    if np.isnan(aucs).any():
+        nan = math.nan
+        return DeLongTestResult(nan, nan, nan, nan, nan, nan, nan, nan, alternative, level)
+    return paired_test(aucs, cov, 0, 1, level, alternative)
+
+
+def mann_whitney_u(e, y_true, y_score, alternative, use_continuity, method, sample_weight):
+    v.check_choice(alternative, "alternative", ("two-sided", "less", "greater"))
+    v.check_choice(method, "method", ("auto", "asymptotic", "exact"))
+    if use_continuity not in (True, False):
+        raise ValueError(f"use_continuity must be True or False, got {use_continuity!r}")
+    s = dv.scores(e, y_score, "y_score", keep_float32=False)
+    is_pos, _, w = dv.binary(e, y_true, sample_weight, None, rule="greater", frequency=True,
+                             y_score=s)
+    c = t.split_classes(e, is_pos, s, w)
+    stats = np.zeros(N_STATS)
+    curve = t.curve(e, is_pos, s, w)
+    ties = curve.tps - e.xp.concatenate((e.xp.zeros(1), curve.tps[:-1])) + \
+        curve.fps - e.xp.concatenate((e.xp.zeros(1), curve.fps[:-1]))
+    if ties.shape[0]:
+        stats[ST_TIES] = float(((ties * ties - 1.0) * ties).sum())
+        stats[ST_MAX_TIE] = float(ties.max())
+    return mann_whitney_result(t.area2(e, c), c.total_pos, c.total_neg, stats, alternative,
+                               use_continuity, method, c.n_pos in (0, is_pos.shape[0]))
+
+
+DEVICE = {f.__name__: f for f in (
+    roc_auc_score, roc_curve, precision_recall_curve, det_curve, average_precision_score,
+    delong_covariance, roc_auc_ci, delong_test, mann_whitney_u, bootstrap_ci)}

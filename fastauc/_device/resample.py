@@ -1,0 +1,130 @@
+"""The bootstrap of the ROC AUC on the device (``_kernels_cuda.resampling``).
+
+The rows are sorted once; the replicates run in batches whose per-chunk sums
+stay within ``BATCH_BYTES`` (never replicates x rows at once); each batch's
+chunk sums are joined with ``xp`` (a prefix sum over the chunks), giving
+each replicate's AUC.  The Poisson scheme's replicates equal the CPU path's
+(unweighted, bit for bit: every sum is of whole numbers); the multinomial
+scheme's are reproducible for a ``random_state`` but drawn differently from
+the CPU path's (one counter-based draw per row and replicate).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _validation as v
+from .._resample import ROC_AUC, bootstrap_interval, check_bootstrap_args
+from .._resample import _metric_code as metric_code
+from .._results import BootstrapResult
+from . import tallies as t
+from . import validation as dv
+from .arrays import HOST
+
+CHUNK_ROWS = 2048  # rows a thread walks for one replicate (the chunks depend on n only)
+THREADS = 128  # replicates per block
+BATCH_BYTES = 64 << 20  # chunk sums (and multinomial counts) of one batch of replicates
+
+
+def chunk_cuts(e, first, n: int):
+    """Chunk bounds: about ``CHUNK_ROWS`` rows each, moved to the next
+    tie-group start (a chunk may be empty)."""
+    xp = e.xp
+    starts = xp.flatnonzero(first)
+    parts = max(1, -(-n // CHUNK_ROWS))
+    targets = (xp.arange(parts + 1, dtype=np.int64) * n) // parts
+    idx = xp.searchsorted(starts, targets, "left")
+    padded = xp.concatenate((starts, xp.asarray([n], dtype=starts.dtype)))
+    return padded[idx].astype(np.int64)
+
+
+def replicates(e, is_pos, s, w, seed, n_resamples: int, scheme: str, stratified: bool):
+    """The AUC of each replicate, as a host float64 array (NaN where a class
+    has no weight)."""
+    from .._kernels_cuda.resampling import chunk_sums, multinomial_counts
+
+    xp = e.xp
+    n = s.shape[0]
+    order = xp.argsort(s)[::-1]
+    ss = s[order]
+    lab = is_pos[order].astype(np.uint8)
+    first = xp.concatenate((xp.ones(1, np.uint8), (ss[1:] != ss[:-1]).astype(np.uint8)))
+    rid = xp.ascontiguousarray(order.astype(np.int64))
+    ws = xp.zeros(0) if w is None else xp.ascontiguousarray(w[order])
+    cuts = chunk_cuts(e, first, n)
+    parts = cuts.shape[0] - 1
+    multinomial = scheme == "multinomial"
+    per_replicate = parts * 24 + (4 * n if multinomial else 0)
+    batch = max(1, min(n_resamples, BATCH_BYTES // per_replicate))
+    if multinomial:
+        if stratified:
+            rows = xp.concatenate((xp.flatnonzero(is_pos), xp.flatnonzero(~is_pos)))
+            n_pos = int(is_pos.sum())
+            bounds = [0, n_pos, n] if 0 < n_pos < n else [0, n]
+        else:
+            rows, bounds = xp.arange(n, dtype=np.int64), [0, n]
+        rows = xp.ascontiguousarray(rows.astype(np.int64))
+        bounds = xp.asarray(bounds, dtype=np.int64)
+    seed = np.uint64(seed)
+    out = np.empty(n_resamples)
+    for r0 in range(0, n_resamples, batch):
+        b = min(batch, n_resamples - r0)
+        sums = xp.zeros((b, parts, 3))
+        counts = xp.zeros((0, 0), np.int32)
+        if multinomial:
+            counts = xp.zeros((b, n), np.int32)
+            multinomial_counts[(-(-n // THREADS), b), THREADS](rows, bounds, seed, r0, counts)
+        chunk_sums[(parts, -(-b // THREADS)), THREADS](rid, lab, first, ws, cuts, counts, seed,
+                                                       r0, sums)
+        out[r0:r0 + b] = e.host(_join(xp, sums))
+    return out
+
+
+def _join(xp, sums):
+    """Each replicate's AUC from its chunks' ``(tp, fp, area2)``, in chunk
+    order (whole numbers when unweighted: exact)."""
+    tp, fp, a2 = sums[:, :, 0], sums[:, :, 1], sums[:, :, 2]
+    above = xp.cumsum(tp, axis=1) - tp
+    area2 = a2.sum(axis=1) + 2.0 * (fp * above).sum(axis=1)
+    total_p, total_n = tp.sum(axis=1), fp.sum(axis=1)
+    ok = (total_p > 0) & (total_n > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return xp.where(ok, area2 / (2.0 * total_p * total_n), np.nan)
+
+
+def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, method, stratified,
+                 sample_weight, random_state, max_fpr, progress, scheme):
+    """``bootstrap_ci`` of the ROC AUC (percentile or basic) on the device;
+    the other metrics, the partial AUC and BCa return ``HOST`` (the CPU path)."""
+
+    n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
+                                                          method, stratified, scheme)
+    code, fpr = metric_code(metric, max_fpr, method)
+    if code != ROC_AUC or fpr != 1.0 or method == "bca":
+        return HOST
+    seed = v.seed_from_random_state(random_state)
+    s = dv.scores(e, y_score, "y_score", keep_float32=False)
+    is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater", y_score=s)
+    n_pos = int(is_pos.sum())
+    undefined = v.ONE_CLASS if classes.shape[0] < 2 else None
+    if undefined is None and w is not None and not (
+            bool((w[is_pos] > 0).any()) and bool((w[~is_pos] > 0).any())):
+        undefined = v.ZERO_WEIGHT_CLASS
+    if undefined is not None or n_pos in (0, s.shape[0]):
+        v.warn_undefined(undefined or v.ONE_CLASS, stacklevel=None)
+        nan = math.nan
+        return BootstrapResult(nan, nan, nan, nan, method, level, n_resamples, n_resamples,
+                               metric, np.full(n_resamples, nan))
+    c = t.split_classes(e, is_pos, s, w)  # the float roc_auc_score gives
+    estimate = float(t.area2(e, c) / (2.0 * c.total_pos * c.total_neg))
+    reps = replicates(e, is_pos, s, w, seed, n_resamples, scheme, stratified)
+    good = reps[np.isfinite(reps)]
+    if good.shape[0] == 0:
+        raise ValueError("every bootstrap replicate had a single class; use stratified=True "
+                         "(scheme='multinomial')")
+    low, high = bootstrap_interval(good, estimate, level, method, None)
+    se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+    return BootstrapResult(estimate, low, high, se, method, level, n_resamples,
+                           int(reps.shape[0] - good.shape[0]), metric, reps)

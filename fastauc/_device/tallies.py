@@ -1,0 +1,142 @@
+"""The device's one sort and sweep, from array primitives (sort, argsort,
+searchsorted, cumsum: CUB's radix sort and scans under CuPy), written once
+against the namespace ``xp`` (CuPy on a GPU, numpy under the simulator).
+
+- **AUC and placements**: each class sorted apart; ``searchsorted`` of one
+  class's scores in the other's gives, for every row, the other class's
+  weight below it and tied with it.  Unweighted, twice the area is an int64
+  sum (``2 * below + tied`` over the positives): exact, and the float the CPU
+  sweep adds up, to the last bit.  Weighted, float64 sums of weight times
+  cumulative weight.
+- **Curves**: one argsort of all rows (descending); each distinct score's
+  last row ends a tie group, where the cumulative positive and negative
+  weight are read (int64 counts unweighted: exact).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Classes(NamedTuple):
+    """Each class's scores sorted ascending, with their weights (None:
+    unweighted) and cumulative weights from below (a leading 0)."""
+
+    pos: object
+    neg: object
+    pos_w: object
+    neg_w: object
+    pos_cum: object  # None unweighted
+    neg_cum: object
+    total_pos: float
+    total_neg: float
+    n_pos: int
+    n_neg: int
+
+
+def _sorted(xp, s, w):
+    if w is None:
+        return xp.sort(s), None, None
+    order = xp.argsort(s)
+    ws = w[order]
+    cum = xp.concatenate((xp.zeros(1), xp.cumsum(ws)))
+    return s[order], ws, cum
+
+
+def split_classes(e, is_pos, s, w) -> Classes:
+    """Sort each class's scores once (``s`` float32 or float64)."""
+    xp = e.xp
+    ps, pw, pc = _sorted(xp, s[is_pos], None if w is None else w[is_pos])
+    ns, nw, nc = _sorted(xp, s[~is_pos], None if w is None else w[~is_pos])
+    if w is None:
+        tp, tn = float(ps.shape[0]), float(ns.shape[0])
+    else:
+        tp, tn = float(pc[-1]), float(nc[-1])
+    return Classes(ps, ns, pw, nw, pc, nc, tp, tn, int(ps.shape[0]), int(ns.shape[0]))
+
+
+def area2(e, c: Classes) -> float:
+    """Twice the ROC area in weight units (ties one half): the CPU sweep's
+    ``area2`` (bit for bit unweighted)."""
+    if c.n_pos == 0 or c.n_neg == 0:
+        return 0.0
+    xp = e.xp
+    lo = xp.searchsorted(c.neg, c.pos, "left")
+    hi = xp.searchsorted(c.neg, c.pos, "right")
+    if c.pos_w is None:
+        return float(int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64)))
+    return float((c.pos_w * (c.neg_cum[lo] + c.neg_cum[hi])).sum())
+
+
+def placements(e, c: Classes):
+    """DeLong's placement values: each positive's share of the negative
+    weight below it (ties one half), each negative's share of the positive
+    weight above it, in the classes' sorted orders."""
+    xp = e.xp
+    lo = xp.searchsorted(c.neg, c.pos, "left")
+    hi = xp.searchsorted(c.neg, c.pos, "right")
+    plo = xp.searchsorted(c.pos, c.neg, "left")
+    phi = xp.searchsorted(c.pos, c.neg, "right")
+    if c.pos_w is None:
+        v10 = (lo + hi) / (2.0 * c.total_neg)
+        v01 = ((c.n_pos - phi) + 0.5 * (phi - plo)) / c.total_pos
+    else:
+        v10 = (0.5 * (c.neg_cum[lo] + c.neg_cum[hi])) / c.total_neg
+        above = c.total_pos - c.pos_cum[phi]
+        v01 = (above + 0.5 * (c.pos_cum[phi] - c.pos_cum[plo])) / c.total_pos
+    return v10, v01
+
+
+class Curve(NamedTuple):
+    """Distinct scores, descending, with the cumulative positive and negative
+    weight down to each (float64), and the tie groups' sizes in rows."""
+
+    thresholds: object
+    tps: object
+    fps: object
+    group_rows: object
+
+
+def curve(e, is_pos, s, w) -> Curve:
+    """The tallies at every distinct score (rows of zero weight left out, as
+    scikit-learn's curves do)."""
+    xp = e.xp
+    if w is not None:
+        keep = w != 0
+        is_pos, s, w = is_pos[keep], s[keep], w[keep]
+    order = xp.argsort(s)[::-1]
+    ss = s[order]
+    lab = is_pos[order]
+    n = ss.shape[0]
+    ends = xp.flatnonzero(ss[1:] != ss[:-1]) if n > 1 else xp.zeros(0, np.int64)
+    ends = xp.concatenate((ends, xp.asarray([n - 1]))) if n else ends
+    if w is None:
+        tps_i = xp.cumsum(lab, dtype=np.int64)[ends]
+        tps = tps_i.astype(np.float64)
+        fps = (ends + 1 - tps_i).astype(np.float64)
+    else:
+        ws = w[order]
+        tps = xp.cumsum(xp.where(lab, ws, 0.0))[ends]
+        fps = xp.cumsum(xp.where(lab, 0.0, ws))[ends]
+    rows = xp.diff(ends, prepend=-1)
+    return Curve(ss[ends].astype(np.float64) + 0.0, tps, fps, rows)
+
+
+def drop_points(e, tps, fps, second_difference: bool):
+    """Indices kept by a ``drop_intermediate`` rule (the CPU kernel's, which
+    is scikit-learn's): ROC keeps the corners (a non-zero second difference
+    of ``fps`` or ``tps``), PR and DET the points whose ``tps`` differs from a
+    neighbour's; the ends always."""
+    xp = e.xp
+    m = tps.shape[0]
+    if m <= 2:
+        return xp.arange(m)
+    if second_difference:
+        inner = xp.logical_or(xp.diff(fps, 2) != 0, xp.diff(tps, 2) != 0)
+    else:
+        d = xp.diff(tps) != 0
+        inner = xp.logical_or(d[:-1], d[1:])
+    keep = xp.concatenate((xp.ones(1, bool), inner, xp.ones(1, bool)))
+    return xp.flatnonzero(keep)

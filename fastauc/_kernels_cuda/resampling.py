@@ -1,0 +1,90 @@
+"""Bootstrap replicates on the device: the Poisson and multinomial schemes.
+
+The rows are sorted once (descending score, ``_device.resample``) and cut
+into *chunks* at tie-group starts.  Thread ``(c, r)`` walks chunk ``c`` for
+replicate ``r``: the threads of a warp are consecutive replicates of one
+chunk, so they read the same rows (one broadcast load) and each draws its own
+counts.  A chunk's sums are ``(tp, fp, area2)`` counted from zero weight
+above, as ``_kernels.resampling.poisson_range_sums``; the caller joins them
+in chunk order: ``area2 = sum_c area2_c + 2 fp_c * (tp above c)``.
+
+The Poisson count of input row ``i`` in replicate ``r`` is the CPU's
+``poisson_count(replicate_state(seed, r), i)`` (the same functions, compiled
+for the device), so the replicates equal the CPU path's.  The multinomial
+scheme's draws are counted first (``multinomial_counts``: each draw a
+counter-based uniform index in its stratum, ``uniform_pick``, added with an
+atomic) into a
+(replicates, rows) int32 block of a batch of replicates, which the same walk
+reads instead of drawing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._kernels.resampling import poisson_count, replicate_state, uniform_pick
+from . import cuda
+
+@cuda.jit(cache=True)
+def chunk_sums(rid, lab, first, w, cuts, counts, seed, r0, out):
+    """``out[r, c] = (tp, fp, area2)`` of chunk ``c`` in replicate ``r0 + r``.
+
+    ``rid`` (the rows' input positions), ``lab`` (1 = positive), ``first``
+    (1 = first row of a tie group) and ``w`` (empty: unit weights) are in
+    sorted order; chunk ``c`` is rows ``cuts[c]:cuts[c + 1]``.  ``counts``
+    empty: Poisson counts drawn here; else the multinomial counts, (batch,
+    rows) in input order.
+    """
+    r = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    c = cuda.blockIdx.x
+    if r >= out.shape[0]:
+        return
+    key = np.uint64(replicate_state(seed, r0 + r))  # (uint64: the simulator calls Python)
+    drawn = counts.shape[0] == 0
+    weighted = w.shape[0] > 0
+    tp = 0.0
+    fp = 0.0
+    tg = 0.0
+    fg = 0.0
+    area2 = 0.0
+    lo = cuts[c]
+    for i in range(lo, cuts[c + 1]):
+        if first[i] and i > lo:  # close the tie group above
+            area2 += fg * (2.0 * tp + tg)
+            tp += tg
+            fp += fg
+            tg = 0.0
+            fg = 0.0
+        if drawn:
+            x = float(poisson_count(key, rid[i]))
+        else:
+            x = float(counts[r, rid[i]])
+        if weighted:
+            x *= w[i]
+        if lab[i]:
+            tg += x
+        else:
+            fg += x
+    area2 += fg * (2.0 * tp + tg)
+    out[r, c, 0] = tp + tg
+    out[r, c, 1] = fp + fg
+    out[r, c, 2] = area2
+
+
+@cuda.jit(cache=True)
+def multinomial_counts(rows, starts, seed, r0, counts):
+    """Replicate ``r0 + r``'s draws, counted into ``counts[r]`` (zeroed).
+
+    Stratum ``k`` holds input rows ``rows[starts[k]:starts[k + 1]]`` and
+    draws its size of them uniformly with replacement (``uniform_pick``)."""
+    j = cuda.grid(1)
+    r = cuda.blockIdx.y
+    n = rows.shape[0]
+    if j >= n:
+        return
+    k = 0
+    while starts[k + 1] <= j:
+        k += 1
+    lo = starts[k]
+    pick = lo + uniform_pick(seed, r0 + r, j, starts[k + 1] - lo)
+    cuda.atomic.add(counts, (r, rows[pick]), 1)
