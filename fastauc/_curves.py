@@ -157,7 +157,7 @@ def binary_ap(is_pos, score, weight) -> float:
     """Average precision of validated rows (``average_precision_score``'s binary case)."""
     t = sorted_tallies(is_pos, score, weight, curve=False)
     if t.total_pos == 0:
-        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=4)
+        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
         return 0.0
     return float(max(0.0, t.ap_num / t.total_pos))
 
@@ -222,7 +222,7 @@ def pr_points(t: Tallies, drop: bool, raw_dtype):
     precision, recall, thresholds = _owned(t.fps[: m + 1], t.tps[: m + 1],
                                            t.thr_keys[1:m + 1].view(np.float64))
     if no_positive:
-        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=3)
+        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
         recall[:-1] = 1.0
     if raw_dtype.kind in "iuf":
         thresholds = thresholds.astype(raw_dtype, copy=False)

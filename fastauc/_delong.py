@@ -74,7 +74,7 @@ def covariance_from_sums(s, ws, warn=True):
     w10, w01 = ws
     if w10 <= 1.0 or w01 <= 1.0:
         if warn:
-            v.warn_undefined(SMALL_DELONG, stacklevel=4)
+            v.warn_undefined(SMALL_DELONG, stacklevel=None)
         return np.full((k, k), np.nan)
     cov = s[0] / (w10 - 1.0) / w10 + s[1] / (w01 - 1.0) / w01
     return np.triu(cov) + np.triu(cov, 1).T

@@ -77,11 +77,11 @@ def _warn_no_pairs(wp, wn, present, grouped):
         v.warn_undefined(
             f"{lonely} of {int(present.sum())} groups have no positive-negative pair "
             "(one class, or one class of zero weight): they add nothing to the loss and "
-            "their rows get a zero gradient.", stacklevel=4)
+            "their rows get a zero gradient.", stacklevel=None)
     else:
         v.warn_undefined(
             "Only one class is present in y_true (by weight): there is no "
-            "positive-negative pair, so the loss is 0 and the gradient zero.", stacklevel=4)
+            "positive-negative pair, so the loss is 0 and the gradient zero.", stacklevel=None)
 
 
 def _or_none(w):

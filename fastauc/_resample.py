@@ -639,7 +639,7 @@ def bootstrap_interval(reps, estimate, level, method, jack_groups, alternative="
         if math.isnan(z0):
             warnings.warn("The BCa interval cannot be computed: every replicate lies on one "
                           "side of the estimate. Use method='percentile'.",
-                          RuntimeWarning, stacklevel=4)
+                          RuntimeWarning, stacklevel=v.caller_stacklevel())
             return math.nan, math.nan
         a = _acceleration(jack_groups)
         adj = []

@@ -137,7 +137,7 @@ def mann_whitney_result(area2, n1, n2, stats, alternative, use_continuity, metho
     class has no weight: ``one_class`` says whether a class has no rows at all."""
     if n1 <= 0 or n2 <= 0:
         why = ONE_CLASS if one_class else ZERO_WEIGHT_CLASS
-        warn_undefined(why.replace("ROC AUC score", "The Mann-Whitney test"), stacklevel=4)
+        warn_undefined(why.replace("ROC AUC score", "The Mann-Whitney test"), stacklevel=None)
         return MannWhitneyResult(math.nan, math.nan, math.nan, n1, n2, method)
     u1 = 0.5 * area2
     u2 = n1 * n2 - u1

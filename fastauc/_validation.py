@@ -172,16 +172,19 @@ def not_1d_error(name: str, arr: np.ndarray, *, scores: bool = True) -> ValueErr
     return ValueError(f"{NOT_1D.format(shape=arr.shape)} ({detail})")
 
 
-def warn_if_proba(S: np.ndarray, name: str, positive: int = 1, stacklevel: int = 2) -> None:
+def warn_if_proba(S: np.ndarray, name: str, positive: int = 1) -> None:
     """Warn when the several-models input ``S`` ((n, k)) looks like one model's
-    ``predict_proba`` output: its columns would be scored as two models.
-    ``stacklevel`` as the calling function would give it to ``warnings.warn``."""
+    ``predict_proba`` output: its columns would be scored as two models (the
+    warning points at the user's line)."""
     if looks_like_proba(S):
-        warn_proba(name, positive, stacklevel + 1)
+        warn_proba(name, positive)
 
 
-def warn_proba(name: str, positive: int = 1, stacklevel: int = 2) -> None:
-    """The warning of :func:`warn_if_proba` (for callers that saw the columns in parts)."""
+def warn_proba(name: str, positive: int = 1, stacklevel: int | None = None) -> None:
+    """The warning of :func:`warn_if_proba` (for callers that saw the columns
+    in parts); ``stacklevel`` None: at the user's line."""
+    if stacklevel is None:
+        stacklevel = caller_stacklevel() - 1
     warnings.warn(
         f"{proba_advice(name, positive)}. Its 2 columns are scored as two models: column "
         f"{1 - positive} ranks the rows in the reverse order of column {positive} (its "

@@ -93,7 +93,7 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     array([[0.02469136]])
     """
     is_pos, S, w = delong_setup(y_true, y_scores, sample_weight, "y_scores")
-    v.warn_if_proba(S, "y_scores", stacklevel=2)
+    v.warn_if_proba(S, "y_scores")
     return _aucs_and_covariance(is_pos, [np.ascontiguousarray(S[:, j])
                                          for j in range(S.shape[1])], w)
 

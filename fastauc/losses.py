@@ -66,7 +66,7 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
             raise ValueError("Cannot use both `y_pred` and `y_proba`. `y_pred` is deprecated, "
                              "use `y_proba` instead.")
         warnings.warn("`y_pred` was renamed to `y_proba` in version 1.9 and will be removed "
-                      "in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=2)
+                      "in 1.11. Use `y_proba` instead.", FutureWarning, stacklevel=v.caller_stacklevel())
         y_proba = y_pred
     P = v.as_float_array(y_proba, "y_proba", ndim=(1, 2))
     v.check_finite(P, "y_proba")
@@ -89,7 +89,7 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
                 f"Labels passed were {given}. But this function assumes labels are "
                 "ordered lexicographically. Pass the ordered "
                 f"labels={classes.tolist()} and ensure that the columns of y_prob "
-                "correspond to this ordering.", UserWarning, stacklevel=2)
+                "correspond to this ordering.", UserWarning, stacklevel=v.caller_stacklevel())
         present = v.unique_labels(y)
         missing = np.setdiff1d(present, classes)
         if len(missing):
@@ -144,4 +144,4 @@ def _multilabel_log_loss(Y, P, w, normalize):
 def _warn_row_sums(P):
     if not np.all(np.isclose(P.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(np.float64).eps))):
         warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=v.caller_stacklevel())

@@ -349,7 +349,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
                          "needs both")
     # a predict_proba output is one model, not two: say which column is its score
     positive = 0 if pos_label is not None and pos_label == classes[0] else 1
-    v.warn_if_proba(S, "y_scores", positive, stacklevel=2)
+    v.warn_if_proba(S, "y_scores", positive)
     if w.shape[0]:
         for label, rows in (("positive", is_pos), ("negative", ~is_pos)):
             if not (w[rows] > 0).any():

@@ -1,6 +1,10 @@
 import os
 import warnings
 
+# The device path runs under numba-cuda's simulator here (no GPU in CI): set
+# before Numba is imported.  NUMBA_ENABLE_CUDASIM=0 runs it on a real GPU.
+os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings

@@ -102,9 +102,11 @@ def dispatch(*score_names):
                 if result is not HOST:
                     return result
             # no device implementation, or a case it leaves to the CPU path:
-            # host copies, numpy results
-            return func(*(to_host(a) for a in bound.args),
-                        **{k: to_host(a) for k, a in bound.kwargs.items()})
+            # host copies, numpy results (and the public functions it calls
+            # stay on the CPU too)
+            with _config.config_context(device="cpu"):
+                return func(*(to_host(a) for a in bound.args),
+                            **{k: to_host(a) for k, a in bound.kwargs.items()})
 
         routed.__wrapped__ = func
         return routed

@@ -30,6 +30,11 @@ from .resample import bootstrap_ci
 
 # ------------------------------------------------------------------ AUC
 
+def _several_columns(e, y_score) -> bool:
+    shape = getattr(e.asarray(y_score, "y_score"), "shape", ())
+    return len(shape) == 2 and shape[1] > 1
+
+
 def _binary_auc(e, is_pos, s, w, max_fpr):
     """``_curves.binary_auc`` on the device: the same float (unweighted, to the
     last bit), NaN with scikit-learn's warning for one class."""
@@ -65,10 +70,18 @@ def _band_area(e, fpr, tpr, hi):
 
 def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_class, labels):
     v.check_auc_options(average, max_fpr, multi_class)
+    y_true = dv.labels_first(e, y_true)
+    if _several_columns(e, y_score):
+        return HOST  # multiclass and multilabel: the CPU path
     S = dv.scores(e, y_score, "y_score", ndim=(1, 2))
-    if S.ndim == 2 or dv.labels(e, y_true, S.shape[0]) is None:
+    y = dv.labels(e, y_true, S.shape[0])
+    if S.ndim == 2 or y is None:
         return HOST  # multiclass, multilabel, labels the CPU path judges
-    is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater", y_score=S)
+    classes = dv.classes_of(e, y)
+    if len(classes) > 2:
+        return HOST  # multiclass
+    is_pos, classes, w = dv.binary(e, y, sample_weight, None, rule="greater", classes=classes,
+                                   y_score=S)
     if len(classes) < 2:
         v.warn_undefined(v.ONE_CLASS, stacklevel=None)
         return math.nan
@@ -78,6 +91,7 @@ def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_cla
 # ------------------------------------------------------------------ curves
 
 def _target(e, y_true, y_score, sample_weight, pos_label):
+    y_true = dv.labels_first(e, y_true)
     s = dv.scores(e, y_score, "y_score")
     is_pos, classes, w = dv.binary(e, y_true, sample_weight, pos_label, rule="sklearn",
                                    y_score=s)
@@ -165,6 +179,9 @@ def det_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
 
 def average_precision_score(e, y_true, y_score, average, pos_label, sample_weight):
     v.check_average(average)
+    y_true = dv.labels_first(e, y_true)
+    if _several_columns(e, y_score):
+        return HOST  # multiclass and multilabel: the CPU path
     S = dv.scores(e, y_score, "y_score", ndim=(1, 2))
     y = dv.labels(e, y_true, S.shape[0])
     if S.ndim == 2 or y is None:
@@ -242,7 +259,7 @@ def delong_covariance(e, y_true, y_scores, sample_weight):
                              y_scores=S)
     if S.shape[1] == 2 and v.looks_like_proba(e.host(S[:64])) and \
             v.looks_like_proba(e.host(S)):
-        v.warn_proba("y_scores", stacklevel=v.caller_stacklevel())
+        v.warn_proba("y_scores")
     aucs, cov = _delong(e, is_pos, S, w)
     return aucs, cov
 
@@ -281,6 +298,7 @@ def mann_whitney_u(e, y_true, y_score, alternative, use_continuity, method, samp
     v.check_choice(method, "method", ("auto", "asymptotic", "exact"))
     if use_continuity not in (True, False):
         raise ValueError(f"use_continuity must be True or False, got {use_continuity!r}")
+    y_true = dv.labels_first(e, y_true)
     s = dv.scores(e, y_score, "y_score", keep_float32=False)
     is_pos, _, w = dv.binary(e, y_true, sample_weight, None, rule="greater", frequency=True,
                              y_score=s)

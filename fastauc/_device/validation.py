@@ -22,6 +22,20 @@ def _stand_in(n: int) -> np.ndarray:
     return np.broadcast_to(np.empty(1), (n,))
 
 
+def labels_first(e, y_true):
+    """The label checks the CPU path makes before it reads the scores (its
+    errors come in the same order): host labels get the CPU rules whole;
+    device labels, the empty and 0-d checks."""
+    from .arrays import cuda_device
+
+    if cuda_device(y_true) is None:
+        return v.as_label_array(y_true, allow_empty=False)
+    y = e.asarray(y_true, "y_true")
+    if y.ndim == 0 or y.shape[0] == 0:
+        v.as_label_array(e.host(y))
+    return y
+
+
 def scores(e, x, name: str, *, ndim=(1,), keep_float32: bool = True):
     """``v.as_float_array``'s rules on the device: float64 (float32 kept
     with ``keep_float32``; float16 and bfloat16 widened to float32, exactly),
@@ -35,8 +49,11 @@ def scores(e, x, name: str, *, ndim=(1,), keep_float32: bool = True):
         raise AssertionError("unreachable")  # pragma: no cover
     keep = keep_float32 and arr.dtype == np.float32
     arr = e.xp.ascontiguousarray(arr, dtype=np.float32 if keep else np.float64)
-    if not bool(e.xp.isfinite(arr).all()):
-        v.raise_non_finite(name, e.host(arr))
+    if not bool(e.xp.isfinite(arr).all()):  # the CPU sort's error, for the first
+        host = e.host(arr)  # column with a NaN or an infinity (score columns are sorted apart)
+        if host.ndim == 2:
+            host = host[:, int(np.argmin(np.isfinite(host).all(axis=0)))]
+        v.raise_non_finite(name, host)
     return arr
 
 
@@ -74,13 +91,17 @@ def labels(e, y_true, n: int):
 
 
 def binary(e, y_true, sample_weight, pos_label, *, rule: str, frequency: bool = False,
-           **arrays):
+           classes=None, **arrays):
     """``v.binary_rows`` for the device: ``(is_pos, classes, w)``, ``is_pos`` a
     bool device array, ``classes`` the sorted distinct labels (numpy), ``w``
     a float64 device array or None.  ``arrays`` (name -> device array) give
-    the row count the labels must have."""
+    the row count the labels must have; ``classes``, the labels' classes
+    when the caller has them."""
     names = ("y_true", *arrays)
     n = next(iter(arrays.values())).shape[0]
+    if len({a.shape[0] for a in arrays.values()}) > 1:  # the CPU path's error
+        v.check_lengths(y_true=_stand_in(v.n_rows(y_true)),
+                        **{k: _stand_in(a.shape[0]) for k, a in arrays.items()})
     y = labels(e, y_true, n)
     if y is None:  # the CPU rules: they raise with their words, or give the mask
         y = e.asarray(y_true, "y_true")
@@ -92,7 +113,7 @@ def binary(e, y_true, sample_weight, pos_label, *, rule: str, frequency: bool = 
         return e.xp.asarray(is_pos), classes, (None if sample_weight is None
                                                else e.xp.asarray(w))
     w = weights(e, sample_weight, n, names, frequency)
-    classes = classes_of(e, y)
+    classes = classes_of(e, y) if classes is None else classes
     v.require_binary(classes, pos_label is not None)
     if pos_label is None and rule == "greater":
         pos_label = classes[-1]

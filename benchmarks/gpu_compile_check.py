@@ -1,0 +1,40 @@
+"""Compile every numba-cuda kernel of fastauc for an H100 (sm_90) with the
+real compiler (NVVM), no GPU needed: the simulator runs kernels as Python
+and checks no types, so this catches what it cannot.
+
+    NUMBA_ENABLE_CUDASIM=0 python benchmarks/gpu_compile_check.py
+
+Needs numba-cuda with its CUDA libraries (``pip install "numba-cuda[cu13]"``).
+numba-cuda asks the current device for its compute capability when a kernel
+calls a function compiled for the CPU; with no device here, that one lookup
+answers sm_90 for this check only.
+"""
+
+import os
+import types
+
+os.environ["NUMBA_ENABLE_CUDASIM"] = "0"
+
+import fastauc._kernels_cuda  # noqa: E402,F401  (its numpy shim first)
+from numba import cuda  # noqa: E402
+from numba import types as nt  # noqa: E402
+import numba.cuda.dispatcher as dispatcher  # noqa: E402
+
+from fastauc._kernels_cuda import resampling  # noqa: E402
+
+CC = (9, 0)
+dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=CC)
+
+i64, u8, f8 = nt.int64[::1], nt.uint8[::1], nt.float64[::1]
+KERNELS = {
+    "chunk_sums": (resampling.chunk_sums,
+                   (i64, u8, u8, f8, i64, nt.int32[:, ::1], nt.uint64, nt.int64,
+                    nt.float64[:, :, ::1])),
+    "multinomial_counts": (resampling.multinomial_counts,
+                           (i64, i64, nt.uint64, nt.int64, nt.int32[:, ::1])),
+}
+
+for name, (kernel, signature) in KERNELS.items():
+    ptx, _ = cuda.compile_ptx(kernel.py_func, signature, cc=CC)
+    print(f"{name}: {len(ptx):,} characters of PTX for sm_{CC[0]}{CC[1]}")
+print("all device kernels compiled")

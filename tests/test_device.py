@@ -1,0 +1,385 @@
+"""The device path against the CPU path.
+
+Here (CI, no GPU) the device path runs under numba-cuda's simulator
+(``tests/conftest.py`` sets ``NUMBA_ENABLE_CUDASIM=1`` unless it is set):
+``config_context(device="cuda")`` runs the whole device pipeline on host
+arrays, its kernels simulated and its array steps on numpy.  Cases stay small
+(the simulator runs a Python thread per GPU thread).  The tests marked
+``gpu`` need a real CUDA GPU (torch or CuPy arrays on it) and skip without one.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fastauc
+from fastauc import _config
+from fastauc._device import engine_for
+from fastauc._device.arrays import cuda_device
+
+from .compare import exact_bits
+from .registry import REGISTRY, assert_close, close_figures
+from .strategies import binary_problems
+from .test_bad_input import GENERIC, MUTATIONS
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba_cuda") is None,
+                                reason="numba-cuda is not installed (the gpu extra)")
+SIMULATED = os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+
+
+def on_device(call, *args, **kwargs):
+    with fastauc.config_context(device="cuda"):
+        return call(*args, **kwargs)
+
+
+def dispatched(function: str) -> bool:
+    return hasattr(getattr(fastauc, function), "__wrapped__")
+
+
+def quiet(call, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return call(*args, **kwargs)
+
+
+# ------------------------------------------------------------------ the registry
+
+# the multinomial bootstrap draws on the device with its own generator: its
+# estimate is the CPU's, its replicates are tested below
+DRAWN = ("bootstrap_ci", "bootstrap_test")
+PARITY = [pytest.param(c, id=c.name) for c in REGISTRY
+          if dispatched(c.function) and c.name not in DRAWN]
+
+
+@pytest.mark.parametrize("entry", PARITY)
+@pytest.mark.parametrize("ties", [False, True])
+def test_registry_entry_on_the_device_is_the_cpu_result(entry, ties):
+    rng = np.random.default_rng(7)
+    d = entry.data(rng, 40, ties)
+    w = rng.choice((0.0, 1.0, 2.0, 3.0), 40) if entry.weights else None
+    if w is not None:
+        w[:2] = 1.0
+    for weights in ((None, w) if entry.weights else (None,)):
+        cpu = quiet(entry, d, weights)
+        dev = quiet(on_device, entry, d, weights)
+        close_figures()
+        assert_close(dev, cpu, 1e-12)
+
+
+# unweighted AUCs and curves: the same floats, to the last bit
+EXACT = {
+    "roc_auc_score": lambda y, s, w: fastauc.roc_auc_score(y, s, sample_weight=w),
+    "roc_curve": lambda y, s, w: fastauc.roc_curve(y, s, sample_weight=w),
+    "roc_curve[all]": lambda y, s, w: fastauc.roc_curve(y, s, sample_weight=w,
+                                                        drop_intermediate=False),
+    "precision_recall_curve": lambda y, s, w: fastauc.precision_recall_curve(
+        y, s, sample_weight=w, drop_intermediate=True),
+    "det_curve": lambda y, s, w: fastauc.det_curve(y, s, sample_weight=w),
+    "roc_auc_ci": lambda y, s, w: fastauc.roc_auc_ci(y, s, sample_weight=w).estimate,
+    "mann_whitney_u": lambda y, s, w: fastauc.mann_whitney_u(y, s, sample_weight=w).statistic,
+}
+
+
+@pytest.mark.parametrize("name", list(EXACT))
+@settings(max_examples=25, deadline=None)
+@given(problem=binary_problems(max_size=40), float32=st.booleans())
+def test_same_bits_as_the_cpu(name, problem, float32):
+    """Unweighted, and with dyadic weights (exact tallies): the same bits;
+    float32 scores (kept 32-bit on both paths), ties, -0.0 and +0.0."""
+    y, s, w = problem
+    if float32:
+        s = np.clip(s, -1e30, 1e30).astype(np.float32)
+    call = EXACT[name]
+    cpu = quiet(call, y, s, w)
+    dev = quiet(on_device, call, y, s, w)
+    assert exact_bits(dev) == exact_bits(cpu)
+
+
+@settings(max_examples=25, deadline=None)
+@given(problem=binary_problems(max_size=40, weights=True))
+def test_weighted_sums_to_1e12(problem):
+    y, s, w = problem
+    w = w * 1.1  # weights that are not dyadic: the sums round
+    for call in (fastauc.roc_auc_score, fastauc.average_precision_score):
+        assert_close(quiet(on_device, call, y, s, sample_weight=w),
+                     quiet(call, y, s, sample_weight=w), 1e-12)
+
+
+def test_one_class_warns_as_on_the_cpu():
+    with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class") as record:
+        assert np.isnan(on_device(fastauc.roc_auc_score, [1, 1, 1], [0.1, 0.2, 0.3]))
+    assert record[0].filename == __file__  # the user's line
+
+
+# ------------------------------------------------------------------ bootstrap
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_poisson_replicates_are_the_cpu_replicates(weighted):
+    rng = np.random.default_rng(3)
+    y = rng.random(300) < 0.3
+    s = np.round(rng.standard_normal(300) + y, 1)
+    w = rng.integers(0, 4, 300).astype(float) if weighted else None
+    kw = dict(n_resamples=24, random_state=5, scheme="poisson", sample_weight=w)
+    cpu = fastauc.bootstrap_ci(y, s, **kw)
+    dev = on_device(fastauc.bootstrap_ci, y, s, **kw)
+    assert exact_bits(dev.replicates) == exact_bits(cpu.replicates)
+    assert (dev.estimate, dev.low, dev.high, dev.se) == (cpu.estimate, cpu.low, cpu.high, cpu.se)
+
+
+def test_chunks_join_to_the_whole(monkeypatch):
+    """Many small chunks (cut at tie-group starts) give the replicates one
+    chunk gives: the join in chunk order is exact for counts."""
+    from fastauc._device import resample
+
+    rng = np.random.default_rng(4)
+    y = rng.random(200) < 0.4
+    s = np.round(rng.standard_normal(200), 1)  # long tie groups
+    kw = dict(n_resamples=16, random_state=1, scheme="poisson")
+    whole = on_device(fastauc.bootstrap_ci, y, s, **kw).replicates
+    monkeypatch.setattr(resample, "CHUNK_ROWS", 7)
+    monkeypatch.setattr(resample, "BATCH_BYTES", 24 * 30 * 5)  # batches of a few replicates
+    assert exact_bits(on_device(fastauc.bootstrap_ci, y, s, **kw).replicates) == \
+        exact_bits(whole)
+
+
+def test_multinomial_replicates_reproducible_and_stratified():
+    rng = np.random.default_rng(6)
+    y = rng.random(150) < 0.3
+    s = rng.standard_normal(150) + y
+    kw = dict(n_resamples=20, random_state=9)
+    a = on_device(fastauc.bootstrap_ci, y, s, **kw)
+    b = on_device(fastauc.bootstrap_ci, y, s, **kw)
+    assert exact_bits(a.replicates) == exact_bits(b.replicates)
+    assert a.estimate == fastauc.roc_auc_score(y, s)
+    assert np.isfinite(a.replicates).all() and len(set(a.replicates.tolist())) > 10
+    # every replicate is the AUC of a resample of each class's own size
+    from fastauc._device import arrays, resample
+
+    e = arrays.Engine(True, "numpy", None)
+    reps = resample.replicates(e, y, s, None, np.uint64(3), 4, "multinomial", True)
+    from fastauc._kernels.resampling import uniform_pick
+
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    rows, n_pos = np.concatenate((pos, neg)), pos.shape[0]
+    for r in range(4):
+        counts = np.zeros(150, np.int64)
+        for j in range(150):
+            lo, hi = (0, n_pos) if j < n_pos else (n_pos, 150)
+            counts[rows[lo + uniform_pick(np.uint64(3), r, j, hi - lo)]] += 1
+        assert counts[y].sum() == n_pos  # stratified: each class keeps its size
+        idx = np.repeat(np.arange(150), counts)
+        assert reps[r] == fastauc.roc_auc_score(y[idx], s[idx])
+
+
+def test_bootstrap_cases_the_device_leaves_to_the_cpu():
+    rng = np.random.default_rng(2)
+    y = rng.random(80) < 0.5
+    s = rng.standard_normal(80) + y
+    for kw in (dict(metric="average_precision"), dict(method="bca"), dict(max_fpr=0.5)):
+        kw.update(n_resamples=10, random_state=0)
+        assert exact_bits(on_device(fastauc.bootstrap_ci, y, s, **kw).replicates) == \
+            exact_bits(fastauc.bootstrap_ci(y, s, **kw).replicates)
+
+
+# ------------------------------------------------------------------ bad input
+
+BAD = [p for p in GENERIC if dispatched(p.values[0].function)]
+
+
+@pytest.mark.parametrize("entry,mutation", BAD)
+def test_bad_input_same_error_as_the_cpu(entry, mutation):
+    _, spoil, exc, _ = MUTATIONS[mutation]
+    d, w = spoil(entry, entry.data(np.random.default_rng(0), 8), np.ones(8))
+    errors = []
+    for device in ("cpu", "cuda"):
+        with fastauc.config_context(device=device), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(exc) as info:
+                entry(d, w if entry.weights else None)
+        errors.append((type(info.value), str(info.value)))
+    assert errors[1] == errors[0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: fastauc.roc_auc_score([0, 1, 1], ["a", "b", "c"]),
+    lambda: fastauc.roc_auc_score(["a", "b", "c"], [0.1, 0.2, 0.3]),
+    lambda: fastauc.roc_curve([0, 1, 2], [0.1, 0.2, 0.3]),
+    lambda: fastauc.roc_auc_score([0, 1], [0.1, 0.2], sample_weight=[1.0, -1.0]),
+    lambda: fastauc.roc_auc_score([0, 1], [0.1, np.inf]),
+    lambda: fastauc.roc_auc_score([0, 1, 1], [0.1, 0.2]),
+    lambda: fastauc.delong_test([0, 1, 1], [0.1, 0.2, 0.3], [0.1, 0.2]),
+    lambda: fastauc.roc_auc_score([0.5, 1.5, 0.5], [0.1, 0.2, 0.3]),
+])
+def test_more_bad_input_same_error(call):
+    errors = []
+    for device in ("cpu", "cuda"):
+        with fastauc.config_context(device=device), pytest.raises((ValueError, TypeError)) \
+                as info:
+            call()
+        errors.append((type(info.value), str(info.value)))
+    assert errors[1] == errors[0]
+
+
+def test_string_labels_and_pos_label():
+    y = np.array(["no", "yes", "yes", "no", "yes"])
+    s = np.array([0.1, 0.8, 0.3, 0.35, 0.9])
+    for call in (lambda: fastauc.roc_auc_score(y, s),
+                 lambda: fastauc.roc_curve(y, s, pos_label="yes"),
+                 lambda: fastauc.precision_recall_curve(y, s, pos_label="yes")):
+        assert exact_bits(on_device(call)) == exact_bits(call())
+
+
+def test_float16_scores_are_widened_exactly():
+    rng = np.random.default_rng(1)
+    y = rng.random(100) < 0.5
+    s = (rng.standard_normal(100) + y).astype(np.float16)
+    assert on_device(fastauc.roc_auc_score, y, s) == \
+        fastauc.roc_auc_score(y, s.astype(np.float32))
+
+
+def test_inputs_are_not_modified():
+    y = np.array([0, 1, 1, 0, 1])
+    s = np.array([0.2, 0.9, 0.4, 0.5, 0.7])
+    w = np.array([1.0, 2.0, 0.0, 1.0, 3.0])
+    copies = [a.copy() for a in (y, s, w)]
+    on_device(fastauc.roc_curve, y, s, sample_weight=w)
+    on_device(fastauc.bootstrap_ci, y, s, sample_weight=w, n_resamples=5, scheme="poisson")
+    for a, b in zip((y, s, w), copies):
+        assert np.array_equal(a, b)
+
+
+# ------------------------------------------------------------------ configuration
+
+def test_config_context_is_per_thread_and_restored():
+    assert fastauc.get_config() == {"device": "auto"}
+    seen = []
+    with fastauc.config_context(device="cuda"):
+        assert fastauc.get_config()["device"] == "cuda"
+        t = threading.Thread(target=lambda: seen.append(fastauc.get_config()["device"]))
+        t.start()
+        t.join()
+        with fastauc.config_context(device="cpu"):
+            assert fastauc.get_config()["device"] == "cpu"
+        assert fastauc.get_config()["device"] == "cuda"
+    assert fastauc.get_config()["device"] == "auto"
+    assert seen == ["auto"]
+
+
+def test_set_config_and_bad_device():
+    try:
+        fastauc.set_config(device="cpu")
+        assert fastauc.get_config()["device"] == "cpu"
+        assert _config._global["device"] == "cpu"
+    finally:
+        fastauc.set_config(device="auto")
+    with pytest.raises(ValueError, match="device must be one of"):
+        fastauc.set_config(device="gpu")
+    with pytest.raises(ValueError, match="device must be one of"):
+        with fastauc.config_context(device="tpu"):
+            pass
+
+
+class _FakeDevice:
+    """An object that says it lives on CUDA device ``k`` (DLPack), nothing more:
+    enough for the checks that run before any array is read."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __dlpack_device__(self):
+        return (2, self.k)
+
+
+def test_where_arrays_live():
+    assert cuda_device(np.zeros(3)) is None
+    assert cuda_device([1, 2]) is None
+    assert cuda_device(None) is None
+    assert cuda_device(_FakeDevice(1)) == 1
+
+
+def test_arrays_on_two_devices_raise_naming_both():
+    with pytest.raises(ValueError, match="y_score on cuda:0, y_true on cuda:1"):
+        engine_for({"y_score": _FakeDevice(0), "y_true": _FakeDevice(1)})
+
+
+def test_cuda_without_a_gpu_raises_clearly():
+    code = ("import fastauc\n"
+            "with fastauc.config_context(device='cuda'):\n"
+            "    fastauc.roc_auc_score([0, 1], [0.1, 0.2])\n")
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "0"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    if out.returncode == 0:
+        pytest.skip("this machine has a CUDA GPU")
+    assert "ValueError: device='cuda' cannot run" in out.stderr, out.stderr[-2000:]
+    # the default, device='auto', computes on the CPU there
+    auto = subprocess.run([sys.executable, "-c", "import fastauc; print(fastauc.roc_auc_score("
+                           "[0, 1], [0.1, 0.2]))"], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert auto.stdout.strip() == "1.0", auto.stderr[-2000:]
+
+
+def _nvvm_available() -> bool:
+    """numba-cuda's compiler libraries are installed (``numba-cuda[cu13]``)."""
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+
+        load_nvidia_dynamic_lib("nvvm")
+        load_nvidia_dynamic_lib("nvrtc")
+    except Exception:  # noqa: BLE001 - not found, whatever the reason
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _nvvm_available(), reason="NVVM/NVRTC not installed (numba-cuda[cu13])")
+def test_device_kernels_compile_to_ptx():
+    """The simulator does not type-check: compile every device kernel for
+    sm_90 (an H100) with the real compiler, no GPU needed."""
+    script = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "gpu_compile_check.py")
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "0"}
+    out = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "all device kernels compiled" in out.stdout
+
+
+# ------------------------------------------------------------------ a real GPU
+
+def _torch_cuda():
+    if SIMULATED:
+        return None
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch if torch.cuda.is_available() else None
+
+
+gpu = pytest.mark.skipif(_torch_cuda() is None, reason="needs a CUDA GPU and torch")
+
+
+@gpu
+def test_torch_tensors_in_torch_tensors_out():
+    torch = _torch_cuda()
+    g = torch.Generator(device="cuda").manual_seed(0)
+    y = torch.rand(10_000, device="cuda", generator=g) < 0.3
+    s = (torch.randn(10_000, device="cuda", generator=g) + y).requires_grad_()
+    auc = fastauc.roc_auc_score(y, s)
+    assert auc == fastauc.roc_auc_score(y.cpu().numpy(), s.detach().cpu().numpy())
+    fpr, tpr, thr = fastauc.roc_curve(y, s)
+    assert isinstance(fpr, torch.Tensor) and fpr.is_cuda
+    ref = fastauc.roc_curve(y.cpu().numpy(), s.detach().cpu().numpy())
+    assert np.array_equal(fpr.cpu().numpy(), ref[0])
+    b16 = fastauc.roc_auc_score(y, s.detach().bfloat16())
+    assert b16 == fastauc.roc_auc_score(y.cpu().numpy(),
+                                        s.detach().bfloat16().float().cpu().numpy())
