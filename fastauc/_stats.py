@@ -166,3 +166,36 @@ def mann_whitney_result(area2, n1, n2, stats, alternative, use_continuity, metho
     p = min(max(p * factor, 0.0), 1.0) if not math.isnan(p) else p
     return MannWhitneyResult(float(u1), float(p), float(u1 / (n1 * n2)), float(n1), float(n2),
                              method)
+
+
+# ------------------------------------------------------------ multiclass averages
+
+def ovr_average(scores: np.ndarray, counts: np.ndarray, average):
+    """One-vs-rest AUCs averaged as scikit-learn does (``average`` None,
+    "macro" or "weighted"; ``counts`` each class's rows or weight)."""
+    if average is None:
+        return scores
+    if average == "weighted":
+        if np.isclose(counts.sum(), 0.0):
+            return 0
+        scores = scores.copy()
+        scores[counts == 0] = 0
+        return float(np.average(scores, weights=counts))
+    return float(np.average(scores))
+
+
+def ovo_average(areas: dict, counts: np.ndarray, present, n: int, average) -> float:
+    """Hand & Till's one-vs-one AUC: ``areas[a][b]`` is twice the area of class
+    ``a``'s scores of class ``a`` rows over class ``b`` rows (in rows); each
+    pair scores the mean of its two directed AUCs, averaged plainly or by
+    the pair's prevalence."""
+    from itertools import combinations
+
+    pair_scores, prevalence = [], []
+    for a, b in combinations(present, 2):
+        both = counts[a] * counts[b]
+        pair_scores.append((areas[a][b] / (2.0 * both) + areas[b][a] / (2.0 * both)) / 2)
+        prevalence.append((counts[a] + counts[b]) / n)
+    return float(
+        np.average(pair_scores, weights=prevalence if average == "weighted" else None)
+    )

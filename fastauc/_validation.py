@@ -104,6 +104,90 @@ def check_auc_options(average, max_fpr, multi_class) -> None:
         raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}")
 
 
+def multiclass_auc_classes(labels, y_classes, n_cols: int, average, multi_class) -> np.ndarray:
+    """``roc_auc_score``'s multiclass options checked (scikit-learn's words):
+    the classes that index the score columns (``labels``, or ``y_classes``,
+    the sorted distinct labels of ``y_true``)."""
+    options = (("micro",) if multi_class == "ovr" else ()) + ("macro", "weighted", None)
+    if average not in options:
+        raise ValueError(f"average must be one of {options} for multiclass problems")
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    if labels is None:
+        if len(y_classes) != n_cols:
+            raise ValueError(
+                "Number of classes in y_true not equal to the number of columns in "
+                f"'y_score' ({len(y_classes)} classes, {n_cols} columns)"
+            )
+        return y_classes
+    labels = np.asarray(labels)
+    classes = np.unique(labels)
+    if len(classes) != len(labels):
+        raise ValueError("Parameter 'labels' must be unique")
+    if not np.array_equal(classes, labels):
+        raise ValueError("Parameter 'labels' must be ordered")
+    if len(classes) != n_cols:
+        raise ValueError(
+            f"Number of given labels, {len(classes)}, not equal to the number of "
+            f"columns in 'y_score', {n_cols}"
+        )
+    if len(np.setdiff1d(y_classes, classes)):
+        raise ValueError("'y_true' contains labels not in parameter 'labels'")
+    return classes
+
+
+ROW_SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))  # log_loss's rows summing to one
+
+
+def warn_row_sums() -> None:
+    """``log_loss``'s warning for rows of ``y_proba`` that do not sum to one."""
+    warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
+                  UserWarning, stacklevel=caller_stacklevel())
+
+
+def log_loss_classes(labels, y_classes) -> np.ndarray:
+    """``log_loss``'s classes: ``labels`` (checked against ``y_classes``, the
+    sorted distinct labels of ``y_true``) or ``y_classes``; scikit-learn's
+    errors and warning."""
+    if labels is None:
+        if len(y_classes) == 1:
+            raise ValueError(
+                f"y_true contains only one label ({y_classes[0]}). Please provide the list of "
+                "all expected class labels explicitly through the labels argument.")
+        return y_classes
+    given = labels
+    labels = np.asarray(labels)
+    classes = np.unique(labels)
+    if not np.array_equal(classes, labels):
+        warnings.warn(
+            f"Labels passed were {given}. But this function assumes labels are "
+            "ordered lexicographically. Pass the ordered "
+            f"labels={classes.tolist()} and ensure that the columns of y_prob "
+            "correspond to this ordering.", UserWarning, stacklevel=caller_stacklevel())
+    missing = np.setdiff1d(y_classes, classes)
+    if len(missing):
+        raise ValueError(f"y_true contains values {set(missing.tolist())} not belonging "
+                         f"to the passed labels {given}.")
+    if len(classes) == 1:
+        raise ValueError("The labels array needs to contain at least two labels, got "
+                         f"{classes}.")
+    return classes
+
+
+def check_log_loss_columns(p_cols: int, classes, labels_given: bool) -> None:
+    """``log_loss``: as many probability columns as classes (one column: two)."""
+    n_cols = 2 if p_cols == 1 else p_cols
+    if n_cols == len(classes):
+        return
+    if not labels_given:
+        raise ValueError(
+            f"y_true and y_proba contain different number of classes: {len(classes)} vs "
+            f"{n_cols}. Please provide the true labels explicitly through the labels "
+            f"argument. Classes found in y_true: {classes}")
+    raise ValueError("The number of classes in labels is different from that in "
+                     f"y_proba. Classes found in labels: {classes}")
+
+
 def undefined_auc(is_pos: np.ndarray) -> str:
     """Why the AUC of rows with a class of no weight is undefined, in
     ``roc_auc_score``'s words: a class absent, or weighing zero in all."""

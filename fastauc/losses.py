@@ -80,43 +80,12 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
     w = v.check_sample_weight(sample_weight, n, names=("y_proba", "y_true"))
     if y.ndim == 2:
         return _multilabel_log_loss(v.check_multilabel_indicator(y), P, w, normalize)
-    if labels is not None:
-        given = labels
-        labels = np.asarray(labels)
-        classes = np.unique(labels)
-        if not np.array_equal(classes, labels):
-            warnings.warn(
-                f"Labels passed were {given}. But this function assumes labels are "
-                "ordered lexicographically. Pass the ordered "
-                f"labels={classes.tolist()} and ensure that the columns of y_prob "
-                "correspond to this ordering.", UserWarning, stacklevel=v.caller_stacklevel())
-        present = v.unique_labels(y)
-        missing = np.setdiff1d(present, classes)
-        if len(missing):
-            raise ValueError(f"y_true contains values {set(missing.tolist())} not belonging "
-                             f"to the passed labels {given}.")
-        if len(classes) == 1:
-            raise ValueError("The labels array needs to contain at least two labels, got "
-                             f"{classes}.")
-    else:
-        classes = v.unique_labels(y)
-        if len(classes) == 1:
-            raise ValueError(
-                f"y_true contains only one label ({classes[0]}). Please provide the list of "
-                "all expected class labels explicitly through the labels argument.")
+    classes = v.log_loss_classes(labels, v.unique_labels(y))
     if P.ndim == 1:
         P = P[:, None]
-    n_cols = 2 if P.shape[1] == 1 else P.shape[1]
     if P.shape[1] > 1:
         _warn_row_sums(P)
-    if n_cols != len(classes):
-        if labels is None:
-            raise ValueError(
-                f"y_true and y_proba contain different number of classes: {len(classes)} vs "
-                f"{n_cols}. Please provide the true labels explicitly through the labels "
-                f"argument. Classes found in y_true: {classes}")
-        raise ValueError("The number of classes in labels is different from that in "
-                         f"y_proba. Classes found in labels: {classes}")
+    v.check_log_loss_columns(P.shape[1], classes, labels is not None)
     if len(classes) == 2:
         cls = v.positive_mask(y, classes[1]).view(np.uint8).astype(np.int64)
     else:
@@ -142,6 +111,5 @@ def _multilabel_log_loss(Y, P, w, normalize):
 
 
 def _warn_row_sums(P):
-    if not np.all(np.isclose(P.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(np.float64).eps))):
-        warnings.warn("The y_prob values do not sum to one. Make sure to pass probabilities.",
-                      UserWarning, stacklevel=v.caller_stacklevel())
+    if not np.all(np.isclose(P.sum(axis=1), 1.0, rtol=v.ROW_SUM_RTOL)):
+        v.warn_row_sums()

@@ -9,8 +9,6 @@ Names, signatures, defaults, return types, warnings and tie handling follow
 
 from __future__ import annotations
 
-from itertools import combinations
-
 import numpy as np
 
 from ._device import dispatch
@@ -24,6 +22,7 @@ from ._curves import binary_auc as _binary_auc
 from ._curves import pr_points, roc_points
 from ._parallel import map_units, map_whole, row_blocks
 from ._sort import CHUNK_MIN, sort_by_class
+from ._stats import ovo_average, ovr_average
 from ._table import sorted_tallies
 
 __all__ = [
@@ -443,32 +442,7 @@ def _multiclass_roc_auc(y, S, labels, multi_class, average, w, y_classes):
             "Target scores need to be probabilities for multiclass roc_auc, i.e. they "
             "should sum up to 1.0 over classes"
         )
-    options = (("micro",) if multi_class == "ovr" else ()) + ("macro", "weighted", None)
-    if average not in options:
-        raise ValueError(f"average must be one of {options} for multiclass problems")
-    if average is None and multi_class == "ovo":
-        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
-    if labels is not None:
-        labels = np.asarray(labels)
-        classes = np.unique(labels)
-        if len(classes) != len(labels):
-            raise ValueError("Parameter 'labels' must be unique")
-        if not np.array_equal(classes, labels):
-            raise ValueError("Parameter 'labels' must be ordered")
-        if len(classes) != S.shape[1]:
-            raise ValueError(
-                f"Number of given labels, {len(classes)}, not equal to the number of "
-                f"columns in 'y_score', {S.shape[1]}"
-            )
-        if len(np.setdiff1d(y, classes)):
-            raise ValueError("'y_true' contains labels not in parameter 'labels'")
-    else:
-        classes = y_classes  # the sorted distinct labels, found once by the caller
-        if len(classes) != S.shape[1]:
-            raise ValueError(
-                "Number of classes in y_true not equal to the number of columns in "
-                f"'y_score' ({len(classes)} classes, {S.shape[1]} columns)"
-            )
+    classes = v.multiclass_auc_classes(labels, y_classes, S.shape[1], average, multi_class)
     if multi_class == "ovr":
         return _ovr_roc_auc(y, S, columns, classes, average, w)
     if w is not None:
@@ -489,16 +463,8 @@ def _ovr_roc_auc(y, S, columns, classes, average, w):
     jobs = [(j, y, classes, columns, w) for j in range(len(classes))]
     done = (_classes_map(S.shape[0], len(classes))(_class_auc, jobs)
             if S.shape[0] * len(classes) >= CHUNK_MIN else [_class_auc(*job) for job in jobs])
-    scores = np.array([auc for auc, _ in done])
-    if average is None:
-        return scores
-    if average == "weighted":
-        counts = np.array([count for _, count in done])
-        if np.isclose(counts.sum(), 0.0):
-            return 0
-        scores[counts == 0] = 0
-        return float(np.average(scores, weights=counts))
-    return float(np.average(scores))
+    return ovr_average(np.array([auc for auc, _ in done]),
+                       np.array([count for _, count in done]), average)
 
 
 # rows of one class's column from which its sort and sweep spread over the
@@ -543,14 +509,7 @@ def _ovo_roc_auc(encoded, columns, average):
     areas = dict(_classes_map(n, present.shape[0])(_class_pair_areas, jobs)
                  if n * present.shape[0] >= CHUNK_MIN
                  else [_class_pair_areas(*job) for job in jobs])
-    pair_scores, prevalence = [], []
-    for a, b in combinations(present, 2):
-        both = counts[a] * counts[b]
-        pair_scores.append((areas[a][b] / (2.0 * both) + areas[b][a] / (2.0 * both)) / 2)
-        prevalence.append((counts[a] + counts[b]) / n)
-    return float(
-        np.average(pair_scores, weights=prevalence if average == "weighted" else None)
-    )
+    return ovo_average(areas, counts, present, n, average)
 
 
 @dispatch("y_score")

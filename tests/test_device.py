@@ -136,6 +136,24 @@ def test_poisson_replicates_are_the_cpu_replicates(weighted):
     assert (dev.estimate, dev.low, dev.high, dev.se) == (cpu.estimate, cpu.low, cpu.high, cpu.se)
 
 
+def test_paired_bootstrap_on_the_device():
+    """Poisson: the CPU's replicates of both models; multinomial: both models
+    read each replicate's one set of counts (identical scores differ by 0)."""
+    rng = np.random.default_rng(8)
+    y = rng.random(200) < 0.4
+    a = np.round(rng.standard_normal(200) + y, 1)
+    b = np.round(a + rng.standard_normal(200), 1)
+    kw = dict(n_resamples=16, random_state=2, scheme="poisson")
+    cpu = fastauc.bootstrap_test(y, a, b, **kw)
+    dev = on_device(fastauc.bootstrap_test, y, a, b, **kw)
+    assert exact_bits(dev.replicates) == exact_bits(cpu.replicates)
+    assert (dev.statistic, dev.pvalue, dev.low, dev.high) == \
+        (cpu.statistic, cpu.pvalue, cpu.low, cpu.high)
+    same = on_device(fastauc.bootstrap_test, y, a, a, n_resamples=8, random_state=2)
+    assert np.array_equal(same.replicates[:, 0], same.replicates[:, 1])
+    assert same.difference == 0.0 and same.statistic == 0.0
+
+
 def test_chunks_join_to_the_whole(monkeypatch):
     """Many small chunks (cut at tie-group starts) give the replicates one
     chunk gives: the join in chunk order is exact for counts."""

@@ -19,12 +19,12 @@ from .. import _validation as v
 from .._curves import NO_POSITIVE_PR, warn_roc_totals
 from .._delong import SMALL_DELONG, covariance_from_sums, paired_test
 from .._results import DeLongTestResult
-from .._stats import mann_whitney_result, wald_interval
+from .._stats import mann_whitney_result, ovo_average, ovr_average, wald_interval
 from .._kernels.table import N_STATS, ST_MAX_TIE, ST_TIES
 from . import tallies as t
 from . import validation as dv
 from .arrays import HOST
-from .resample import bootstrap_ci
+from .resample import bootstrap_ci, bootstrap_test
 
 
 
@@ -71,21 +71,64 @@ def _band_area(e, fpr, tpr, hi):
 def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_class, labels):
     v.check_auc_options(average, max_fpr, multi_class)
     y_true = dv.labels_first(e, y_true)
-    if _several_columns(e, y_score):
-        return HOST  # multiclass and multilabel: the CPU path
-    S = dv.scores(e, y_score, "y_score", ndim=(1, 2))
+    S = dv.scores(e, y_score, "y_score", ndim=(1, 2), finite=False)
     y = dv.labels(e, y_true, S.shape[0])
-    if S.ndim == 2 or y is None:
-        return HOST  # multiclass, multilabel, labels the CPU path judges
+    if y is None:
+        return HOST  # multilabel, or labels the CPU path judges
     classes = dv.classes_of(e, y)
-    if len(classes) > 2:
-        return HOST  # multiclass
+    if len(classes) > 2 or (S.ndim == 2 and S.shape[1] > 2):
+        return _multiclass_auc(e, y, S, classes, labels, multi_class, average, sample_weight,
+                               max_fpr)
+    if S.ndim == 2:
+        if S.shape[1] != 1:
+            return HOST  # the CPU path's error
+        S = S[:, 0]
+    dv.check_finite(e, S, "y_score")
     is_pos, classes, w = dv.binary(e, y, sample_weight, None, rule="greater", classes=classes,
                                    y_score=S)
     if len(classes) < 2:
         v.warn_undefined(v.ONE_CLASS, stacklevel=None)
         return math.nan
     return _binary_auc(e, is_pos, S, w, max_fpr)
+
+
+def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_weight, max_fpr):
+    """One-vs-rest and one-vs-one (Hand & Till) on the device: each class's
+    (or pair's) AUC as the binary case computes it, averaged by the CPU
+    path's rules.  Anything the CPU path would refuse goes to it (``HOST``),
+    so its errors come with its words; so does ``average="micro"``."""
+    xp = e.xp
+    ovo = multi_class == "ovo"
+    if (max_fpr is not None and max_fpr != 1.0) or multi_class == "raise" or S.ndim != 2 \
+            or (ovo and sample_weight is not None) or average == "micro":
+        return HOST
+    n, k = S.shape
+    w = None if ovo else dv.weights(e, sample_weight, n, ("y_true", "y_score"), False)
+    totals = S.sum(axis=1)
+    if not bool(xp.isfinite(totals).all()) or \
+            not bool((xp.abs(1.0 - totals) <= 1e-8 + 1e-5 * xp.abs(totals)).all()):
+        return HOST  # NaN or rows that are not probabilities: the CPU path's errors
+    classes = v.multiclass_auc_classes(labels, y_classes, k, average, multi_class)
+    columns = [xp.ascontiguousarray(S[:, j]) for j in range(k)]
+    if not ovo:
+        scores, counts = np.empty(k), np.empty(k)
+        for j in range(k):
+            mask = dv.equal(e, y, classes[j])
+            counts[j] = float(w[mask].sum()) if w is not None else float(mask.sum())
+            scores[j] = _binary_auc(e, mask, columns[j], w, None)
+        result = ovr_average(scores, counts, average)
+        return e.out(xp.asarray(result)) if isinstance(result, np.ndarray) else result
+    encoded = xp.searchsorted(xp.asarray(classes), y)
+    counts = e.host(xp.bincount(encoded, minlength=k)).astype(np.float64)
+    present = np.flatnonzero(counts)
+    areas = {int(a): {} for a in present}
+    for a in present:
+        for b in present:
+            if a != b:
+                rows = (encoded == a) | (encoded == b)
+                c = t.split_classes(e, encoded[rows] == a, columns[a][rows], None)
+                areas[int(a)][int(b)] = t.area2(e, c)
+    return ovo_average(areas, counts, [int(a) for a in present], n, average)
 
 
 # ------------------------------------------------------------------ curves
@@ -202,6 +245,35 @@ def average_precision_score(e, y_true, y_score, average, pos_label, sample_weigh
     return float(max(0.0, float(terms.sum()) / total_p))
 
 
+def log_loss(e, y_true, y_proba, normalize, sample_weight, labels, y_pred):
+    if not (isinstance(y_pred, str) and y_pred == "deprecated"):
+        return HOST  # the deprecated argument: the CPU path warns
+    xp = e.xp
+    P = dv.scores(e, y_proba, "y_proba", ndim=(1, 2), keep_float32=False, finite=False)
+    if not bool(xp.isfinite(P).all()) or float(P.max()) > 1 or float(P.min()) < 0:
+        return HOST  # the CPU path's errors
+    n = P.shape[0]
+    y = dv.labels(e, y_true, n)
+    if y is None:
+        return HOST  # multilabel, or labels the CPU path judges
+    w = dv.weights(e, sample_weight, n, ("y_proba", "y_true"), False)
+    classes = v.log_loss_classes(labels, dv.classes_of(e, y))
+    P = P[:, None] if P.ndim == 1 else P
+    if P.shape[1] > 1 and not bool(xp.isclose(P.sum(axis=1), 1.0, rtol=v.ROW_SUM_RTOL).all()):
+        v.warn_row_sums()
+    v.check_log_loss_columns(P.shape[1], classes, labels is not None)
+    if P.shape[1] == 1:  # the probability of the greater class
+        p = xp.where(dv.equal(e, y, classes[1]), P[:, 0], 1.0 - P[:, 0])
+    else:
+        p = P[xp.arange(n), xp.searchsorted(xp.asarray(classes), y)]
+    eps = np.finfo(np.float64).eps
+    terms = -xp.log(xp.clip(p, eps, 1.0 - eps))
+    total = float((terms * w).sum()) if w is not None else float(terms.sum())
+    if not normalize:
+        return total
+    return total / (float(w.sum()) if w is not None else float(n))
+
+
 # ------------------------------------------------------------------ DeLong and ranks
 
 def _columns(e, y_scores, name):
@@ -316,4 +388,5 @@ def mann_whitney_u(e, y_true, y_score, alternative, use_continuity, method, samp
 
 DEVICE = {f.__name__: f for f in (
     roc_auc_score, roc_curve, precision_recall_curve, det_curve, average_precision_score,
-    delong_covariance, roc_auc_ci, delong_test, mann_whitney_u, bootstrap_ci)}
+    log_loss,
+    delong_covariance, roc_auc_ci, delong_test, mann_whitney_u, bootstrap_ci, bootstrap_test)}

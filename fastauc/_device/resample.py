@@ -18,7 +18,8 @@ import numpy as np
 from .. import _validation as v
 from .._resample import ROC_AUC, bootstrap_interval, check_bootstrap_args
 from .._resample import _metric_code as metric_code
-from .._results import BootstrapResult
+from .._results import BootstrapResult, BootstrapTestResult
+from .._stats import ALTERNATIVES, pvalue, ratio
 from . import tallies as t
 from . import validation as dv
 from .arrays import HOST
@@ -94,37 +95,99 @@ def _join(xp, sums):
         return xp.where(ok, area2 / (2.0 * total_p * total_n), np.nan)
 
 
+def _undefined(e, is_pos, classes, w):
+    """The CPU path's warning when the AUC is undefined (a class absent or of
+    zero weight in all), else None."""
+    n_pos = int(is_pos.sum())
+    if classes.shape[0] < 2 or n_pos in (0, is_pos.shape[0]):
+        return v.ONE_CLASS
+    if w is not None and not (bool((w[is_pos] > 0).any()) and bool((w[~is_pos] > 0).any())):
+        return v.ZERO_WEIGHT_CLASS
+    return None
+
+
+def _auc(e, is_pos, s, w) -> float:
+    c = t.split_classes(e, is_pos, s, w)  # the float roc_auc_score gives
+    return float(t.area2(e, c) / (2.0 * c.total_pos * c.total_neg))
+
+
+def _interval(values, estimate, level, method, alternative="two-sided"):
+    """``(low, high, se, n_dropped)`` from replicate values (NaN: dropped)."""
+    good = values[np.isfinite(values)]
+    if good.shape[0] == 0:
+        raise ValueError("every bootstrap replicate had a single class; use stratified=True "
+                         "(scheme='multinomial')")
+    low, high = bootstrap_interval(good, estimate, level, method, None, alternative)
+    se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
+    return low, high, se, int(values.shape[0] - good.shape[0])
+
+
+def _checked(n_resamples, confidence_level, method, stratified, scheme, metric, max_fpr):
+    """The CPU path's option checks; None where the device leaves the call to
+    it (metrics other than the ROC AUC, the partial AUC, BCa)."""
+    n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
+                                                          method, stratified, scheme)
+    code, fpr = metric_code(metric, max_fpr, method)
+    if code != ROC_AUC or fpr != 1.0 or method == "bca":
+        return None
+    return n_resamples, level, stratified
+
+
 def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, method, stratified,
                  sample_weight, random_state, max_fpr, progress, scheme):
     """``bootstrap_ci`` of the ROC AUC (percentile or basic) on the device;
     the other metrics, the partial AUC and BCa return ``HOST`` (the CPU path)."""
 
-    n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
-                                                          method, stratified, scheme)
-    code, fpr = metric_code(metric, max_fpr, method)
-    if code != ROC_AUC or fpr != 1.0 or method == "bca":
+    checked = _checked(n_resamples, confidence_level, method, stratified, scheme, metric,
+                       max_fpr)
+    if checked is None:
         return HOST
+    n_resamples, level, stratified = checked
     seed = v.seed_from_random_state(random_state)
     s = dv.scores(e, y_score, "y_score", keep_float32=False)
     is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater", y_score=s)
-    n_pos = int(is_pos.sum())
-    undefined = v.ONE_CLASS if classes.shape[0] < 2 else None
-    if undefined is None and w is not None and not (
-            bool((w[is_pos] > 0).any()) and bool((w[~is_pos] > 0).any())):
-        undefined = v.ZERO_WEIGHT_CLASS
-    if undefined is not None or n_pos in (0, s.shape[0]):
-        v.warn_undefined(undefined or v.ONE_CLASS, stacklevel=None)
+    undefined = _undefined(e, is_pos, classes, w)
+    if undefined is not None:
+        v.warn_undefined(undefined, stacklevel=None)
         nan = math.nan
         return BootstrapResult(nan, nan, nan, nan, method, level, n_resamples, n_resamples,
                                metric, np.full(n_resamples, nan))
-    c = t.split_classes(e, is_pos, s, w)  # the float roc_auc_score gives
-    estimate = float(t.area2(e, c) / (2.0 * c.total_pos * c.total_neg))
+    estimate = _auc(e, is_pos, s, w)
     reps = replicates(e, is_pos, s, w, seed, n_resamples, scheme, stratified)
-    good = reps[np.isfinite(reps)]
-    if good.shape[0] == 0:
-        raise ValueError("every bootstrap replicate had a single class; use stratified=True "
-                         "(scheme='multinomial')")
-    low, high = bootstrap_interval(good, estimate, level, method, None)
-    se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
-    return BootstrapResult(estimate, low, high, se, method, level, n_resamples,
-                           int(reps.shape[0] - good.shape[0]), metric, reps)
+    low, high, se, dropped = _interval(reps, estimate, level, method)
+    return BootstrapResult(estimate, low, high, se, method, level, n_resamples, dropped,
+                           metric, reps)
+
+
+def bootstrap_test(e, y_true, y_score_a, y_score_b, metric, n_resamples, confidence_level,
+                   method, stratified, alternative, sample_weight, random_state, max_fpr,
+                   progress, scheme):
+    """``bootstrap_test`` of two ROC AUCs on the device: each replicate's
+    counts are the same for both models (keyed by input row, or counted once
+    per replicate), so the difference keeps their correlation."""
+    checked = _checked(n_resamples, confidence_level, method, stratified, scheme, metric,
+                       max_fpr)
+    v.check_choice(alternative, "alternative", ALTERNATIVES)
+    if checked is None:
+        return HOST
+    n_resamples, level, stratified = checked
+    seed = v.seed_from_random_state(random_state)
+    a = dv.scores(e, y_score_a, "y_score_a", keep_float32=False)
+    b = dv.scores(e, y_score_b, "y_score_b", keep_float32=False)
+    is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater",
+                                   y_score_a=a, y_score_b=b)
+    undefined = _undefined(e, is_pos, classes, w)
+    if undefined is not None:
+        v.warn_undefined(undefined, stacklevel=None)
+        nan = math.nan
+        return BootstrapTestResult(nan, nan, nan, nan, nan, nan, nan, nan, method, alternative,
+                                   level, n_resamples, n_resamples, metric,
+                                   np.full((n_resamples, 2), nan))
+    reps = np.stack([replicates(e, is_pos, x, w, seed, n_resamples, scheme, stratified)
+                     for x in (a, b)], axis=1)
+    est_a, est_b = _auc(e, is_pos, a, w), _auc(e, is_pos, b, w)
+    d = est_a - est_b
+    low, high, se, dropped = _interval(reps[:, 0] - reps[:, 1], d, level, method, alternative)
+    z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
+    return BootstrapTestResult(z, pvalue(z, alternative), d, low, high, se, est_a, est_b,
+                               method, alternative, level, n_resamples, dropped, metric, reps)

@@ -36,10 +36,10 @@ def labels_first(e, y_true):
     return y
 
 
-def scores(e, x, name: str, *, ndim=(1,), keep_float32: bool = True):
+def scores(e, x, name: str, *, ndim=(1,), keep_float32: bool = True, finite: bool = True):
     """``v.as_float_array``'s rules on the device: float64 (float32 kept
     with ``keep_float32``; float16 and bfloat16 widened to float32, exactly),
-    1-D (or 2-D when ``ndim`` allows it), non-empty and finite."""
+    1-D (or 2-D when ``ndim`` allows it), non-empty and (``finite``) finite."""
     arr = e.asarray(x, name)
     kind = np.dtype(arr.dtype).kind
     if arr.ndim == 2 and arr.shape[1] == 1 and 2 not in ndim:
@@ -49,12 +49,18 @@ def scores(e, x, name: str, *, ndim=(1,), keep_float32: bool = True):
         raise AssertionError("unreachable")  # pragma: no cover
     keep = keep_float32 and arr.dtype == np.float32
     arr = e.xp.ascontiguousarray(arr, dtype=np.float32 if keep else np.float64)
+    if finite:
+        check_finite(e, arr, name)
+    return arr
+
+
+def check_finite(e, arr, name: str) -> None:
+    """The CPU path's error for NaN or infinite scores."""
     if not bool(e.xp.isfinite(arr).all()):  # the CPU sort's error, for the first
         host = e.host(arr)  # column with a NaN or an infinity (score columns are sorted apart)
         if host.ndim == 2:
             host = host[:, int(np.argmin(np.isfinite(host).all(axis=0)))]
         v.raise_non_finite(name, host)
-    return arr
 
 
 def weights(e, sample_weight, n: int, names, frequency: bool):
