@@ -24,6 +24,7 @@ from .._kernels.table import N_STATS, ST_MAX_TIE, ST_TIES
 from . import tallies as t
 from . import validation as dv
 from .arrays import HOST
+from .pairwise import pairwise_loss, pairwise_loss_gradient
 from .resample import bootstrap_ci, bootstrap_test
 
 
@@ -389,4 +390,5 @@ def mann_whitney_u(e, y_true, y_score, alternative, use_continuity, method, samp
 DEVICE = {f.__name__: f for f in (
     roc_auc_score, roc_curve, precision_recall_curve, det_curve, average_precision_score,
     log_loss,
-    delong_covariance, roc_auc_ci, delong_test, mann_whitney_u, bootstrap_ci, bootstrap_test)}
+    delong_covariance, roc_auc_ci, delong_test, mann_whitney_u, bootstrap_ci, bootstrap_test,
+    pairwise_loss, pairwise_loss_gradient)}
