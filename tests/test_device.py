@@ -43,7 +43,7 @@ def on_device(call, *args, **kwargs):
 
 
 def dispatched(function: str) -> bool:
-    return hasattr(getattr(fastauc, function), "__wrapped__")
+    return hasattr(getattr(fastauc, function), "score_arguments")
 
 
 def quiet(call, *args, **kwargs):
@@ -401,3 +401,15 @@ def test_torch_tensors_in_torch_tensors_out():
     b16 = fastauc.roc_auc_score(y, s.detach().bfloat16())
     assert b16 == fastauc.roc_auc_score(y.cpu().numpy(),
                                         s.detach().bfloat16().float().cpu().numpy())
+
+
+def test_docstrings_say_what_runs_on_the_gpu():
+    from fastauc._device import DEVICE_NOTES, HOST_NOTE
+    from fastauc._device.metrics import DEVICE
+
+    assert set(DEVICE_NOTES) == set(DEVICE)
+    for name in fastauc.__all__:
+        f = getattr(fastauc, name)
+        if dispatched(name):
+            assert "On the GPU" in f.__doc__, name
+            assert (DEVICE_NOTES.get(name, HOST_NOTE)[:40].split()[0]) in f.__doc__, name

@@ -20,7 +20,9 @@ call takes the device path.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import inspect
+import os
 
 from .. import _config
 from .arrays import GPU_EXTRA, cuda_device, library, to_host
@@ -29,17 +31,25 @@ __all__ = ["dispatch", "engine_for"]
 
 
 def _gpu_state():
-    """``(simulated, error)``: whether numba-cuda simulates, and why the device
-    path cannot run here (None when it can)."""
-    try:
-        from .._kernels_cuda import cuda, simulated
-    except ImportError as exc:
-        return False, f"numba-cuda is not installed ({exc}); {GPU_EXTRA}"
-    if simulated():
+    """``(simulated, error)``: whether numba-cuda's simulator is on
+    (``NUMBA_ENABLE_CUDASIM=1``: the device path runs on host arrays), and
+    why the device path cannot run here (None when it can).  Only CuPy is
+    imported to find out: numba-cuda waits for the first kernel."""
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+        if importlib.util.find_spec("numba_cuda") is None:
+            return True, f"numba-cuda is not installed; {GPU_EXTRA}"
         return True, None
-    if not cuda.is_available():
-        return False, ("numba-cuda finds no usable CUDA GPU here (numba.cuda.is_available() is "
-                       "False); set device='cpu', or NUMBA_ENABLE_CUDASIM=1 to simulate")
+    try:
+        import cupy
+    except ImportError as exc:
+        return False, f"CuPy is not installed ({exc}); {GPU_EXTRA}"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # noqa: BLE001 - no driver, no device: CuPy's own errors
+        return False, (f"CuPy finds no usable CUDA GPU here ({type(exc).__name__}: {exc}); "
+                       "set device='cpu', or NUMBA_ENABLE_CUDASIM=1 to simulate")
+    if count < 1:
+        return False, "CuPy finds no CUDA GPU here; set device='cpu'"
     return False, None
 
 
@@ -59,6 +69,55 @@ def engine_for(arrays: dict):
                          "device first")
     first = next(iter(arrays.values()))
     return Engine(simulated, library(first), next(iter(ordinals), None))
+
+
+# what each public function does with CUDA arrays, for its docstring (a
+# function missing here copies them to the host: ``HOST_NOTE``)
+DEVICE_NOTES = {
+    "roc_auc_score": "binary (with ``sample_weight`` and ``max_fpr``) and multiclass "
+                     "``ovr``/``ovo`` compute there; multilabel targets and "
+                     "``average='micro'`` on host copies",
+    "roc_curve": "computes there; the arrays come back in the scores' library",
+    "precision_recall_curve": "computes there; the arrays come back in the scores' library",
+    "det_curve": "computes there; the arrays come back in the scores' library",
+    "average_precision_score": "binary targets compute there; multiclass and multilabel "
+                               "ones on host copies",
+    "log_loss": "binary and multiclass targets compute there; multilabel ones on host copies",
+    "roc_auc_ci": "DeLong's interval computes there; ``method='bootstrap'`` as "
+                  ":func:`bootstrap_ci`",
+    "delong_covariance": "computes there (an array of score columns; a mapping or a list of "
+                         "columns on host copies)",
+    "delong_test": "computes there",
+    "mann_whitney_u": "computes there",
+    "bootstrap_ci": "the ROC AUC's replicates compute there (percentile and basic "
+                    "intervals); BCa, ``max_fpr`` and the other metrics on host copies",
+    "bootstrap_test": "the ROC AUCs' replicates compute there (percentile and basic "
+                      "intervals); BCa, ``max_fpr`` and the other metrics on host copies",
+    "pairwise_loss": "computes there, except with ``groups`` or ``loss='aum'`` (host copies)",
+    "pairwise_loss_gradient": "computes there (the gradient and Hessian come back in the "
+                              "scores' library), except with ``groups`` or ``loss='aum'`` "
+                              "(host copies)",
+}
+HOST_NOTE = "CUDA arrays are copied to the host and the results are numpy"
+
+
+def _with_device_note(doc, name):
+    """``doc`` with a paragraph after its summary saying what happens to CUDA
+    arrays (PyTorch, CuPy, JAX): see docs/gpu.md."""
+    if not doc or "\n\n" not in doc:
+        return doc
+    summary, rest = doc.split("\n\n", 1)
+    note = DEVICE_NOTES.get(name, HOST_NOTE)
+    words = (f"On the GPU (CUDA arrays of PyTorch, CuPy or JAX, or "
+             f"``fastauc.config_context(device='cuda')``): {note}. See docs/gpu.md.")
+    lines, line = [], "   "
+    for word in words.split():
+        if len(line) + 1 + len(word) > 88:
+            lines.append(line)
+            line = "   "
+        line += " " + word
+    lines.append(line)
+    return summary + "\n\n" + "\n".join(lines) + "\n\n" + rest
 
 
 def _positions(func, names):
@@ -109,6 +168,8 @@ def dispatch(*score_names):
                             **{k: to_host(a) for k, a in bound.kwargs.items()})
 
         routed.__wrapped__ = func
+        routed.score_arguments = score_names  # what the dispatcher reads (tests list them)
+        routed.__doc__ = _with_device_note(func.__doc__, name)
         return routed
 
     return decorate

@@ -33,20 +33,23 @@ def cuda_device(x):
         return None
     lib = _module(x)
     if lib == "torch":
-        return x.device.index or 0 if getattr(x, "is_cuda", False) else None
+        if not getattr(x, "is_cuda", False):
+            return None
+        return x.device.index or 0
     if lib == "cupy":
         return int(x.device.id)
-    if hasattr(type(x), "__cuda_array_interface__"):
-        return 0
-    dl = getattr(x, "__dlpack_device__", None)
+    dl = getattr(x, "__dlpack_device__", None)  # JAX, and most array libraries
     if dl is not None:
         try:
             kind, ordinal = dl()
         except Exception:  # noqa: BLE001 - not a DLPack array after all
             return None
-        if int(kind) in _DLPACK_CUDA:
-            return int(ordinal)
-    return None
+        return int(ordinal) if int(kind) in _DLPACK_CUDA else None
+    try:  # an instance attribute: a host array of such a library has none
+        x.__cuda_array_interface__
+    except Exception:  # noqa: BLE001 - AttributeError, or a library's own error
+        return None
+    return 0
 
 
 def library(x) -> str:

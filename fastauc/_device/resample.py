@@ -22,7 +22,7 @@ from .._results import BootstrapResult, BootstrapTestResult
 from .._stats import ALTERNATIVES, pvalue, ratio
 from . import tallies as t
 from . import validation as dv
-from .arrays import HOST
+from .arrays import GPU_EXTRA, HOST
 
 CHUNK_ROWS = 2048  # rows a thread walks for one replicate (the chunks depend on n only)
 THREADS = 128  # replicates per block
@@ -44,7 +44,11 @@ def chunk_cuts(e, first, n: int):
 def replicates(e, is_pos, s, w, seed, n_resamples: int, scheme: str, stratified: bool):
     """The AUC of each replicate, as a host float64 array (NaN where a class
     has no weight)."""
-    from .._kernels_cuda.resampling import chunk_sums, multinomial_counts
+    try:
+        from .._kernels_cuda.resampling import chunk_sums, multinomial_counts
+    except ImportError as exc:
+        raise ImportError(f"the device bootstrap needs numba-cuda ({exc}): {GPU_EXTRA}") \
+            from exc
 
     xp = e.xp
     n = s.shape[0]

@@ -132,9 +132,12 @@ def classes_of(e, y) -> np.ndarray:
     """Sorted distinct labels of a numeric device array, as numpy: two
     reductions when the least and greatest are all there is."""
     xp = e.xp
+    dtype = np.dtype(y.dtype)
+    if dtype.kind == "b":
+        lo, hi = bool(y.min()), bool(y.max())
+        return np.array([lo, hi] if lo != hi else [lo])
     lo, hi = y.min(), y.max()
     lo_h, hi_h = e.host(lo).item(), e.host(hi).item()
-    dtype = np.dtype(y.dtype)
     if lo_h == hi_h:
         classes = np.array([lo_h], dtype)
     elif int(bool(xp.logical_or(y == lo, y == hi).all())):
