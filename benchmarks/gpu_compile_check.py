@@ -30,6 +30,9 @@ KERNELS = {
     "chunk_sums": (resampling.chunk_sums,
                    (i64, u8, u8, f8, i64, nt.int32[:, ::1], nt.uint64, nt.int64,
                     nt.float64[:, :, ::1])),
+    "chunk_values": (resampling.chunk_values,
+                     (i64, u8, u8, f8, i64, nt.int32[:, ::1], nt.uint64, nt.int64,
+                      nt.float64[:, :, ::1], nt.int64, nt.float64, f8, nt.float64[:, ::1])),
     "multinomial_counts": (resampling.multinomial_counts,
                            (i64, i64, nt.uint64, nt.int64, nt.int32[:, ::1])),
 }

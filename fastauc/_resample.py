@@ -453,12 +453,19 @@ def undefined(rows: Rows, metric: str):
     """The warning to give when the metric is undefined on these rows (a class
     absent, or of zero weight in all), else None: scikit-learn's words for
     ``roc_auc_score``, the rule of every inference function."""
-    if rows.classes.shape[0] < 2:
+    w = rows.w
+    zero_weight = bool(w.shape[0]) and not ((w[rows.is_pos] > 0).any()
+                                            and (w[~rows.is_pos] > 0).any())
+    return undefined_message(rows.classes.shape[0] < 2, zero_weight, metric)
+
+
+def undefined_message(one_class: bool, zero_weight: bool, metric: str):
+    """:func:`undefined`'s words, from what it found."""
+    if one_class:
         return v.ONE_CLASS if metric == "roc_auc" else (
             f"Only one class is present in y_true. The bootstrap of {metric} is not defined "
             "in that case.")
-    w = rows.w
-    if w.shape[0] and not ((w[rows.is_pos] > 0).any() and (w[~rows.is_pos] > 0).any()):
+    if zero_weight:
         return v.ZERO_WEIGHT_CLASS if metric == "roc_auc" else (
             f"All samples of one class have zero weight. The bootstrap of {metric} is not "
             "defined in that case.")

@@ -184,7 +184,8 @@ def test_multinomial_replicates_reproducible_and_stratified():
     from fastauc._device import arrays, resample
 
     e = arrays.Engine(True, "numpy", None)
-    reps = resample.replicates(e, y, s, None, np.uint64(3), 4, "multinomial", True)
+    model = resample.Model(e, y, s, None, resample.ROC_AUC, 1.0, "y_score")
+    reps = resample.replicates(e, [model], np.uint64(3), 4, "multinomial", True)[:, 0]
     from fastauc._kernels.resampling import uniform_pick
 
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
@@ -199,14 +200,32 @@ def test_multinomial_replicates_reproducible_and_stratified():
         assert reps[r] == fastauc.roc_auc_score(y[idx], s[idx])
 
 
-def test_bootstrap_cases_the_device_leaves_to_the_cpu():
-    rng = np.random.default_rng(2)
-    y = rng.random(80) < 0.5
-    s = rng.standard_normal(80) + y
-    for kw in (dict(metric="average_precision"), dict(method="bca"), dict(max_fpr=0.5)):
-        kw.update(n_resamples=10, random_state=0)
-        assert exact_bits(on_device(fastauc.bootstrap_ci, y, s, **kw).replicates) == \
-            exact_bits(fastauc.bootstrap_ci(y, s, **kw).replicates)
+@pytest.mark.parametrize("options", [
+    dict(metric="average_precision"), dict(metric="log_loss"), dict(max_fpr=0.3),
+    dict(method="bca"), dict(metric="log_loss", method="bca"), dict(method="basic"),
+], ids=["ap", "log_loss", "partial", "bca", "log_loss-bca", "basic"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_poisson_bootstrap_of_every_metric_is_the_cpus(options, weighted):
+    """The second walk (average precision, partial AUC, log loss) and BCa's
+    jackknife on the device: the CPU path's replicates and interval, to
+    rounding (their sums run in another order)."""
+    rng = np.random.default_rng(5)
+    y = rng.random(240) < 0.35
+    p = 1.0 / (1.0 + np.exp(-np.round(rng.standard_normal(240) + y, 1)))
+    w = rng.integers(0, 4, 240).astype(float) if weighted else None
+    kw = dict(n_resamples=20, random_state=4, scheme="poisson", sample_weight=w, **options)
+    cpu = fastauc.bootstrap_ci(y, p, **kw)
+    dev = on_device(fastauc.bootstrap_ci, y, p, **kw)
+    assert_close({f: getattr(dev, f) for f in ("estimate", "low", "high", "se", "replicates")},
+                 {f: getattr(cpu, f) for f in ("estimate", "low", "high", "se", "replicates")},
+                 1e-12)
+    a = p + 0.1 * np.round(rng.standard_normal(240), 1)
+    a = np.clip(a, 0.0, 1.0)
+    cpu = fastauc.bootstrap_test(y, p, a, **kw)
+    dev = on_device(fastauc.bootstrap_test, y, p, a, **kw)
+    assert_close({f: getattr(dev, f) for f in ("difference", "low", "high", "se", "pvalue")},
+                 {f: getattr(cpu, f) for f in ("difference", "low", "high", "se", "pvalue")},
+                 1e-12)
 
 
 # ------------------------------------------------------------------ bad input

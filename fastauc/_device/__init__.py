@@ -89,10 +89,10 @@ DEVICE_NOTES = {
                          "columns on host copies)",
     "delong_test": "computes there",
     "mann_whitney_u": "computes there",
-    "bootstrap_ci": "the ROC AUC's replicates compute there (percentile and basic "
-                    "intervals); BCa, ``max_fpr`` and the other metrics on host copies",
-    "bootstrap_test": "the ROC AUCs' replicates compute there (percentile and basic "
-                      "intervals); BCa, ``max_fpr`` and the other metrics on host copies",
+    "bootstrap_ci": "every metric and interval computes there (the Poisson scheme draws the "
+                    "CPU path's replicates; the multinomial one its own, reproducible)",
+    "bootstrap_test": "every metric and interval computes there (the Poisson scheme draws "
+                      "the CPU path's replicates; the multinomial one its own, reproducible)",
     "pairwise_loss": "computes there, except with ``groups`` or ``loss='aum'`` (host copies)",
     "pairwise_loss_gradient": "computes there (the gradient and Hessian come back in the "
                               "scores' library), except with ``groups`` or ``loss='aum'`` "

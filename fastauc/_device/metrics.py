@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from .. import _validation as v
-from .._curves import NO_POSITIVE_PR, warn_roc_totals
+from .._curves import NO_POSITIVE_PR
 from .._delong import SMALL_DELONG, covariance_from_sums, paired_test
 from .._results import DeLongTestResult
 from .._stats import mann_whitney_result, ovo_average, ovr_average, wald_interval
@@ -34,39 +34,6 @@ from .resample import bootstrap_ci, bootstrap_test
 def _several_columns(e, y_score) -> bool:
     shape = getattr(e.asarray(y_score, "y_score"), "shape", ())
     return len(shape) == 2 and shape[1] > 1
-
-
-def _binary_auc(e, is_pos, s, w, max_fpr):
-    """``_curves.binary_auc`` on the device: the same float (unweighted, to the
-    last bit), NaN with scikit-learn's warning for one class."""
-    n_pos = int(is_pos.sum())
-    if n_pos == 0 or n_pos == is_pos.shape[0]:
-        v.warn_undefined(v.ONE_CLASS, stacklevel=None)
-        return math.nan
-    if max_fpr is None or max_fpr == 1:
-        c = t.split_classes(e, is_pos, s, w)
-        if c.total_pos <= 0 or c.total_neg <= 0:
-            v.warn_undefined(v.ZERO_WEIGHT_CLASS, stacklevel=None)
-            return math.nan
-        return float(t.area2(e, c) / (2.0 * c.total_pos * c.total_neg))
-    fpr, tpr, _ = _roc(e, is_pos, s, w, True)
-    partial = _band_area(e, fpr, tpr, float(max_fpr))
-    min_area = 0.5 * max_fpr**2
-    return float(0.5 * (1 + (partial - min_area) / (max_fpr - min_area)))
-
-
-def _band_area(e, fpr, tpr, hi):
-    """Area under the ROC polyline over ``0 <= fpr <= hi`` (trapezoids, the
-    segment that crosses ``hi`` interpolated): ``_kernels.table.band_area``."""
-    xp = e.xp
-    a = xp.clip(fpr[:-1], 0.0, hi)
-    b = xp.clip(fpr[1:], 0.0, hi)
-    run = fpr[1:] - fpr[:-1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        slope = xp.where(run > 0, (tpr[1:] - tpr[:-1]) / run, 0.0)
-    ya = tpr[:-1] + slope * (a - fpr[:-1])
-    yb = tpr[:-1] + slope * (b - fpr[:-1])
-    return float((0.5 * (b - a) * (ya + yb)).sum())
 
 
 def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_class, labels):
@@ -90,7 +57,7 @@ def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_cla
     if len(classes) < 2:
         v.warn_undefined(v.ONE_CLASS, stacklevel=None)
         return math.nan
-    return _binary_auc(e, is_pos, S, w, max_fpr)
+    return t.binary_auc(e, is_pos, S, w, max_fpr)
 
 
 def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_weight, max_fpr):
@@ -116,7 +83,7 @@ def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_wei
         for j in range(k):
             mask = dv.equal(e, y, classes[j])
             counts[j] = float(w[mask].sum()) if w is not None else float(mask.sum())
-            scores[j] = _binary_auc(e, mask, columns[j], w, None)
+            scores[j] = t.binary_auc(e, mask, columns[j], w, None)
         result = ovr_average(scores, counts, average)
         return e.out(xp.asarray(result)) if isinstance(result, np.ndarray) else result
     encoded = xp.searchsorted(xp.asarray(classes), y)
@@ -142,27 +109,9 @@ def _target(e, y_true, y_score, sample_weight, pos_label):
     return is_pos, s, w, classes
 
 
-def _roc(e, is_pos, s, w, drop):
-    xp = e.xp
-    c = t.curve(e, is_pos, s, w)
-    tps, fps, thr = c.tps, c.fps, c.thresholds
-    if drop:
-        keep = t.drop_points(e, tps, fps, True)
-        tps, fps, thr = tps[keep], fps[keep], thr[keep]
-    total_p = float(tps[-1]) if tps.shape[0] else 0.0
-    total_n = float(fps[-1]) if fps.shape[0] else 0.0
-    warn_roc_totals(total_p, total_n)
-    zero = xp.zeros(1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        fpr = xp.concatenate((zero, fps)) / total_n
-        tpr = xp.concatenate((zero, tps)) / total_p
-    thr = xp.concatenate((xp.full(1, np.inf), thr))
-    return fpr, tpr, thr
-
-
 def roc_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
     is_pos, s, w, _ = _target(e, y_true, y_score, sample_weight, pos_label)
-    return tuple(e.out(a) for a in _roc(e, is_pos, s, w, drop_intermediate))
+    return tuple(e.out(a) for a in t.roc(e, is_pos, s, w, drop_intermediate))
 
 
 def precision_recall_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
@@ -234,16 +183,7 @@ def average_precision_score(e, y_true, y_score, average, pos_label, sample_weigh
     classes = dv.classes_of(e, y)
     if len(classes) > 2 or (len(classes) == 2 and pos_label not in classes.tolist()):
         return HOST  # scikit-learn's multiclass rules and errors
-    xp = e.xp
-    c = t.curve(e, dv.equal(e, y, pos_label), S, w)
-    total_p = float(c.tps[-1]) if c.tps.shape[0] else 0.0
-    if total_p == 0:
-        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
-        return 0.0
-    tg = xp.diff(c.tps, prepend=0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = xp.where(tg > 0, tg * (c.tps / (c.tps + c.fps)), 0.0)
-    return float(max(0.0, float(terms.sum()) / total_p))
+    return t.average_precision(e, dv.equal(e, y, pos_label), S, w)
 
 
 def log_loss(e, y_true, y_proba, normalize, sample_weight, labels, y_pred):
@@ -305,8 +245,8 @@ def _delong(e, is_pos, S, w):
         aucs[j] = t.area2(e, c) / (2.0 * c.total_pos * c.total_neg)
         v10, v01 = t.placements(e, c)
         # back to the rows' order within each class (the weights' order)
-        d10.append(_unsort(xp, S[is_pos, j], v10) - aucs[j])
-        d01.append(_unsort(xp, S[~is_pos, j], v01) - aucs[j])
+        d10.append(t.unsort(xp, S[is_pos, j], v10) - aucs[j])
+        d01.append(t.unsort(xp, S[~is_pos, j], v01) - aucs[j])
     sums = np.empty((2, k, k))
     for c_, (d, wc) in enumerate(((xp.stack(d10), wp), (xp.stack(d01), wn))):
         dw = d if wc is None else d * wc
@@ -316,14 +256,6 @@ def _delong(e, is_pos, S, w):
     if np.isnan(cov).any():
         v.warn_undefined(SMALL_DELONG, stacklevel=None)
     return aucs, cov
-
-
-def _unsort(xp, s, sorted_values):
-    """Values given in ``s``'s ascending order, put back in ``s``'s order."""
-    order = xp.argsort(s)
-    out = xp.empty_like(sorted_values)
-    out[order] = sorted_values
-    return out
 
 
 def delong_covariance(e, y_true, y_scores, sample_weight):

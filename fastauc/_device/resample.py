@@ -1,12 +1,20 @@
-"""The bootstrap of the ROC AUC on the device (``_kernels_cuda.resampling``).
+"""The bootstrap on the device (``_kernels_cuda.resampling``): the ROC AUC
+(with ``max_fpr``, the standardised partial AUC), the average precision and
+the log loss; percentile, basic and BCa intervals.
 
-The rows are sorted once; the replicates run in batches whose per-chunk sums
-stay within ``BATCH_BYTES`` (never replicates x rows at once); each batch's
-chunk sums are joined with ``xp`` (a prefix sum over the chunks), giving
-each replicate's AUC.  The Poisson scheme's replicates equal the CPU path's
-(unweighted, bit for bit: every sum is of whole numbers); the multinomial
-scheme's are reproducible for a ``random_state`` but drawn differently from
-the CPU path's (one counter-based draw per row and replicate).
+The rows are sorted once (descending score) and cut into chunks at tie-group
+starts.  The replicates run in batches whose per-chunk buffers stay within
+``BATCH_BYTES`` (never replicates x rows at once).  ``chunk_sums`` gives each
+chunk's class weights and area from zero above; an exclusive prefix over the
+chunks (``xp``) gives each chunk's start, which the average precision, the
+partial AUC and the log loss read in a second walk (``chunk_values``).
+
+The Poisson scheme's replicates equal the CPU path's (bit for bit for the
+unweighted AUC: every sum is of whole numbers; the other metrics to rounding);
+the multinomial scheme's are reproducible for a ``random_state`` but drawn
+differently from the CPU path's (one counter-based draw per row and
+replicate).  BCa's jackknife comes from the placement values (the AUC) or
+the rows' losses (the log loss), on the device.
 """
 
 from __future__ import annotations
@@ -16,17 +24,19 @@ import math
 import numpy as np
 
 from .. import _validation as v
-from .._resample import ROC_AUC, bootstrap_interval, check_bootstrap_args
+from .._kernels.resampling import AVERAGE_PRECISION, LOG_LOSS, ROC_AUC
+from .._resample import bootstrap_interval, check_bootstrap_args, undefined_message
 from .._resample import _metric_code as metric_code
 from .._results import BootstrapResult, BootstrapTestResult
 from .._stats import ALTERNATIVES, pvalue, ratio
 from . import tallies as t
 from . import validation as dv
-from .arrays import GPU_EXTRA, HOST
+from .arrays import GPU_EXTRA
 
 CHUNK_ROWS = 2048  # rows a thread walks for one replicate (the chunks depend on n only)
 THREADS = 128  # replicates per block
-BATCH_BYTES = 64 << 20  # chunk sums (and multinomial counts) of one batch of replicates
+BATCH_BYTES = 64 << 20  # chunk buffers (and multinomial counts) of one batch of replicates
+EPS = np.finfo(np.float64).eps
 
 
 def chunk_cuts(e, first, n: int):
@@ -41,124 +51,182 @@ def chunk_cuts(e, first, n: int):
     return padded[idx].astype(np.int64)
 
 
-def replicates(e, is_pos, s, w, seed, n_resamples: int, scheme: str, stratified: bool):
-    """The AUC of each replicate, as a host float64 array (NaN where a class
-    has no weight)."""
+class Model:
+    """One model's rows sorted for the walks, its metric's per-row loss, its
+    point estimate and its BCa jackknife groups (made when asked)."""
+
+    def __init__(self, e, is_pos, s, w, code, max_fpr, name):
+        xp = e.xp
+        self.e, self.code, self.max_fpr = e, code, max_fpr
+        self.is_pos, self.s, self.w = is_pos, s, w
+        if code == LOG_LOSS:
+            if float(s.min()) < 0 or float(s.max()) > 1:
+                raise ValueError(f"metric='log_loss' needs probabilities in [0, 1] in {name}")
+            self.row_loss = -xp.log(xp.clip(xp.where(is_pos, s, 1.0 - s), EPS, 1.0 - EPS))
+        order = xp.argsort(s)[::-1]
+        ss = s[order]
+        self.lab = is_pos[order].astype(np.uint8)
+        self.first = xp.concatenate((xp.ones(1, np.uint8),
+                                     (ss[1:] != ss[:-1]).astype(np.uint8)))
+        self.rid = xp.ascontiguousarray(order.astype(np.int64))
+        self.ws = xp.zeros(0) if w is None else xp.ascontiguousarray(w[order])
+        self.loss = xp.ascontiguousarray(self.row_loss[order]) if code == LOG_LOSS \
+            else xp.zeros(0)
+        self.cuts = chunk_cuts(e, self.first, s.shape[0])
+
+    def estimate(self) -> float:
+        """The float the in-memory function gives on all rows."""
+        e, xp = self.e, self.e.xp
+        if self.code == LOG_LOSS:
+            wv = xp.ones(self.s.shape[0]) if self.w is None else self.w
+            return float((wv * self.row_loss).sum()) / float(wv.sum())
+        if self.code == AVERAGE_PRECISION:
+            return t.average_precision(e, self.is_pos, self.s, self.w)
+        return t.binary_auc(e, self.is_pos, self.s, self.w,
+                            None if self.code == ROC_AUC else self.max_fpr)
+
+    def jackknife(self, estimate, stratified):
+        """Leave-one-row-out values, grouped for the acceleration as the CPU
+        path groups them (by class when stratified)."""
+        e, xp = self.e, self.e.xp
+        wv = xp.ones(self.s.shape[0]) if self.w is None else self.w
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.code == LOG_LOSS:
+                total, s = float(wv.sum()), float((wv * self.row_loss).sum())
+                jk = (s - wv * self.row_loss) / (total - wv)
+                if not stratified:
+                    return [jk]
+                return [jk[self.is_pos], jk[~self.is_pos]]
+            c = t.split_classes(e, self.is_pos, self.s, self.w)
+            v10, v01 = t.placements(e, c)
+            pw = xp.ones(c.n_pos) if c.pos_w is None else c.pos_w
+            nw = xp.ones(c.n_neg) if c.neg_w is None else c.neg_w
+            jp = (c.total_pos * estimate - pw * v10) / (c.total_pos - pw)
+            jn = (c.total_neg * estimate - nw * v01) / (c.total_neg - nw)
+        # back to the rows' order in each class (a paired test subtracts row by row)
+        jp = t.unsort(xp, self.s[self.is_pos], jp)
+        jn = t.unsort(xp, self.s[~self.is_pos], jn)
+        return [jp, jn] if stratified else [xp.concatenate((jp, jn))]
+
+
+def _kernels():
     try:
-        from .._kernels_cuda.resampling import chunk_sums, multinomial_counts
+        from .._kernels_cuda import resampling
     except ImportError as exc:
         raise ImportError(f"the device bootstrap needs numba-cuda ({exc}): {GPU_EXTRA}") \
             from exc
+    return resampling
 
+
+def replicates(e, models, seed, n_resamples: int, scheme: str, stratified: bool):
+    """Each model's value in each replicate, a host (replicates, models)
+    float64 array (NaN where the metric is undefined).  The models share the
+    replicates' counts: a row's Poisson count is keyed by its input position,
+    and a multinomial batch's counts are drawn once."""
+    k = _kernels()
     xp = e.xp
-    n = s.shape[0]
-    order = xp.argsort(s)[::-1]
-    ss = s[order]
-    lab = is_pos[order].astype(np.uint8)
-    first = xp.concatenate((xp.ones(1, np.uint8), (ss[1:] != ss[:-1]).astype(np.uint8)))
-    rid = xp.ascontiguousarray(order.astype(np.int64))
-    ws = xp.zeros(0) if w is None else xp.ascontiguousarray(w[order])
-    cuts = chunk_cuts(e, first, n)
-    parts = cuts.shape[0] - 1
+    is_pos = models[0].is_pos
+    n = is_pos.shape[0]
+    parts = max(m.cuts.shape[0] - 1 for m in models)
     multinomial = scheme == "multinomial"
-    per_replicate = parts * 24 + (4 * n if multinomial else 0)
+    per_replicate = parts * 56 + (4 * n if multinomial else 0)
     batch = max(1, min(n_resamples, BATCH_BYTES // per_replicate))
     if multinomial:
-        if stratified:
+        n_pos = int(is_pos.sum())
+        if stratified and 0 < n_pos < n:
             rows = xp.concatenate((xp.flatnonzero(is_pos), xp.flatnonzero(~is_pos)))
-            n_pos = int(is_pos.sum())
-            bounds = [0, n_pos, n] if 0 < n_pos < n else [0, n]
+            bounds = xp.asarray([0, n_pos, n], dtype=np.int64)
         else:
-            rows, bounds = xp.arange(n, dtype=np.int64), [0, n]
+            rows, bounds = xp.arange(n, dtype=np.int64), xp.asarray([0, n], dtype=np.int64)
         rows = xp.ascontiguousarray(rows.astype(np.int64))
-        bounds = xp.asarray(bounds, dtype=np.int64)
     seed = np.uint64(seed)
-    out = np.empty(n_resamples)
+    out = np.empty((n_resamples, len(models)))
     for r0 in range(0, n_resamples, batch):
         b = min(batch, n_resamples - r0)
-        sums = xp.zeros((b, parts, 3))
         counts = xp.zeros((0, 0), np.int32)
         if multinomial:
             counts = xp.zeros((b, n), np.int32)
-            multinomial_counts[(-(-n // THREADS), b), THREADS](rows, bounds, seed, r0, counts)
-        chunk_sums[(parts, -(-b // THREADS)), THREADS](rid, lab, first, ws, cuts, counts, seed,
-                                                       r0, sums)
-        out[r0:r0 + b] = e.host(_join(xp, sums))
+            k.multinomial_counts[(-(-n // THREADS), b), THREADS](rows, bounds, seed, r0, counts)
+        for j, m in enumerate(models):
+            out[r0:r0 + b, j] = e.host(_batch(e, k, m, counts, seed, r0, b))
     return out
 
 
-def _join(xp, sums):
-    """Each replicate's AUC from its chunks' ``(tp, fp, area2)``, in chunk
-    order (whole numbers when unweighted: exact)."""
+def _batch(e, k, m: Model, counts, seed, r0, b):
+    """Model ``m``'s values in replicates ``r0 .. r0 + b``."""
+    xp = e.xp
+    parts = m.cuts.shape[0] - 1
+    grid = (parts, -(-b // THREADS))
+    sums = xp.zeros((b, parts, 3))
+    k.chunk_sums[grid, THREADS](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, sums)
     tp, fp, a2 = sums[:, :, 0], sums[:, :, 1], sums[:, :, 2]
-    above = xp.cumsum(tp, axis=1) - tp
-    area2 = a2.sum(axis=1) + 2.0 * (fp * above).sum(axis=1)
     total_p, total_n = tp.sum(axis=1), fp.sum(axis=1)
     ok = (total_p > 0) & (total_n > 0)
+    if m.code == ROC_AUC:  # ranges add up: the area of chunk c plus its negatives x tp above
+        above = xp.cumsum(tp, axis=1) - tp
+        area2 = a2.sum(axis=1) + 2.0 * (fp * above).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return xp.where(ok, area2 / (2.0 * total_p * total_n), np.nan)
+    base = xp.stack((xp.cumsum(tp, axis=1) - tp, xp.cumsum(fp, axis=1) - fp,
+                     xp.broadcast_to(total_p[:, None], tp.shape),
+                     xp.broadcast_to(total_n[:, None], tp.shape)), axis=2)
+    base = xp.ascontiguousarray(base)
+    values = xp.zeros((b, parts))
+    k.chunk_values[grid, THREADS](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, base,
+                                  m.code, float(m.max_fpr), m.loss, values)
+    acc = values.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return xp.where(ok, area2 / (2.0 * total_p * total_n), np.nan)
+        if m.code == LOG_LOSS:
+            total = total_p + total_n
+            return xp.where(total > 0, acc / total, np.nan)
+        if m.code == AVERAGE_PRECISION:
+            return xp.where(ok, acc / total_p, np.nan)
+        min_area = 0.5 * m.max_fpr * m.max_fpr  # PARTIAL_AUC: McClish's standardisation
+        return xp.where(ok, 0.5 * (1.0 + (acc - min_area) / (m.max_fpr - min_area)), np.nan)
 
 
-def _undefined(e, is_pos, classes, w):
-    """The CPU path's warning when the AUC is undefined (a class absent or of
-    zero weight in all), else None."""
+def _undefined(e, is_pos, classes, w, metric):
+    """The CPU path's warning when the metric is undefined (a class absent or
+    of zero weight in all), else None."""
+    zero_weight = w is not None and not (bool((w[is_pos] > 0).any())
+                                         and bool((w[~is_pos] > 0).any()))
     n_pos = int(is_pos.sum())
-    if classes.shape[0] < 2 or n_pos in (0, is_pos.shape[0]):
-        return v.ONE_CLASS
-    if w is not None and not (bool((w[is_pos] > 0).any()) and bool((w[~is_pos] > 0).any())):
-        return v.ZERO_WEIGHT_CLASS
-    return None
+    one_class = classes.shape[0] < 2 or n_pos in (0, is_pos.shape[0])
+    return undefined_message(one_class, zero_weight, metric)
 
 
-def _auc(e, is_pos, s, w) -> float:
-    c = t.split_classes(e, is_pos, s, w)  # the float roc_auc_score gives
-    return float(t.area2(e, c) / (2.0 * c.total_pos * c.total_neg))
-
-
-def _interval(values, estimate, level, method, alternative="two-sided"):
+def _interval(values, estimate, level, method, groups, alternative="two-sided"):
     """``(low, high, se, n_dropped)`` from replicate values (NaN: dropped)."""
     good = values[np.isfinite(values)]
     if good.shape[0] == 0:
         raise ValueError("every bootstrap replicate had a single class; use stratified=True "
                          "(scheme='multinomial')")
-    low, high = bootstrap_interval(good, estimate, level, method, None, alternative)
+    low, high = bootstrap_interval(good, estimate, level, method, groups() if method == "bca"
+                                   else None, alternative)
     se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
     return low, high, se, int(values.shape[0] - good.shape[0])
 
 
-def _checked(n_resamples, confidence_level, method, stratified, scheme, metric, max_fpr):
-    """The CPU path's option checks; None where the device leaves the call to
-    it (metrics other than the ROC AUC, the partial AUC, BCa)."""
+def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, method, stratified,
+                 sample_weight, random_state, max_fpr, progress, scheme):
+    """``bootstrap_ci`` on the device (every metric, every interval)."""
     n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
                                                           method, stratified, scheme)
     code, fpr = metric_code(metric, max_fpr, method)
-    if code != ROC_AUC or fpr != 1.0 or method == "bca":
-        return None
-    return n_resamples, level, stratified
-
-
-def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, method, stratified,
-                 sample_weight, random_state, max_fpr, progress, scheme):
-    """``bootstrap_ci`` of the ROC AUC (percentile or basic) on the device;
-    the other metrics, the partial AUC and BCa return ``HOST`` (the CPU path)."""
-
-    checked = _checked(n_resamples, confidence_level, method, stratified, scheme, metric,
-                       max_fpr)
-    if checked is None:
-        return HOST
-    n_resamples, level, stratified = checked
     seed = v.seed_from_random_state(random_state)
     s = dv.scores(e, y_score, "y_score", keep_float32=False)
     is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater", y_score=s)
-    undefined = _undefined(e, is_pos, classes, w)
+    undefined = _undefined(e, is_pos, classes, w, metric)
     if undefined is not None:
         v.warn_undefined(undefined, stacklevel=None)
         nan = math.nan
         return BootstrapResult(nan, nan, nan, nan, method, level, n_resamples, n_resamples,
                                metric, np.full(n_resamples, nan))
-    estimate = _auc(e, is_pos, s, w)
-    reps = replicates(e, is_pos, s, w, seed, n_resamples, scheme, stratified)
-    low, high, se, dropped = _interval(reps, estimate, level, method)
+    model = Model(e, is_pos, s, w, code, fpr, "y_score")
+    estimate = model.estimate()
+    reps = replicates(e, [model], seed, n_resamples, scheme, stratified)[:, 0]
+    low, high, se, dropped = _interval(reps, estimate, level, method,
+                                       lambda: model.jackknife(estimate, stratified))
     return BootstrapResult(estimate, low, high, se, method, level, n_resamples, dropped,
                            metric, reps)
 
@@ -166,32 +234,37 @@ def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, meth
 def bootstrap_test(e, y_true, y_score_a, y_score_b, metric, n_resamples, confidence_level,
                    method, stratified, alternative, sample_weight, random_state, max_fpr,
                    progress, scheme):
-    """``bootstrap_test`` of two ROC AUCs on the device: each replicate's
-    counts are the same for both models (keyed by input row, or counted once
-    per replicate), so the difference keeps their correlation."""
-    checked = _checked(n_resamples, confidence_level, method, stratified, scheme, metric,
-                       max_fpr)
+    """``bootstrap_test`` on the device: each replicate's counts are the same
+    for both models, so the difference keeps their correlation."""
+    n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
+                                                          method, stratified, scheme)
     v.check_choice(alternative, "alternative", ALTERNATIVES)
-    if checked is None:
-        return HOST
-    n_resamples, level, stratified = checked
+    code, fpr = metric_code(metric, max_fpr, method)
     seed = v.seed_from_random_state(random_state)
     a = dv.scores(e, y_score_a, "y_score_a", keep_float32=False)
     b = dv.scores(e, y_score_b, "y_score_b", keep_float32=False)
     is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater",
                                    y_score_a=a, y_score_b=b)
-    undefined = _undefined(e, is_pos, classes, w)
+    undefined = _undefined(e, is_pos, classes, w, metric)
     if undefined is not None:
         v.warn_undefined(undefined, stacklevel=None)
         nan = math.nan
         return BootstrapTestResult(nan, nan, nan, nan, nan, nan, nan, nan, method, alternative,
                                    level, n_resamples, n_resamples, metric,
                                    np.full((n_resamples, 2), nan))
-    reps = np.stack([replicates(e, is_pos, x, w, seed, n_resamples, scheme, stratified)
-                     for x in (a, b)], axis=1)
-    est_a, est_b = _auc(e, is_pos, a, w), _auc(e, is_pos, b, w)
+    models = [Model(e, is_pos, x, w, code, fpr, name)
+              for x, name in ((a, "y_score_a"), (b, "y_score_b"))]
+    est_a, est_b = (m.estimate() for m in models)
+    reps = replicates(e, models, seed, n_resamples, scheme, stratified)
     d = est_a - est_b
-    low, high, se, dropped = _interval(reps[:, 0] - reps[:, 1], d, level, method, alternative)
+
+    def groups():  # the jackknife of the difference, row by row
+        ja = models[0].jackknife(est_a, stratified)
+        jb = models[1].jackknife(est_b, stratified)
+        return [x - y for x, y in zip(ja, jb)]
+
+    low, high, se, dropped = _interval(reps[:, 0] - reps[:, 1], d, level, method, groups,
+                                       alternative)
     z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
     return BootstrapTestResult(z, pvalue(z, alternative), d, low, high, se, est_a, est_b,
                                method, alternative, level, n_resamples, dropped, metric, reps)

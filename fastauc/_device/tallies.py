@@ -15,9 +15,14 @@ against the namespace ``xp`` (CuPy on a GPU, numpy under the simulator).
 
 from __future__ import annotations
 
+import math
+import warnings
 from typing import NamedTuple
 
 import numpy as np
+
+from .. import _validation as v
+from .._curves import NO_POSITIVE_PR, warn_roc_totals
 
 
 class Classes(NamedTuple):
@@ -89,6 +94,15 @@ def placements(e, c: Classes):
     return v10, v01
 
 
+def unsort(xp, s, sorted_values):
+    """Values given in ``s``'s ascending order (``split_classes``' sort: the
+    same permutation, ties included), put back in ``s``'s order."""
+    order = xp.argsort(s)
+    out = xp.empty_like(sorted_values)
+    out[order] = sorted_values
+    return out
+
+
 class Curve(NamedTuple):
     """Distinct scores, descending, with the cumulative positive and negative
     weight down to each (float64), and the tie groups' sizes in rows."""
@@ -140,3 +154,72 @@ def drop_points(e, tps, fps, second_difference: bool):
         inner = xp.logical_or(d[:-1], d[1:])
     keep = xp.concatenate((xp.ones(1, bool), inner, xp.ones(1, bool)))
     return xp.flatnonzero(keep)
+
+
+# ------------------------------------------------------------------ metrics of one model
+
+def binary_auc(e, is_pos, s, w, max_fpr):
+    """``_curves.binary_auc`` on the device: the same float (unweighted, to the
+    last bit), NaN with scikit-learn's warning for one class."""
+    n_pos = int(is_pos.sum())
+    if n_pos == 0 or n_pos == is_pos.shape[0]:
+        v.warn_undefined(v.ONE_CLASS, stacklevel=None)
+        return math.nan
+    if max_fpr is None or max_fpr == 1:
+        c = split_classes(e, is_pos, s, w)
+        if c.total_pos <= 0 or c.total_neg <= 0:
+            v.warn_undefined(v.ZERO_WEIGHT_CLASS, stacklevel=None)
+            return math.nan
+        return float(area2(e, c) / (2.0 * c.total_pos * c.total_neg))
+    fpr, tpr, _ = roc(e, is_pos, s, w, True)
+    partial = band_area(e, fpr, tpr, float(max_fpr))
+    min_area = 0.5 * max_fpr**2
+    return float(0.5 * (1 + (partial - min_area) / (max_fpr - min_area)))
+
+
+def band_area(e, fpr, tpr, hi):
+    """Area under the ROC polyline over ``0 <= fpr <= hi`` (trapezoids, the
+    segment that crosses ``hi`` interpolated): ``_kernels.table.band_area``."""
+    xp = e.xp
+    a = xp.clip(fpr[:-1], 0.0, hi)
+    b = xp.clip(fpr[1:], 0.0, hi)
+    run = fpr[1:] - fpr[:-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = xp.where(run > 0, (tpr[1:] - tpr[:-1]) / run, 0.0)
+    ya = tpr[:-1] + slope * (a - fpr[:-1])
+    yb = tpr[:-1] + slope * (b - fpr[:-1])
+    return float((0.5 * (b - a) * (ya + yb)).sum())
+
+
+def roc(e, is_pos, s, w, drop):
+    xp = e.xp
+    c = curve(e, is_pos, s, w)
+    tps, fps, thr = c.tps, c.fps, c.thresholds
+    if drop:
+        keep = drop_points(e, tps, fps, True)
+        tps, fps, thr = tps[keep], fps[keep], thr[keep]
+    total_p = float(tps[-1]) if tps.shape[0] else 0.0
+    total_n = float(fps[-1]) if fps.shape[0] else 0.0
+    warn_roc_totals(total_p, total_n)
+    zero = xp.zeros(1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fpr = xp.concatenate((zero, fps)) / total_n
+        tpr = xp.concatenate((zero, tps)) / total_p
+    thr = xp.concatenate((xp.full(1, np.inf), thr))
+    return fpr, tpr, thr
+
+
+def average_precision(e, is_pos, s, w) -> float:
+    """``_curves.binary_ap`` on the device (the step terms of every distinct
+    score with positives, in float64), with scikit-learn's warning when there
+    is no positive."""
+    xp = e.xp
+    c = curve(e, is_pos, s, w)
+    total_p = float(c.tps[-1]) if c.tps.shape[0] else 0.0
+    if total_p == 0:
+        warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
+        return 0.0
+    tg = xp.diff(c.tps, prepend=0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = xp.where(tg > 0, tg * (c.tps / (c.tps + c.fps)), 0.0)
+    return float(max(0.0, float(terms.sum()) / total_p))

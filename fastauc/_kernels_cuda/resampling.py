@@ -22,7 +22,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._kernels.resampling import poisson_count, replicate_state, uniform_pick
+from .._kernels.resampling import (
+    AVERAGE_PRECISION,
+    LOG_LOSS,
+    PARTIAL_AUC,
+    poisson_count,
+    replicate_state,
+    uniform_pick,
+)
+from .._kernels.table import segment_area
 from . import cuda
 
 @cuda.jit(cache=True)
@@ -69,6 +77,67 @@ def chunk_sums(rid, lab, first, w, cuts, counts, seed, r0, out):
     out[r, c, 0] = tp + tg
     out[r, c, 1] = fp + fg
     out[r, c, 2] = area2
+
+
+@cuda.jit(cache=True)
+def chunk_values(rid, lab, first, w, cuts, counts, seed, r0, base, metric, max_fpr, loss, out):
+    """The second walk, for the metrics a chunk cannot sum from zero above:
+    ``out[r, c]`` is chunk ``c``'s share of replicate ``r0 + r``'s
+
+    - ``AVERAGE_PRECISION``: the numerator, ``tg * tp / (tp + fp)`` at each
+      tie group with positive weight, ``tp`` and ``fp`` the weights down to
+      and including it;
+    - ``PARTIAL_AUC``: the ROC polyline's area over ``FPR <= max_fpr``
+      (``segment_area``, one segment per tie group);
+    - ``LOG_LOSS``: the resampled weight times ``loss`` (a row's log loss).
+
+    ``base[r, c] = (tp0, fp0, P, N)``: the weights of the chunks above and the
+    replicate's class totals (``chunk_sums`` first).  Arrays as ``chunk_sums``'.
+    """
+    r = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
+    c = cuda.blockIdx.x
+    if r >= out.shape[0]:
+        return
+    key = np.uint64(replicate_state(seed, r0 + r))  # (uint64: the simulator calls Python)
+    drawn = counts.shape[0] == 0
+    weighted = w.shape[0] > 0
+    tp = base[r, c, 0]
+    fp = base[r, c, 1]
+    total_p = base[r, c, 2]
+    total_n = base[r, c, 3]
+    tg = 0.0
+    fg = 0.0
+    acc = 0.0
+    lo = cuts[c]
+    hi = cuts[c + 1]
+    for i in range(lo, hi + 1):
+        if metric != LOG_LOSS and (i == hi or (first[i] and i > lo)):  # close a tie group
+            if tg > 0.0 or fg > 0.0:
+                if metric == AVERAGE_PRECISION:
+                    if tg > 0.0:
+                        acc += tg * ((tp + tg) / ((tp + tg) + (fp + fg)))
+                else:  # PARTIAL_AUC
+                    acc += segment_area(fp / total_n, tp / total_p, (fp + fg) / total_n,
+                                        (tp + tg) / total_p, 0.0, max_fpr)
+            tp += tg
+            fp += fg
+            tg = 0.0
+            fg = 0.0
+        if i == hi:
+            break
+        if drawn:
+            x = float(poisson_count(key, rid[i]))
+        else:
+            x = float(counts[r, rid[i]])
+        if weighted:
+            x *= w[i]
+        if metric == LOG_LOSS:
+            acc += x * loss[i]
+        elif lab[i]:
+            tg += x
+        else:
+            fg += x
+    out[r, c] = acc
 
 
 @cuda.jit(cache=True)
