@@ -27,6 +27,7 @@ from fastauc import _config
 from fastauc._device import engine_for
 from fastauc._device.arrays import cuda_device
 
+from . import test_invariances as inv
 from .compare import exact_bits
 from .registry import REGISTRY, assert_close, close_figures
 from .strategies import binary_problems
@@ -119,6 +120,52 @@ def test_one_class_warns_as_on_the_cpu():
     with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class") as record:
         assert np.isnan(on_device(fastauc.roc_auc_score, [1, 1, 1], [0.1, 0.2, 0.3]))
     assert record[0].filename == __file__  # the user's line
+
+
+# ------------------------------------------------------------------ weight invariances
+
+def _device_groups():
+    """The weighted registry entries the device computes, by invariance and
+    data kind (one drawn problem checks a kind's entries together); the
+    bootstraps (``slow``) are left to the tests above, their replicates
+    being the CPU's."""
+    from fastauc._device.metrics import DEVICE
+
+    from .registry import INVARIANCES, WEIGHTED
+
+    out = []
+    for name in INVARIANCES:
+        kinds = {}
+        for c in WEIGHTED:
+            if c.function in DEVICE and name in c.invariances and not c.slow:
+                key = "binary" if c.data.from_binary is not None else c.data.name
+                kinds.setdefault(key, []).append(c)
+        out += [pytest.param(name, entries, id=f"{name}-{kind}")
+                for kind, entries in sorted(kinds.items())]
+    return out
+
+
+def _invariance_draws(name):
+    return {"unit": (inv.unit, False, st.just(())),
+            "repeat": (inv.repeat, False, st.tuples(inv.REPS)),
+            "zero": (inv.zero, False, st.tuples(st.integers(0, 39))),
+            "scale": (inv.scale, True, st.tuples(st.sampled_from(inv.SCALES))),
+            "shuffle": (inv.shuffle, None, st.tuples(inv.SEED))}[name]
+
+
+@pytest.mark.parametrize("name,entries", _device_groups())
+@settings(max_examples=6, deadline=None)
+@given(data=st.data())
+def test_weight_invariances_on_the_device(name, entries, data):
+    """scikit-learn's weight invariances (tests/test_invariances.py), each
+    entry computed on the device."""
+    from hypothesis import assume
+
+    check, weights, extra = _invariance_draws(name)
+    raw = data.draw(inv.problems(entries[0].data, weights=weights))
+    args = data.draw(extra)
+    with fastauc.config_context(device="cuda"):
+        assume(inv._all(check, entries, raw, *args))
 
 
 # ------------------------------------------------------------------ bootstrap

@@ -109,6 +109,12 @@ class Model:
         return [jp, jn] if stratified else [xp.concatenate((jp, jn))]
 
 
+def _threads(work: int) -> int:
+    """Threads per block: ``THREADS``, or fewer (whole warps) for less work
+    (the simulator runs a Python thread per thread, busy or not)."""
+    return min(THREADS, 32 * max(1, -(-work // 32)))
+
+
 def _kernels():
     try:
         from .._kernels_cuda import resampling
@@ -146,7 +152,8 @@ def replicates(e, models, seed, n_resamples: int, scheme: str, stratified: bool)
         counts = xp.zeros((0, 0), np.int32)
         if multinomial:
             counts = xp.zeros((b, n), np.int32)
-            k.multinomial_counts[(-(-n // THREADS), b), THREADS](rows, bounds, seed, r0, counts)
+            tpb = _threads(n)
+            k.multinomial_counts[(-(-n // tpb), b), tpb](rows, bounds, seed, r0, counts)
         for j, m in enumerate(models):
             out[r0:r0 + b, j] = e.host(_batch(e, k, m, counts, seed, r0, b))
     return out
@@ -156,9 +163,10 @@ def _batch(e, k, m: Model, counts, seed, r0, b):
     """Model ``m``'s values in replicates ``r0 .. r0 + b``."""
     xp = e.xp
     parts = m.cuts.shape[0] - 1
-    grid = (parts, -(-b // THREADS))
+    tpb = _threads(b)
+    grid = (parts, -(-b // tpb))
     sums = xp.zeros((b, parts, 3))
-    k.chunk_sums[grid, THREADS](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, sums)
+    k.chunk_sums[grid, tpb](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, sums)
     tp, fp, a2 = sums[:, :, 0], sums[:, :, 1], sums[:, :, 2]
     total_p, total_n = tp.sum(axis=1), fp.sum(axis=1)
     ok = (total_p > 0) & (total_n > 0)
@@ -172,7 +180,7 @@ def _batch(e, k, m: Model, counts, seed, r0, b):
                      xp.broadcast_to(total_n[:, None], tp.shape)), axis=2)
     base = xp.ascontiguousarray(base)
     values = xp.zeros((b, parts))
-    k.chunk_values[grid, THREADS](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, base,
+    k.chunk_values[grid, tpb](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, base,
                                   m.code, float(m.max_fpr), m.loss, values)
     acc = values.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -25,7 +25,6 @@ import numpy as np
 from .._kernels.resampling import (
     AVERAGE_PRECISION,
     LOG_LOSS,
-    PARTIAL_AUC,
     poisson_count,
     replicate_state,
     uniform_pick,
