@@ -583,6 +583,10 @@ def _report_parser(sub):
                         "(local[4], spark://host:7077, yarn...), else the session's default")
     r.add_argument("--spark-table", metavar="NAME",
                    help="with Spark, report on this catalog table (db.table) instead of a file")
+    r.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
+                   help="where the bootstrap intervals (--ci bootstrap) compute: cuda runs "
+                   "them on the GPU (needs fastauc[gpu]; docs/gpu.md), the rest of the report "
+                   "stays on the CPU cores")
     r.add_argument("--memory-budget", metavar="SIZE",
                    help="stream files whose in-memory report would need more than this "
                    "(e.g. 8G; default: half the available memory)")
@@ -618,7 +622,10 @@ def main(argv=None):
         if args.command == "report":
             if args.n_resamples < 1:
                 raise CLIError("--n-resamples must be at least 1")
-            return run_report(args)
+            from ._config import config_context
+
+            with config_context(device=args.device):
+                return run_report(args)
     except CLIError as exc:
         parser.exit(2, f"fastauc: error: {exc}\n")
     parser.print_help()

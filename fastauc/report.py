@@ -14,6 +14,7 @@ from ._kernels.thresholds import CODES, best_indices
 from ._curves import cumulative_sums, layout_tallies, lifts
 from ._parallel import map_each, map_units, row_blocks
 from ._delong import class_weights, paired_test, placement_cov
+from ._device.arrays import to_host
 from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
@@ -255,6 +256,10 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     """AUC with its interval, Gini, average precision, log loss, best thresholds,
     lift, and paired DeLong tests, for one or several score columns.
 
+    On the GPU (CUDA arrays of PyTorch, CuPy or JAX): they are copied to the
+    host; with ``fastauc.config_context(device='cuda')`` the bootstrap
+    intervals (``ci="bootstrap"``) compute on the GPU.  See docs/gpu.md.
+
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
@@ -334,6 +339,15 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     """
     v.check_choice(ci, "ci", ("delong", "bootstrap"))
     level = v.check_confidence_level(confidence_level)
+    # CUDA arrays: host copies (the bootstrap intervals run where
+    # config_context(device=...) says: on the GPU with device="cuda")
+    y_true, sample_weight, by = to_host(y_true), to_host(sample_weight), to_host(by)
+    if isinstance(y_scores, dict):
+        y_scores = {k: to_host(x) for k, x in y_scores.items()}
+    elif isinstance(y_scores, (list, tuple)):
+        y_scores = [to_host(x) for x in y_scores]
+    else:
+        y_scores = to_host(y_scores)
     if ci == "delong" and bootstrap_options:
         raise TypeError(f"unexpected arguments for ci='delong': {sorted(bootstrap_options)}")
     given_names, S = v.score_matrix(y_scores, v.n_rows(y_true))

@@ -479,3 +479,30 @@ def test_docstrings_say_what_runs_on_the_gpu():
         if dispatched(name):
             assert "On the GPU" in f.__doc__, name
             assert (DEVICE_NOTES.get(name, HOST_NOTE)[:40].split()[0]) in f.__doc__, name
+
+
+def test_cli_report_bootstrap_on_the_device(tmp_path):
+    """``fastauc report --ci bootstrap --device cuda``: the bootstrap intervals
+    on the device (simulated here): the Poisson scheme's are the CPU's, the
+    multinomial scheme's are drawn by the device's own generator."""
+    import json
+
+    rng = np.random.default_rng(0)
+    n = 600
+    y = rng.integers(0, 2, n)
+    p = np.round(1 / (1 + np.exp(-(y + rng.normal(size=n)))), 3)
+    path = tmp_path / "scores.csv"
+    path.write_text("y,p\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y, p.tolist())))
+    out = {}
+    for device in ("cpu", "cuda"):
+        for scheme in ("poisson", "multinomial"):
+            proc = subprocess.run(
+                [sys.executable, "-m", "fastauc", "report", str(path), "--target", "y",
+                 "--score", "p", "--ci", "bootstrap", "--scheme", scheme, "--n-resamples",
+                 "20", "--device", device, "--json"], capture_output=True, text=True,
+                timeout=300, env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1"})
+            assert proc.returncode == 0, proc.stderr[-2000:]
+            out[device, scheme] = json.loads(proc.stdout)["models"][0]
+    assert out["cuda", "poisson"] == out["cpu", "poisson"]
+    cpu, dev = out["cpu", "multinomial"], out["cuda", "multinomial"]
+    assert dev["auc"] == cpu["auc"] and dev["auc_low"] != cpu["auc_low"]
