@@ -28,11 +28,12 @@ dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability
 i64, u8, f8 = nt.int64[::1], nt.uint8[::1], nt.float64[::1]
 KERNELS = {
     "chunk_sums": (resampling.chunk_sums,
-                   (i64, u8, u8, f8, i64, nt.int32[:, ::1], nt.uint64, nt.int64,
-                    nt.float64[:, :, ::1])),
+                   (i64, u8, u8, f8, nt.boolean, i64, nt.int32[:, ::1], nt.boolean, u8,
+                    nt.uint64[::1], nt.uint64, nt.int64, nt.float64[:, :, ::1])),
     "chunk_values": (resampling.chunk_values,
-                     (i64, u8, u8, f8, i64, nt.int32[:, ::1], nt.uint64, nt.int64,
-                      nt.float64[:, :, ::1], nt.int64, nt.float64, f8, nt.float64[:, ::1])),
+                     (i64, u8, u8, f8, nt.boolean, i64, nt.int32[:, ::1], nt.boolean, u8,
+                      nt.uint64[::1], nt.uint64, nt.int64, nt.float64[:, :, ::1], nt.int64,
+                      nt.float64, f8, nt.float64[:, ::1])),
     "multinomial_counts": (resampling.multinomial_counts,
                            (i64, i64, nt.uint64, nt.int64, nt.int32[:, ::1])),
 }

@@ -93,9 +93,10 @@ DEVICE_NOTES = {
                     "CPU path's replicates; the multinomial one its own, reproducible)",
     "bootstrap_test": "every metric and interval computes there (the Poisson scheme draws "
                       "the CPU path's replicates; the multinomial one its own, reproducible)",
-    "pairwise_loss": "computes there, except with ``groups`` or ``loss='aum'`` (host copies)",
+    "pairwise_loss": "computes there (with ``groups`` too), except ``loss='aum'`` (host "
+                     "copies)",
     "pairwise_loss_gradient": "computes there (the gradient and Hessian come back in the "
-                              "scores' library), except with ``groups`` or ``loss='aum'`` "
+                              "scores' library; with ``groups`` too), except ``loss='aum'`` "
                               "(host copies)",
 }
 HOST_NOTE = "CUDA arrays are copied to the host and the results are numpy"

@@ -24,7 +24,13 @@ import math
 import numpy as np
 
 from .. import _validation as v
-from .._kernels.resampling import AVERAGE_PRECISION, LOG_LOSS, ROC_AUC
+from .._kernels.resampling import (
+    AVERAGE_PRECISION,
+    LOG_LOSS,
+    POISSON_CDF,
+    POISSON_TABLE,
+    ROC_AUC,
+)
 from .._resample import bootstrap_interval, check_bootstrap_args, undefined_message
 from .._resample import _metric_code as metric_code
 from .._results import BootstrapResult, BootstrapTestResult
@@ -35,7 +41,8 @@ from .arrays import GPU_EXTRA
 
 CHUNK_ROWS = 2048  # rows a thread walks for one replicate (the chunks depend on n only)
 THREADS = 128  # replicates per block
-BATCH_BYTES = 64 << 20  # chunk buffers (and multinomial counts) of one batch of replicates
+BATCH_BYTES = 64 << 20  # the chunk buffers of one batch of replicates
+COUNTS_BYTES = 512 << 20  # the multinomial counts of one batch (int32 per row and replicate)
 EPS = np.finfo(np.float64).eps
 
 
@@ -69,9 +76,10 @@ class Model:
         self.first = xp.concatenate((xp.ones(1, np.uint8),
                                      (ss[1:] != ss[:-1]).astype(np.uint8)))
         self.rid = xp.ascontiguousarray(order.astype(np.int64))
-        self.ws = xp.zeros(0) if w is None else xp.ascontiguousarray(w[order])
+        # unused arrays: one element (a size-0 CuPy array has a null pointer)
+        self.ws = xp.zeros(1) if w is None else xp.ascontiguousarray(w[order])
         self.loss = xp.ascontiguousarray(self.row_loss[order]) if code == LOG_LOSS \
-            else xp.zeros(0)
+            else xp.zeros(1)
         self.cuts = chunk_cuts(e, self.first, s.shape[0])
 
     def estimate(self) -> float:
@@ -135,8 +143,9 @@ def replicates(e, models, seed, n_resamples: int, scheme: str, stratified: bool)
     n = is_pos.shape[0]
     parts = max(m.cuts.shape[0] - 1 for m in models)
     multinomial = scheme == "multinomial"
-    per_replicate = parts * 56 + (4 * n if multinomial else 0)
-    batch = max(1, min(n_resamples, BATCH_BYTES // per_replicate))
+    batch = max(1, min(n_resamples, BATCH_BYTES // (parts * 56)))
+    if multinomial:
+        batch = max(1, min(batch, COUNTS_BYTES // (4 * n)))
     if multinomial:
         n_pos = int(is_pos.sum())
         if stratified and 0 < n_pos < n:
@@ -149,24 +158,28 @@ def replicates(e, models, seed, n_resamples: int, scheme: str, stratified: bool)
     out = np.empty((n_resamples, len(models)))
     for r0 in range(0, n_resamples, batch):
         b = min(batch, n_resamples - r0)
-        counts = xp.zeros((0, 0), np.int32)
+        counts = xp.zeros((1, 1), np.int32)
         if multinomial:
             counts = xp.zeros((b, n), np.int32)
             tpb = _threads(n)
             k.multinomial_counts[(-(-n // tpb), b), tpb](rows, bounds, seed, r0, counts)
         for j, m in enumerate(models):
-            out[r0:r0 + b, j] = e.host(_batch(e, k, m, counts, seed, r0, b))
+            out[r0:r0 + b, j] = e.host(_batch(e, k, m, counts, not multinomial, seed, r0, b))
     return out
 
 
-def _batch(e, k, m: Model, counts, seed, r0, b):
-    """Model ``m``'s values in replicates ``r0 .. r0 + b``."""
+def _batch(e, k, m: Model, counts, drawn, seed, r0, b):
+    """Model ``m``'s values in replicates ``r0 .. r0 + b`` (``drawn``: Poisson
+    counts drawn in the walk, else read from ``counts``)."""
     xp = e.xp
     parts = m.cuts.shape[0] - 1
     tpb = _threads(b)
     grid = (parts, -(-b // tpb))
     sums = xp.zeros((b, parts, 3))
-    k.chunk_sums[grid, tpb](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, sums)
+    weighted = m.w is not None
+    tables = (xp.asarray(POISSON_TABLE), xp.asarray(POISSON_CDF))
+    k.chunk_sums[grid, tpb](m.rid, m.lab, m.first, m.ws, weighted, m.cuts, counts, drawn,
+                            *tables, seed, r0, sums)
     tp, fp, a2 = sums[:, :, 0], sums[:, :, 1], sums[:, :, 2]
     total_p, total_n = tp.sum(axis=1), fp.sum(axis=1)
     ok = (total_p > 0) & (total_n > 0)
@@ -180,8 +193,8 @@ def _batch(e, k, m: Model, counts, seed, r0, b):
                      xp.broadcast_to(total_n[:, None], tp.shape)), axis=2)
     base = xp.ascontiguousarray(base)
     values = xp.zeros((b, parts))
-    k.chunk_values[grid, tpb](m.rid, m.lab, m.first, m.ws, m.cuts, counts, seed, r0, base,
-                                  m.code, float(m.max_fpr), m.loss, values)
+    k.chunk_values[grid, tpb](m.rid, m.lab, m.first, m.ws, weighted, m.cuts, counts, drawn,
+                              *tables, seed, r0, base, m.code, float(m.max_fpr), m.loss, values)
     acc = values.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if m.code == LOG_LOSS:

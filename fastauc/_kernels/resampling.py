@@ -253,11 +253,26 @@ def draw_buffer(n, itemsize=1, direct_bytes=DIRECT_BYTES):
 @jit
 def poisson_count(key, i):
     """Poisson(1) count of input row ``i`` under replicate key ``key``."""
-    u = _mix(key + (np.uint64(i) + ONE) * GOLDEN)
-    c = POISSON_TABLE[u >> _TABLE_SHIFT]
+    return poisson_count_in(POISSON_TABLE, POISSON_CDF, key, i)
+
+
+@jit
+def poisson_bits(key, i):
+    """The 64 random bits of input row ``i`` under replicate key ``key``."""
+    return _mix(key + (np.uint64(i) + ONE) * GOLDEN)
+
+
+@jit
+def poisson_count_in(table, cdf, key, i):
+    """:func:`poisson_count` with its tables given (``POISSON_TABLE``,
+    ``POISSON_CDF``): the device's walks pass them as arrays, read through
+    the caches, where the constant bank would serialise a warp's 32
+    different table entries."""
+    u = poisson_bits(key, i)
+    c = table[u >> _TABLE_SHIFT]
     if c == AMBIGUOUS:
         c = 0
-        while c < POISSON_CDF.shape[0] and u >= POISSON_CDF[c]:
+        while c < cdf.shape[0] and u >= cdf[c]:
             c += 1
     return c
 

@@ -10,7 +10,8 @@ in chunk order: ``area2 = sum_c area2_c + 2 fp_c * (tp above c)``.
 
 The Poisson count of input row ``i`` in replicate ``r`` is the CPU's
 ``poisson_count(replicate_state(seed, r), i)`` (the same functions, compiled
-for the device), so the replicates equal the CPU path's.  The multinomial
+for the device; the tables passed as arrays), so the replicates equal the
+CPU path's.  The multinomial
 scheme's draws are counted first (``multinomial_counts``: each draw a
 counter-based uniform index in its stratum, ``uniform_pick``, added with an
 atomic) into a
@@ -25,30 +26,35 @@ import numpy as np
 from .._kernels.resampling import (
     AVERAGE_PRECISION,
     LOG_LOSS,
-    poisson_count,
+    poisson_count_in,
     replicate_state,
     uniform_pick,
 )
 from .._kernels.table import segment_area
 from . import cuda
 
+# the CPU's Poisson count, compiled for the device from the same source (its
+# tables are arguments: under the simulator they are the kernel's arrays)
+poisson_count_on_device = cuda.jit(device=True)(poisson_count_in.py_func)
+
 @cuda.jit(cache=True)
-def chunk_sums(rid, lab, first, w, cuts, counts, seed, r0, out):
+def chunk_sums(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, seed, r0, out):
     """``out[r, c] = (tp, fp, area2)`` of chunk ``c`` in replicate ``r0 + r``.
 
     ``rid`` (the rows' input positions), ``lab`` (1 = positive), ``first``
-    (1 = first row of a tie group) and ``w`` (empty: unit weights) are in
-    sorted order; chunk ``c`` is rows ``cuts[c]:cuts[c + 1]``.  ``counts``
-    empty: Poisson counts drawn here; else the multinomial counts, (batch,
-    rows) in input order.
+    (1 = first row of a tie group) and ``w`` (read when ``weighted``) are in
+    sorted order; chunk ``c`` is rows ``cuts[c]:cuts[c + 1]``.  ``drawn``:
+    Poisson counts drawn here; else ``counts``, the multinomial counts,
+    (batch, rows) in input order; ``table``/``cdf`` the Poisson tables
+    (``POISSON_TABLE``, ``POISSON_CDF``).  (Unused arrays are passed with one
+    element, not empty: a CuPy array of size 0 has a null pointer, which
+    some numba-cuda versions cannot launch with.)
     """
     r = cuda.blockIdx.y * cuda.blockDim.x + cuda.threadIdx.x
     c = cuda.blockIdx.x
     if r >= out.shape[0]:
         return
     key = np.uint64(replicate_state(seed, r0 + r))  # (uint64: the simulator calls Python)
-    drawn = counts.shape[0] == 0
-    weighted = w.shape[0] > 0
     tp = 0.0
     fp = 0.0
     tg = 0.0
@@ -63,7 +69,7 @@ def chunk_sums(rid, lab, first, w, cuts, counts, seed, r0, out):
             tg = 0.0
             fg = 0.0
         if drawn:
-            x = float(poisson_count(key, rid[i]))
+            x = float(poisson_count_on_device(table, cdf, key, rid[i]))
         else:
             x = float(counts[r, rid[i]])
         if weighted:
@@ -79,7 +85,8 @@ def chunk_sums(rid, lab, first, w, cuts, counts, seed, r0, out):
 
 
 @cuda.jit(cache=True)
-def chunk_values(rid, lab, first, w, cuts, counts, seed, r0, base, metric, max_fpr, loss, out):
+def chunk_values(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, seed, r0, base,
+                 metric, max_fpr, loss, out):
     """The second walk, for the metrics a chunk cannot sum from zero above:
     ``out[r, c]`` is chunk ``c``'s share of replicate ``r0 + r``'s
 
@@ -98,8 +105,6 @@ def chunk_values(rid, lab, first, w, cuts, counts, seed, r0, base, metric, max_f
     if r >= out.shape[0]:
         return
     key = np.uint64(replicate_state(seed, r0 + r))  # (uint64: the simulator calls Python)
-    drawn = counts.shape[0] == 0
-    weighted = w.shape[0] > 0
     tp = base[r, c, 0]
     fp = base[r, c, 1]
     total_p = base[r, c, 2]
@@ -125,7 +130,7 @@ def chunk_values(rid, lab, first, w, cuts, counts, seed, r0, base, metric, max_f
         if i == hi:
             break
         if drawn:
-            x = float(poisson_count(key, rid[i]))
+            x = float(poisson_count_on_device(table, cdf, key, rid[i]))
         else:
             x = float(counts[r, rid[i]])
         if weighted:
