@@ -55,8 +55,9 @@ __version__ = "0.1.0"
 
 # Submodules loaded on first use, so ``import fastauc`` stays light:
 # ``fastauc.naive`` (slow references), ``fastauc.sklearn`` (needs scikit-learn),
-# ``fastauc.dask`` (needs dask) and ``fastauc.objectives`` (for LightGBM and XGBoost).
-_LAZY_SUBMODULES = ("naive", "sklearn", "dask", "objectives")
+# ``fastauc.dask`` (needs dask), ``fastauc.objectives`` (for LightGBM and XGBoost)
+# and ``fastauc.torch`` (needs torch and torchmetrics).
+_LAZY_SUBMODULES = ("naive", "sklearn", "dask", "objectives", "torch")
 # Classes of optional modules, imported on first use: ``AUCLinearClassifier``
 # is a scikit-learn estimator (needs scikit-learn and scipy).
 _LAZY_CLASSES = {"AUCLinearClassifier": "linear_model"}
