@@ -182,6 +182,7 @@ def _table(keys, pos, neg, pos_w, neg_w):
 
 
 _STATES = ("keys", "pos", "neg", "pos_w", "neg_w")
+_CELL_STATES = ("cell_hi", "cell_lo", "cell_level", "cell_pos", "cell_neg", "cell_sizes")
 _DTYPES = (torch.float64, torch.int64, torch.int64, torch.float64, torch.float64)
 
 
@@ -258,12 +259,15 @@ class _TableMetric(Metric):
         one = torch.ones_like(w, dtype=torch.int64)
         zero = torch.zeros_like(one)
         keys, pos, neg, pos_w, neg_w = self._state()
-        merged = _table(torch.cat((keys, preds.to(torch.float64) + 0.0)),  # -0.0 -> 0.0
-                        torch.cat((pos, torch.where(is_pos, one, zero))),
-                        torch.cat((neg, torch.where(is_pos, zero, one))),
-                        torch.cat((pos_w, torch.where(is_pos, w, 0.0))),
-                        torch.cat((neg_w, torch.where(is_pos, 0.0, w))))
-        for name, x in zip(_STATES, merged):
+        self._fold(*_table(torch.cat((keys, preds.to(torch.float64) + 0.0)),  # -0.0 -> 0.0
+                           torch.cat((pos, torch.where(is_pos, one, zero))),
+                           torch.cat((neg, torch.where(is_pos, zero, one))),
+                           torch.cat((pos_w, torch.where(is_pos, w, 0.0))),
+                           torch.cat((neg_w, torch.where(is_pos, 0.0, w)))))
+
+    def _fold(self, keys, pos, neg, pos_w, neg_w):
+        """Keep the merged table (the bounded metric folds it into its cells)."""
+        for name, x in zip(_STATES, (keys, pos, neg, pos_w, neg_w)):
             setattr(self, name, [x])
 
     def _descending(self):
@@ -288,6 +292,13 @@ class BinaryAUROC(_TableMetric):
     Under DDP the ranks' tables are merged, and every rank computes the
     all-data AUC.  ``update`` takes an optional ``sample_weight``.
 
+    ``max_groups`` bounds the state as :class:`fastauc.Accumulator` does:
+    once the table would pass that many rows, scores are merged into ranges
+    (the host keeps these cells: at most ``max_groups`` rows), ``compute``
+    gives the midpoint of the certified :meth:`auc_bounds` (width about
+    ``1 / max_groups``), and the interval and ``max_fpr`` need the exact
+    table.
+
     Examples
     --------
     >>> import torch
@@ -302,14 +313,83 @@ class BinaryAUROC(_TableMetric):
     (0.057, 0.3536)
     """
 
-    def __init__(self, max_fpr=None, ignore_index=None, validate_args=True, **kwargs):
+    def __init__(self, max_fpr=None, ignore_index=None, validate_args=True, max_groups=None,
+                 **kwargs):
         if max_fpr is not None and not (isinstance(max_fpr, (int, float)) and 0 < max_fpr <= 1):
             raise ValueError(f"max_fpr must be in the range (0, 1], got {max_fpr!r}")
+        if max_groups is not None:
+            if isinstance(max_groups, bool) or not isinstance(max_groups, int):
+                raise TypeError(f"max_groups must be an integer or None, got {max_groups!r}")
+            if max_groups < 2:
+                raise ValueError(f"max_groups must be at least 2, got {max_groups}")
         super().__init__(ignore_index=ignore_index, validate_args=validate_args, **kwargs)
         self.max_fpr = max_fpr
+        self.max_groups = max_groups
+        if max_groups is not None:  # the bounded table: Accumulator's cells
+            for name in _CELL_STATES:
+                self.add_state(name, default=[], dist_reduce_fx="cat")
+
+    def _fold(self, keys, pos, neg, pos_w, neg_w):
+        if self.max_groups is None:
+            return super()._fold(keys, pos, neg, pos_w, neg_w)
+        from ._cells import Cells
+        from ._table import float_keys
+
+        # this batch's table as cells (host: at most max_groups + a batch of rows)
+        order = torch.argsort(keys, descending=True)
+        k = float_keys(keys[order].cpu().numpy())
+        weights = (pos_w, neg_w) if int(self.weighted) else (pos.to(torch.float64),
+                                                               neg.to(torch.float64))
+        p, q = (x[order].cpu().numpy() for x in weights)
+        cells = self._cells().merge(Cells(k, k.copy(), np.full(k.shape[0], 64, np.uint8), p, q))
+        cells = cells.compressed(self.max_groups)
+        for name, x in zip(_CELL_STATES, (cells.keys.view(np.int64), cells.lo.view(np.int64),
+                                          cells.level.astype(np.int64), cells.pos, cells.neg,
+                                          np.array([len(cells)], np.int64))):
+            setattr(self, name, [torch.from_numpy(np.ascontiguousarray(x)).to(self.device)])
+
+    def _cells(self):
+        """The bounded table of every rank (each rank's cells merged)."""
+        from ._cells import Cells
+
+        empty = Cells(*(np.zeros(0, t) for t in (np.uint64, np.uint64, np.uint8, np.float64,
+                                                  np.float64)))
+        parts = [torch.cat(x).cpu().numpy() if isinstance(x, list) and x else
+                 (x.cpu().numpy() if isinstance(x, torch.Tensor) else None)
+                 for x in (getattr(self, n) for n in _CELL_STATES)]
+        if parts[0] is None:
+            return empty
+        hi, lo, level, pos, neg, sizes = parts
+        out, start = empty, 0
+        for size in sizes.tolist():
+            end = start + size
+            out = out.merge(Cells(hi[start:end].view(np.uint64), lo[start:end].view(np.uint64),
+                                  level[start:end].astype(np.uint8), pos[start:end],
+                                  neg[start:end]))
+            start = end
+        return out.compressed(self.max_groups)
+
+    def auc_bounds(self):
+        """``(low, high)``: certified bounds of the AUC of all the data (every
+        rank's, under DDP), as :meth:`fastauc.Accumulator.auc_bounds`; equal
+        while the table is exact."""
+        with self.sync_context():
+            if self.max_groups is not None:
+                cells = self._cells()
+                if not cells.exact:
+                    return cells.auc_bounds()
+            auc = float(self._value())
+        return auc, auc
 
     def _parts(self):
-        _, p, q = self._descending()
+        """Each distinct score's class weights, descending, their running sums
+        and the class totals."""
+        if self.max_groups is None:
+            _, p, q = self._descending()
+        else:  # the cells, which the callers checked are exact
+            cells = self._cells()
+            p = torch.from_numpy(np.ascontiguousarray(cells.pos))
+            q = torch.from_numpy(np.ascontiguousarray(cells.neg))
         tp = torch.cumsum(p, 0)
         fp = torch.cumsum(q, 0)
         total_p = float(tp[-1]) if tp.numel() else 0.0
@@ -317,7 +397,21 @@ class BinaryAUROC(_TableMetric):
         return p, q, tp, fp, total_p, total_n
 
     def compute(self):
-        """The AUC (NaN when a class has no weight, with scikit-learn's warning)."""
+        """The AUC (NaN when a class has no weight, with scikit-learn's
+        warning); once a bounded table merged scores into ranges, the
+        midpoint of :meth:`auc_bounds`."""
+        return self._value()
+
+    def _value(self):
+        if self.max_groups is not None:
+            cells = self._cells()
+            if not cells.exact:
+                if self.max_fpr not in (None, 1):
+                    raise ValueError("max_fpr needs the exact table: this metric merged "
+                                     f"scores into ranges to stay within max_groups="
+                                     f"{self.max_groups}")
+                low, high = cells.auc_bounds()
+                return torch.tensor(0.5 * (low + high), dtype=torch.float64)
         p, q, tp, fp, total_p, total_n = self._parts()
         if total_p <= 0 or total_n <= 0:
             v.warn_undefined(v.ONE_CLASS, stacklevel=None)
@@ -336,9 +430,18 @@ class BinaryAUROC(_TableMetric):
         return 0.5 * (1.0 + (partial - min_area) / (hi - min_area))
 
     def delong_interval(self, confidence_level=0.95):
-        """DeLong's interval of the (whole) AUC from the table, as
-        :func:`fastauc.roc_auc_ci` gives it (frequency weights)."""
+        """DeLong's interval of the AUC of all the data (every rank's, under
+        DDP) from the table, as :func:`fastauc.roc_auc_ci` gives it
+        (frequency weights)."""
         level = v.check_confidence_level(confidence_level)
+        with self.sync_context():
+            return self._interval(level)
+
+    def _interval(self, level):
+        if self.max_groups is not None and not self._cells().exact:
+            raise ValueError("DeLong's interval needs the exact table: this metric merged "
+                             f"scores into ranges to stay within max_groups={self.max_groups} "
+                             "(auc_bounds() gives certified bounds instead)")
         p, q, tp, fp, total_p, total_n = self._parts()
         if total_p <= 0 or total_n <= 0:
             v.warn_undefined(v.ONE_CLASS, stacklevel=None)

@@ -196,6 +196,34 @@ def test_metric_ignore_index_reset_and_bad_input():
         assert np.isnan(one.compute().item())
 
 
+def test_bounded_metric_is_the_bounded_accumulator():
+    """``max_groups``: the Accumulator's cells, bounds and midpoint; exact
+    (and then the plain metric's value) while the table fits."""
+    rng = np.random.default_rng(2)
+    bounded, acc, roomy = BinaryAUROC(max_groups=64), fastauc.Accumulator(max_groups=64), \
+        BinaryAUROC(max_groups=10**6)
+    ys, ss = [], []
+    for _ in range(6):
+        y = rng.random(500) < 0.3
+        s = rng.standard_normal(500) + y
+        for m in (bounded, roomy):
+            m.update(torch.from_numpy(s), torch.from_numpy(y))
+        acc.update(y, s)
+        ys.append(y)
+        ss.append(s)
+    y, s = np.concatenate(ys), np.concatenate(ss)
+    low, high = bounded.auc_bounds()
+    assert (low, high) == acc.auc_bounds()
+    assert bounded.compute().item() == acc.roc_auc()
+    assert low <= fastauc.roc_auc_score(y, s) <= high and high - low <= 4 / 64
+    assert roomy.compute().item() == fastauc.roc_auc_score(y, s)
+    assert roomy.auc_bounds() == (roomy.compute().item(),) * 2
+    with pytest.raises(ValueError, match="exact table"):
+        bounded.delong_interval()
+    with pytest.raises(ValueError, match="at least 2"):
+        BinaryAUROC(max_groups=1)
+
+
 def _free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -208,13 +236,15 @@ def _rank_main(rank, port, batches, out_dir):
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
                             world_size=2)
     try:
-        auc, ap = BinaryAUROC(), BinaryAveragePrecision()
+        auc, ap, bounded = BinaryAUROC(), BinaryAveragePrecision(), BinaryAUROC(max_groups=16)
         for i, (y, s, w) in enumerate(batches):
             if i % 2 == rank:  # each rank sees its own batches
-                for m in (auc, ap):
+                for m in (auc, ap, bounded):
                     m.update(torch.from_numpy(s), torch.from_numpy(y),
                              sample_weight=None if w is None else torch.from_numpy(w))
-        values = (auc.compute().item(), ap.compute().item(), auc.n_distinct)
+        ci = auc.delong_interval()  # synced too: all the data
+        values = (auc.compute().item(), ap.compute().item(), ci.se,
+                  *bounded.auc_bounds(), bounded.compute().item())
         np.save(os.path.join(out_dir, f"rank{rank}.npy"), np.array(values))
     finally:
         dist.destroy_process_group()
@@ -231,8 +261,11 @@ def test_ddp_two_processes_merge_tables(tmp_path, weighted):
                        join=True, start_method="spawn")
     y, s, w = _all(batches)
     for rank in (0, 1):
-        auc, ap, _ = np.load(tmp_path / f"rank{rank}.npy")
+        auc, ap, se, low, high, mid = np.load(tmp_path / f"rank{rank}.npy")
         ref = fastauc.roc_auc_score(y, s, sample_weight=w)
+        if not weighted:
+            assert se == pytest.approx(fastauc.roc_auc_ci(y, s).se, rel=1e-12)
+        assert low <= ref <= high and mid == 0.5 * (low + high)  # the bounded one: all data
         assert auc == (ref if not weighted else pytest.approx(ref, rel=1e-12))
         assert ap == pytest.approx(fastauc.average_precision_score(y, s, sample_weight=w),
                                    rel=1e-12)
