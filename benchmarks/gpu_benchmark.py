@@ -212,6 +212,32 @@ def bootstrap_rows(quick):
         guarded(f"bootstrap {n}", one)
 
 
+def torch_loss_rows():
+    """fastauc.torch's loss on CUDA tensors: forward plus backward (issue 39's
+    goal: 2 ms at 1e6 on an H100), and BinaryAUROC's update + compute."""
+    import torch
+
+    from fastauc.torch import BinaryAUROC, pairwise_loss
+
+    for n in (10**6, 10**7):
+        y, s, _ = data(n)
+        yt, st = torch.from_dlpack(y), torch.from_dlpack(s).clone().requires_grad_()
+        for loss in ("linear", "squared_hinge"):
+            def step():
+                st.grad = None
+                pairwise_loss(yt, st, loss=loss).backward()
+            guarded(f"torch loss {loss}", lambda: row(
+                f"`fastauc.torch.pairwise_loss` {loss}, forward + backward, {n:.0e}",
+                ms(gpu_time(step))))
+
+        def metric():
+            m = BinaryAUROC()
+            m.update(st.detach(), yt)
+            return m.compute()
+        guarded("torch metric", lambda: row(f"`BinaryAUROC` update + compute, {n:.0e}",
+                                            ms(gpu_time(metric))))
+
+
 FIRST_CALL = """
 import time, cupy as cp
 y = cp.random.default_rng(0).random(10**6) < 0.1
@@ -257,6 +283,7 @@ def main():
         guarded(f"sorts {n}", lambda: sorts_and_peers(n))
         fastauc_rows(n, cpu_too=True)
     bootstrap_rows(args.quick)
+    guarded("torch", torch_loss_rows)
     guarded("first call", first_call)
     print(f"\n({time.perf_counter() - t0:.0f} s in all)")
     if args.out:
