@@ -70,9 +70,11 @@ class _PairwiseLoss(torch.autograd.Function):
         score = flat.detach()
         with warnings.catch_warnings():  # a batch without a pair: 0, said in the docstring
             warnings.filterwarnings("ignore", category=v.undefined_metric_warning())
-            if score.device.type == "cpu":
+            if score.device.type == "cpu":  # float32 and float64: the tensor's memory
+                if score.dtype not in (torch.float32, torch.float64):
+                    score = score.to(torch.float32)  # float16, bfloat16: widened, exactly
                 value, grad = pairwise_loss_gradient(
-                    _host(y_true), score.to(torch.float64).numpy(),
+                    _host(y_true), score.numpy(),
                     sample_weight=_host(sample_weight), groups=_host(groups), **options)
                 grad = torch.from_numpy(np.ascontiguousarray(grad))
             else:  # CUDA: the device path (fastauc's dispatcher), torch tensors back
@@ -98,8 +100,9 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
     ``y_score`` the exact gradient, computed in O(n log n) (O(n) for
     ``"linear"`` and ``"square"``).  ``y_true``, ``sample_weight`` and
     ``groups`` are constants (tensors or arrays).  CPU tensors reach the
-    Numba kernels without a copy (float32 scores are widened to float64);
-    CUDA tensors take fastauc's device path (docs/gpu.md): no host copy.
+    Numba kernels without a copy (float32 and float64; float16 and bfloat16
+    are widened to float32, exactly); CUDA tensors take fastauc's device
+    path (docs/gpu.md): no host copy.
 
     A batch without a positive-negative pair (one class, or one class of zero
     weight) gives 0 and a zero gradient, as the numpy function, but without

@@ -269,3 +269,20 @@ def test_ddp_two_processes_merge_tables(tmp_path, weighted):
         assert auc == (ref if not weighted else pytest.approx(ref, rel=1e-12))
         assert ap == pytest.approx(fastauc.average_precision_score(y, s, sample_weight=w),
                                    rel=1e-12)
+
+
+def test_cpu_scores_are_read_in_place_and_half_precision_widened():
+    y, s = batch(9)
+    x32 = s.to(torch.float32).requires_grad_()
+    ref32, grad32 = fastauc.pairwise_loss_gradient(y.numpy(), x32.detach().numpy())
+    value = pairwise_loss(y, x32)
+    value.backward()
+    assert value.item() == pytest.approx(ref32, rel=1e-7)
+    np.testing.assert_array_equal(x32.grad.numpy(), grad32.astype(np.float32))
+    xb = s.to(torch.bfloat16).requires_grad_()
+    value = pairwise_loss(y, xb, loss="square")
+    value.backward()
+    ref, _ = fastauc.pairwise_loss_gradient(y.numpy(), xb.detach().float().numpy(),
+                                            loss="square")
+    assert value.dtype == torch.bfloat16 and xb.grad.dtype == torch.bfloat16
+    assert value.item() == pytest.approx(ref, rel=1e-2)
