@@ -92,7 +92,7 @@ EXACT = {
 
 
 @pytest.mark.parametrize("name", list(EXACT))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(problem=binary_problems(max_size=40), float32=st.booleans())
 def test_same_bits_as_the_cpu(name, problem, float32):
     """Unweighted, and with dyadic weights (exact tallies): the same bits;
@@ -106,7 +106,7 @@ def test_same_bits_as_the_cpu(name, problem, float32):
     assert exact_bits(dev) == exact_bits(cpu)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(problem=binary_problems(max_size=40, weights=True))
 def test_weighted_sums_to_1e12(problem):
     y, s, w = problem
@@ -154,7 +154,7 @@ def _invariance_draws(name):
 
 
 @pytest.mark.parametrize("name,entries", _device_groups())
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(data=st.data())
 def test_weight_invariances_on_the_device(name, entries, data):
     """scikit-learn's weight invariances (tests/test_invariances.py), each

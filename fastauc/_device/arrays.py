@@ -73,6 +73,8 @@ def to_host(x):
         return t.cpu().numpy()
     if lib == "cupy":
         return x.get()
+    if lib in ("jax", "jaxlib"):
+        return np.asarray(x)  # JAX copies to the host itself (no CuPy needed)
     import cupy
 
     return cupy.asnumpy(cupy.asarray(x))
@@ -126,7 +128,12 @@ class Engine:
             t = x.detach()
             if str(t.dtype) in ("torch.bfloat16", "torch.float16"):
                 t = t.float()
-            return self.xp.asarray(t)
+            # DLPack orders CuPy's stream after torch's (torch's array interface
+            # carries no stream: CuPy could read before torch wrote)
+            try:
+                return self.xp.from_dlpack(t)
+            except (TypeError, BufferError, RuntimeError):  # an older CuPy or dtype
+                return self.xp.asarray(t)
         if lib == "cupy":
             return x.astype(np.float32) if x.dtype == np.float16 else x
         try:

@@ -32,7 +32,12 @@ from .resample import bootstrap_ci, bootstrap_test
 # ------------------------------------------------------------------ AUC
 
 def _several_columns(e, y_score) -> bool:
-    shape = getattr(e.asarray(y_score, "y_score"), "shape", ())
+    shape = getattr(y_score, "shape", None)
+    if shape is None:  # a list or another host container: its shape, no copy to the device
+        try:
+            shape = np.shape(y_score)
+        except ValueError:  # ragged: the CPU path's error
+            return True
     return len(shape) == 2 and shape[1] > 1
 
 
@@ -89,13 +94,14 @@ def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_wei
     encoded = xp.searchsorted(xp.asarray(classes), y)
     counts = e.host(xp.bincount(encoded, minlength=k)).astype(np.float64)
     present = np.flatnonzero(counts)
+    rows = {int(a): xp.flatnonzero(encoded == a) for a in present}  # each class's rows, once
     areas = {int(a): {} for a in present}
     for a in present:
+        col = columns[a]
+        mine = xp.sort(col[rows[int(a)]])  # class a's scores in its own column
         for b in present:
-            if a != b:
-                rows = (encoded == a) | (encoded == b)
-                c = t.split_classes(e, encoded[rows] == a, columns[a][rows], None)
-                areas[int(a)][int(b)] = t.area2(e, c)
+            if a != b:  # class a's column: a's rows over b's (each pair O(n_a + n_b))
+                areas[int(a)][int(b)] = t.area2_sorted(e, mine, xp.sort(col[rows[int(b)]]))
     return ovo_average(areas, counts, [int(a) for a in present], n, average)
 
 
@@ -262,8 +268,7 @@ def delong_covariance(e, y_true, y_scores, sample_weight):
     S = _columns(e, y_scores, "y_scores")
     is_pos, _, w = dv.binary(e, y_true, sample_weight, None, rule="greater", frequency=True,
                              y_scores=S)
-    if S.shape[1] == 2 and v.looks_like_proba(e.host(S[:64])) and \
-            v.looks_like_proba(e.host(S)):
+    if dv.looks_like_proba(e, S):
         v.warn_proba("y_scores")
     aucs, cov = _delong(e, is_pos, S, w)
     return aucs, cov

@@ -74,6 +74,8 @@ def terms(e, y_true, y_score, loss, margin, sample_weight, pos_label, groups, no
     wv = xp.ones(n) if w is None else w
 
     def by_group(x, mask):
+        if x.shape[0] == 0:  # (CuPy's bincount raises on an empty array)
+            return xp.zeros(n_groups)
         return xp.bincount(code[mask], weights=x, minlength=n_groups).astype(np.float64)
 
     wp_g, wn_g = by_group(wv[is_pos], is_pos), by_group(wv[~is_pos], ~is_pos)

@@ -43,6 +43,7 @@ CHUNK_ROWS = 2048  # rows a thread walks for one replicate (the chunks depend on
 THREADS = 128  # replicates per block
 BATCH_BYTES = 64 << 20  # the chunk buffers of one batch of replicates
 COUNTS_BYTES = 512 << 20  # the multinomial counts of one batch (int32 per row and replicate)
+MAX_GRID_Y = 65535  # CUDA's limit on a grid's second dimension
 EPS = np.finfo(np.float64).eps
 
 
@@ -123,6 +124,25 @@ def _threads(work: int) -> int:
     return min(THREADS, 32 * max(1, -(-work // 32)))
 
 
+def _launch(e, kernel, grid, threads, *args):
+    """``kernel[grid, threads](*args)`` on CuPy's current stream (so the CuPy
+    work before and after is ordered with it), without numba's warning for
+    grids of few blocks (small inputs: expected, not a problem)."""
+    import warnings
+
+    from numba.core.errors import NumbaPerformanceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaPerformanceWarning)
+        if e.simulated:
+            kernel[grid, threads](*args)
+        else:
+            from .._kernels_cuda import cuda
+
+            stream = cuda.external_stream(e.xp.cuda.get_current_stream().ptr)
+            kernel[grid, threads, stream](*args)
+
+
 def _kernels():
     try:
         from .._kernels_cuda import resampling
@@ -145,7 +165,7 @@ def replicates(e, models, seed, n_resamples: int, scheme: str, stratified: bool)
     multinomial = scheme == "multinomial"
     batch = max(1, min(n_resamples, BATCH_BYTES // (parts * 56)))
     if multinomial:
-        batch = max(1, min(batch, COUNTS_BYTES // (4 * n)))
+        batch = max(1, min(batch, COUNTS_BYTES // (4 * n), MAX_GRID_Y))
     if multinomial:
         n_pos = int(is_pos.sum())
         if stratified and 0 < n_pos < n:
@@ -160,9 +180,10 @@ def replicates(e, models, seed, n_resamples: int, scheme: str, stratified: bool)
         b = min(batch, n_resamples - r0)
         counts = xp.zeros((1, 1), np.int32)
         if multinomial:
-            counts = xp.zeros((b, n), np.int32)
+            counts = xp.zeros((n, b), np.int32)  # (rows, replicates): a warp reads 32 at once
             tpb = _threads(n)
-            k.multinomial_counts[(-(-n // tpb), b), tpb](rows, bounds, seed, r0, counts)
+            _launch(e, k.multinomial_counts, (-(-n // tpb), b), tpb, rows, bounds, seed, r0,
+                    counts)
         for j, m in enumerate(models):
             out[r0:r0 + b, j] = e.host(_batch(e, k, m, counts, not multinomial, seed, r0, b))
     return out
@@ -178,8 +199,8 @@ def _batch(e, k, m: Model, counts, drawn, seed, r0, b):
     sums = xp.zeros((b, parts, 3))
     weighted = m.w is not None
     tables = (xp.asarray(POISSON_TABLE), xp.asarray(POISSON_CDF))
-    k.chunk_sums[grid, tpb](m.rid, m.lab, m.first, m.ws, weighted, m.cuts, counts, drawn,
-                            *tables, seed, r0, sums)
+    _launch(e, k.chunk_sums, grid, tpb, m.rid, m.lab, m.first, m.ws, weighted, m.cuts, counts,
+            drawn, *tables, seed, r0, sums)
     tp, fp, a2 = sums[:, :, 0], sums[:, :, 1], sums[:, :, 2]
     total_p, total_n = tp.sum(axis=1), fp.sum(axis=1)
     ok = (total_p > 0) & (total_n > 0)
@@ -193,8 +214,8 @@ def _batch(e, k, m: Model, counts, drawn, seed, r0, b):
                      xp.broadcast_to(total_n[:, None], tp.shape)), axis=2)
     base = xp.ascontiguousarray(base)
     values = xp.zeros((b, parts))
-    k.chunk_values[grid, tpb](m.rid, m.lab, m.first, m.ws, weighted, m.cuts, counts, drawn,
-                              *tables, seed, r0, base, m.code, float(m.max_fpr), m.loss, values)
+    _launch(e, k.chunk_values, grid, tpb, m.rid, m.lab, m.first, m.ws, weighted, m.cuts,
+            counts, drawn, *tables, seed, r0, base, m.code, float(m.max_fpr), m.loss, values)
     acc = values.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if m.code == LOG_LOSS:

@@ -65,14 +65,25 @@ def split_classes(e, is_pos, s, w) -> Classes:
 def area2(e, c: Classes) -> float:
     """Twice the ROC area in weight units (ties one half): the CPU sweep's
     ``area2`` (bit for bit unweighted)."""
+    if c.pos_w is None:
+        return area2_sorted(e, c.pos, c.neg)
     if c.n_pos == 0 or c.n_neg == 0:
         return 0.0
     xp = e.xp
     lo = xp.searchsorted(c.neg, c.pos, "left")
     hi = xp.searchsorted(c.neg, c.pos, "right")
-    if c.pos_w is None:
-        return float(int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64)))
     return float((c.pos_w * (c.neg_cum[lo] + c.neg_cum[hi])).sum())
+
+
+def area2_sorted(e, pos, neg) -> float:
+    """Twice the area of unweighted classes given sorted (ascending): an
+    exact count, the CPU's float."""
+    if pos.shape[0] == 0 or neg.shape[0] == 0:
+        return 0.0
+    xp = e.xp
+    lo = xp.searchsorted(neg, pos, "left")
+    hi = xp.searchsorted(neg, pos, "right")
+    return float(int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64)))
 
 
 def placements(e, c: Classes):

@@ -158,3 +158,15 @@ def equal(e, y, pos_label):
     if getattr(mask, "shape", None) != y.shape:  # a label of another type: nothing
         return e.xp.zeros(y.shape[0], bool)  # matches, as on the CPU
     return mask
+
+
+def looks_like_proba(e, S) -> bool:
+    """``v.looks_like_proba`` on the device (the first rows, then all)."""
+    if S.ndim != 2 or S.shape[1] != 2 or S.shape[0] == 0:
+        return False
+    xp = e.xp
+    for rows in (S[:64], S):
+        gap = xp.abs(rows[:, 0].astype(np.float64) + rows[:, 1] - 1.0)
+        if not bool((gap <= v._SUMS_TO_ONE).all()):
+            return False
+    return bool(S.min() >= 0) and bool(S.max() <= 1)

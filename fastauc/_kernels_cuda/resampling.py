@@ -15,7 +15,7 @@ CPU path's.  The multinomial
 scheme's draws are counted first (``multinomial_counts``: each draw a
 counter-based uniform index in its stratum, ``uniform_pick``, added with an
 atomic) into a
-(replicates, rows) int32 block of a batch of replicates, which the same walk
+(rows, replicates) int32 block of a batch of replicates, which the same walk
 reads instead of drawing.
 """
 
@@ -45,7 +45,8 @@ def chunk_sums(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, se
     (1 = first row of a tie group) and ``w`` (read when ``weighted``) are in
     sorted order; chunk ``c`` is rows ``cuts[c]:cuts[c + 1]``.  ``drawn``:
     Poisson counts drawn here; else ``counts``, the multinomial counts,
-    (batch, rows) in input order; ``table``/``cdf`` the Poisson tables
+    (rows, batch), rows in input order (a warp's 32 replicates of a row side
+    by side); ``table``/``cdf`` the Poisson tables
     (``POISSON_TABLE``, ``POISSON_CDF``).  (Unused arrays are passed with one
     element, not empty: a CuPy array of size 0 has a null pointer, which
     some numba-cuda versions cannot launch with.)
@@ -71,7 +72,7 @@ def chunk_sums(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, se
         if drawn:
             x = float(poisson_count_on_device(table, cdf, key, rid[i]))
         else:
-            x = float(counts[r, rid[i]])
+            x = float(counts[rid[i], r])
         if weighted:
             x *= w[i]
         if lab[i]:
@@ -132,7 +133,7 @@ def chunk_values(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, 
         if drawn:
             x = float(poisson_count_on_device(table, cdf, key, rid[i]))
         else:
-            x = float(counts[r, rid[i]])
+            x = float(counts[rid[i], r])
         if weighted:
             x *= w[i]
         if metric == LOG_LOSS:
@@ -146,7 +147,7 @@ def chunk_values(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, 
 
 @cuda.jit(cache=True)
 def multinomial_counts(rows, starts, seed, r0, counts):
-    """Replicate ``r0 + r``'s draws, counted into ``counts[r]`` (zeroed).
+    """Replicate ``r0 + r``'s draws, counted into ``counts[:, r]`` (zeroed).
 
     Stratum ``k`` holds input rows ``rows[starts[k]:starts[k + 1]]`` and
     draws its size of them uniformly with replacement (``uniform_pick``)."""
@@ -160,4 +161,4 @@ def multinomial_counts(rows, starts, seed, r0, counts):
         k += 1
     lo = starts[k]
     pick = lo + uniform_pick(seed, r0 + r, j, starts[k + 1] - lo)
-    cuda.atomic.add(counts, (r, rows[pick]), 1)
+    cuda.atomic.add(counts, (rows[pick], r), 1)
