@@ -229,6 +229,18 @@ def pr_points(t: Tallies, drop: bool, raw_dtype):
     return precision, recall, thresholds
 
 
+def det_points(tps, fps, thr, xp=np):
+    """``det_curve``'s arrays from the tallies (the point (0, 0) first, any
+    drop rule applied): scikit-learn's slice from the last point of zero
+    false positives to the first of all the positives, reversed; ``xp`` the
+    arrays' namespace (numpy, or CuPy on the device)."""
+    fns = tps[-1] - tps
+    first = int(xp.searchsorted(fps, fps[0], side="right")) - 1
+    last = int(xp.searchsorted(tps, tps[-1])) + 1
+    sl = slice(first, last)
+    return fps[sl][::-1] / fps[-1], fns[sl][::-1] / tps[-1], thr[sl][::-1]
+
+
 def check_best_args(metric, beta, cost_fp, cost_fn) -> int:
     """``best_threshold``'s options checked; the metric's kernel code."""
     from ._kernels.thresholds import CODES, FBETA

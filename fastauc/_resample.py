@@ -459,6 +459,23 @@ def undefined(rows: Rows, metric: str):
     return undefined_message(rows.classes.shape[0] < 2, zero_weight, metric)
 
 
+def undefined_result(why: str, test: bool, method, level, n_resamples, metric,
+                     alternative="two-sided"):
+    """The all-NaN result of ``bootstrap_ci`` (``test`` False) or
+    ``bootstrap_test`` on rows where the metric is undefined, after the
+    warning ``why``."""
+    from ._results import BootstrapResult, BootstrapTestResult
+
+    v.warn_undefined(why, stacklevel=None)
+    nan = math.nan
+    if test:
+        return BootstrapTestResult(nan, nan, nan, nan, nan, nan, nan, nan, method, alternative,
+                                   level, n_resamples, n_resamples, metric,
+                                   np.full((n_resamples, 2), nan))
+    return BootstrapResult(nan, nan, nan, nan, method, level, n_resamples, n_resamples, metric,
+                           np.full(n_resamples, nan))
+
+
 def undefined_message(one_class: bool, zero_weight: bool, metric: str):
     """:func:`undefined`'s words, from what it found."""
     if one_class:

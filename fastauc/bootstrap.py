@@ -23,6 +23,7 @@ from ._resample import (
     point_estimate as _point_estimate,
     prepare_rows as _prepare_rows,
     undefined as _undefined,
+    undefined_result as _undefined_result,
     _jackknife,
     _metric_code,
     _Prepared,
@@ -169,10 +170,7 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     rows = _bootstrap_rows(y_true, [y_score], ["y_score"], sample_weight)
     undefined = _undefined(rows, metric)
     if undefined is not None:
-        v.warn_undefined(undefined, stacklevel=None)
-        nan = math.nan
-        return BootstrapResult(nan, nan, nan, nan, method, level, n_resamples, n_resamples,
-                               metric, np.full(n_resamples, nan))
+        return _undefined_result(undefined, False, method, level, n_resamples, metric)
     # row indices only where a replicate or the weights need them
     row_index = scheme == "poisson" or fpr != 1.0  # partial AUC: the merged order
     prep = _prepare_rows(rows, ["y_score"], metric, stratified, row_index, keys=False)
@@ -271,11 +269,8 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     rows = _bootstrap_rows(y_true, [y_score_a, y_score_b], names, sample_weight)
     undefined = _undefined(rows, metric)
     if undefined is not None:
-        v.warn_undefined(undefined, stacklevel=None)
-        nan = math.nan
-        return BootstrapTestResult(nan, nan, nan, nan, nan, nan, nan, nan, method, alternative,
-                                   level, n_resamples, n_resamples, metric,
-                                   np.full((n_resamples, 2), nan))
+        return _undefined_result(undefined, True, method, level, n_resamples, metric,
+                                 alternative)
     prep = _prepare_rows(rows, names, metric, stratified, keys=False)
     reps = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
     est_a, est_b = (_point_estimate(rows, j, prep.models[j], metric, fpr) for j in (0, 1))

@@ -19,7 +19,7 @@ from ._kernels.sweeps import class_pair_areas
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._curves import binary_ap as _binary_ap
 from ._curves import binary_auc as _binary_auc
-from ._curves import pr_points, roc_points
+from ._curves import det_points, pr_points, roc_points
 from ._parallel import map_units, map_whole, row_blocks
 from ._sort import CHUNK_MIN, sort_by_class
 from ._stats import ovo_average, ovr_average
@@ -204,11 +204,7 @@ def det_curve(y_true, y_score, pos_label=None, sample_weight=None, drop_intermed
         tps, fps, thr = tps[:m], fps[:m], thr[:m]
     if classes.shape[0] != 2:
         raise ValueError(v.ONE_CLASS_DET)
-    fns = tps[-1] - tps
-    first = int(np.searchsorted(fps, fps[0], side="right")) - 1
-    last = int(np.searchsorted(tps, tps[-1])) + 1
-    sl = slice(first, last)
-    return fps[sl][::-1] / fps[-1], fns[sl][::-1] / tps[-1], thr[sl][::-1]
+    return det_points(tps, fps, thr)
 
 
 @dispatch("y")

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from .. import _validation as v
-from .._curves import NO_POSITIVE_PR
+from .._curves import NO_POSITIVE_PR, det_points
 from .._delong import SMALL_DELONG, covariance_from_sums, paired_test
 from .._results import DeLongTestResult
 from .._stats import mann_whitney_result, ovo_average, ovr_average, wald_interval
@@ -167,13 +167,7 @@ def det_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
         tps, fps, thr = tps[keep], fps[keep], thr[keep]
     if classes.shape[0] != 2:
         raise ValueError(v.ONE_CLASS_DET)
-    fns = tps[-1] - tps
-    first = int(xp.searchsorted(fps, fps[0], side="right")) - 1
-    last = int(xp.searchsorted(tps, tps[-1])) + 1
-    sl = slice(first, last)
-    return (e.out(xp.ascontiguousarray(fps[sl][::-1] / fps[-1])),
-            e.out(xp.ascontiguousarray(fns[sl][::-1] / tps[-1])),
-            e.out(xp.ascontiguousarray(thr[sl][::-1])))
+    return tuple(e.out(xp.ascontiguousarray(a)) for a in det_points(tps, fps, thr, xp))
 
 
 def average_precision_score(e, y_true, y_score, average, pos_label, sample_weight):

@@ -31,7 +31,12 @@ from .._kernels.resampling import (
     POISSON_TABLE,
     ROC_AUC,
 )
-from .._resample import bootstrap_interval, check_bootstrap_args, undefined_message
+from .._resample import (
+    bootstrap_interval,
+    check_bootstrap_args,
+    undefined_message,
+    undefined_result,
+)
 from .._resample import _metric_code as metric_code
 from .._results import BootstrapResult, BootstrapTestResult
 from .._stats import ALTERNATIVES, pvalue, ratio
@@ -260,10 +265,7 @@ def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, meth
     is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater", y_score=s)
     undefined = _undefined(e, is_pos, classes, w, metric)
     if undefined is not None:
-        v.warn_undefined(undefined, stacklevel=None)
-        nan = math.nan
-        return BootstrapResult(nan, nan, nan, nan, method, level, n_resamples, n_resamples,
-                               metric, np.full(n_resamples, nan))
+        return undefined_result(undefined, False, method, level, n_resamples, metric)
     model = Model(e, is_pos, s, w, code, fpr, "y_score")
     estimate = model.estimate()
     reps = replicates(e, [model], seed, n_resamples, scheme, stratified)[:, 0]
@@ -289,11 +291,8 @@ def bootstrap_test(e, y_true, y_score_a, y_score_b, metric, n_resamples, confide
                                    y_score_a=a, y_score_b=b)
     undefined = _undefined(e, is_pos, classes, w, metric)
     if undefined is not None:
-        v.warn_undefined(undefined, stacklevel=None)
-        nan = math.nan
-        return BootstrapTestResult(nan, nan, nan, nan, nan, nan, nan, nan, method, alternative,
-                                   level, n_resamples, n_resamples, metric,
-                                   np.full((n_resamples, 2), nan))
+        return undefined_result(undefined, True, method, level, n_resamples, metric,
+                                alternative)
     models = [Model(e, is_pos, x, w, code, fpr, name)
               for x, name in ((a, "y_score_a"), (b, "y_score_b"))]
     est_a, est_b = (m.estimate() for m in models)

@@ -37,6 +37,19 @@ from . import cuda
 # tables are arguments: under the simulator they are the kernel's arrays)
 poisson_count_on_device = cuda.jit(device=True)(poisson_count_in.py_func)
 
+@cuda.jit(device=True)
+def _resampled(i, r, key, rid, w, weighted, counts, drawn, table, cdf):
+    """Sorted row ``i``'s resampled weight in replicate ``r`` (key ``key``):
+    its Poisson count, or its multinomial count, times its weight."""
+    if drawn:
+        x = float(poisson_count_on_device(table, cdf, key, rid[i]))
+    else:
+        x = float(counts[rid[i], r])
+    if weighted:
+        x *= w[i]
+    return x
+
+
 @cuda.jit(cache=True)
 def chunk_sums(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, seed, r0, out):
     """``out[r, c] = (tp, fp, area2)`` of chunk ``c`` in replicate ``r0 + r``.
@@ -69,12 +82,7 @@ def chunk_sums(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, se
             fp += fg
             tg = 0.0
             fg = 0.0
-        if drawn:
-            x = float(poisson_count_on_device(table, cdf, key, rid[i]))
-        else:
-            x = float(counts[rid[i], r])
-        if weighted:
-            x *= w[i]
+        x = _resampled(i, r, key, rid, w, weighted, counts, drawn, table, cdf)
         if lab[i]:
             tg += x
         else:
@@ -130,12 +138,7 @@ def chunk_values(rid, lab, first, w, weighted, cuts, counts, drawn, table, cdf, 
             fg = 0.0
         if i == hi:
             break
-        if drawn:
-            x = float(poisson_count_on_device(table, cdf, key, rid[i]))
-        else:
-            x = float(counts[rid[i], r])
-        if weighted:
-            x *= w[i]
+        x = _resampled(i, r, key, rid, w, weighted, counts, drawn, table, cdf)
         if metric == LOG_LOSS:
             acc += x * loss[i]
         elif lab[i]:
