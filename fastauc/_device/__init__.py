@@ -134,15 +134,18 @@ def dispatch(*score_names):
         where = _positions(func, score_names)
         signature = inspect.signature(func)
         name = func.__name__
+        score_positions = {i for i, _ in where}
 
         @functools.wraps(func)
         def routed(*args, **kwargs):
             device = _config._settings()["device"]
-            on_gpu = [a for a in (*args, *kwargs.values()) if cuda_device(a) is not None]
-            if device == "cpu" or (device == "auto" and not any(
-                    cuda_device(args[i] if i < len(args) else kwargs.get(n)) is not None
-                    for i, n in where)):
-                if on_gpu:  # the CPU kernels read host copies
+            # each argument looked at once: which are CUDA arrays, and is a score one
+            gpu_args = [i for i, a in enumerate(args) if cuda_device(a) is not None]
+            gpu_kwargs = [k for k, a in kwargs.items() if cuda_device(a) is not None]
+            scores_on_gpu = any(i in score_positions for i in gpu_args) or \
+                any(k in score_names for k in gpu_kwargs)
+            if device == "cpu" or (device == "auto" and not scores_on_gpu):
+                if gpu_args or gpu_kwargs:  # the CPU kernels read host copies
                     args = tuple(to_host(a) for a in args)
                     kwargs = {k: to_host(a) for k, a in kwargs.items()}
                 return func(*args, **kwargs)

@@ -101,14 +101,15 @@ def binary(e, y_true, sample_weight, pos_label, *, rule: str, frequency: bool = 
     """``v.binary_rows`` for the device: ``(is_pos, classes, w)``, ``is_pos`` a
     bool device array, ``classes`` the sorted distinct labels (numpy), ``w``
     a float64 device array or None.  ``arrays`` (name -> device array) give
-    the row count the labels must have; ``classes``, the labels' classes
-    when the caller has them."""
+    the row count the labels must have; ``classes``, the classes of labels
+    the caller checked already (``y_true`` is then :func:`labels`' array:
+    no second pass over it)."""
     names = ("y_true", *arrays)
     n = next(iter(arrays.values())).shape[0]
     if len({a.shape[0] for a in arrays.values()}) > 1:  # the CPU path's error
         v.check_lengths(y_true=_stand_in(v.n_rows(y_true)),
                         **{k: _stand_in(a.shape[0]) for k, a in arrays.items()})
-    y = labels(e, y_true, n)
+    y = labels(e, y_true, n) if classes is None else y_true
     if y is None:  # the CPU rules: they raise with their words, or give the mask
         y = e.asarray(y_true, "y_true")
         stand_ins = {k: _stand_in(a.shape[0]) for k, a in arrays.items()}
