@@ -123,6 +123,116 @@ def test_one_class_warns_as_on_the_cpu():
     assert record[0].filename == __file__  # the user's line
 
 
+# ------------------------------------------------------------------ computed there, not on host copies
+
+def computed_on_the_device(function, *args, **kwargs):
+    """The device implementation's own result (it did not leave the call to
+    the CPU path), checked against the CPU path to 1e-12."""
+    import inspect
+
+    from fastauc._device.arrays import HOST
+    from fastauc._device.metrics import DEVICE
+
+    public = getattr(fastauc, function)
+    bound = inspect.signature(public.__wrapped__).bind(*args, **kwargs)
+    bound.apply_defaults()
+    engine = engine_for({name: bound.arguments[name] for name in public.score_arguments})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = DEVICE[function](engine, **bound.arguments)
+        assert result is not HOST, (function, kwargs)
+        assert_close(result, public(*args, **kwargs), 1e-12)
+    return result
+
+
+def _columns_problem(seed=3, n=50, k=4):
+    rng = np.random.default_rng(seed)
+    Y = rng.random((n, k)) < 0.4
+    Y[:2] = [True, False, True, False], [False, True, False, True]  # every column two classes
+    S = np.round(rng.random((n, k)), 1)  # ties
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    P = rng.random((n, k))
+    P /= P.sum(axis=1, keepdims=True)
+    w = rng.choice((0.0, 1.0, 2.5), n)
+    w[:4] = 1.0
+    return Y, S, y, P, w
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_multilabel_multiclass_and_micro_compute_on_the_device(average, weighted):
+    Y, S, y, P, w = _columns_problem()
+    w = w if weighted else None
+    computed_on_the_device("roc_auc_score", Y, S, average=average, sample_weight=w)
+    computed_on_the_device("roc_auc_score", Y.astype(np.int8), S, average=average,
+                           sample_weight=w, max_fpr=0.5)
+    computed_on_the_device("average_precision_score", Y, S, average=average, sample_weight=w)
+    computed_on_the_device("average_precision_score", y, P, average=average, sample_weight=w)
+    computed_on_the_device("roc_auc_score", y, P, multi_class="ovr", average=average,
+                           sample_weight=w)
+
+
+def test_samples_average_and_odd_indicators_take_the_cpu_path():
+    """``average="samples"`` (a metric per row) runs on host copies; so do 2-D
+    labels that are no indicator (the CPU path's error)."""
+    from fastauc._device.arrays import HOST
+    from fastauc._device.metrics import DEVICE
+
+    Y, S, _, _, _ = _columns_problem()
+    engine = engine_for({"y_score": S})
+    assert DEVICE["average_precision_score"](engine, Y, S, "samples", 1, None) is HOST
+    got = quiet(on_device, fastauc.average_precision_score, Y, S, average="samples")
+    assert got == quiet(fastauc.average_precision_score, Y, S, average="samples")
+    three = Y.astype(np.int64)
+    three[0, 0] = 2
+    errors = []
+    for device in ("cpu", "cuda"):
+        with fastauc.config_context(device=device), pytest.raises(ValueError) as info:
+            fastauc.roc_auc_score(three, S)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] and "format is not supported" in errors[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 40), seed=st.integers(0, 2**32 - 1), grouped=st.booleans(),
+       weighted=st.booleans(), rates=st.booleans())
+def test_aum_on_the_device(n, seed, grouped, weighted, rates):
+    """AUM's value and gradient (a rounding apart: 1e-12 of the largest of
+    them), with ties, groups (some with one class) and zero weights."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < rng.random()
+    s = np.round(rng.standard_normal(n), int(rng.integers(0, 3)))
+    w = rng.choice((0.0, 1.0, 2.0, 0.3), n) if weighted else None
+    g = rng.integers(0, 4, n) if grouped else None
+    call = dict(loss="aum", sample_weight=w, groups=g, normalize=rates, hessian=True)
+    try:
+        cpu = quiet(fastauc.pairwise_loss_gradient, y, s, **call)
+    except ValueError as exc:  # every weight zero: the same error
+        with pytest.raises(ValueError, match="weight"):
+            quiet(on_device, fastauc.pairwise_loss_gradient, y, s, **call)
+        assert "weight" in str(exc)
+        return
+    if cpu[0] == 0 and not np.any(cpu[1]):  # no pair: left to the no-pair tests
+        return
+    dev = quiet(on_device, fastauc.pairwise_loss_gradient, y, s, **call)
+    scale = max(abs(cpu[0]), float(np.abs(cpu[1]).max()), 1e-3)
+    assert abs(dev[0] - cpu[0]) <= 1e-12 * scale
+    assert np.abs(dev[1] - cpu[1]).max() <= 1e-12 * scale
+    assert not np.any(dev[2])
+
+
+def test_aum_computes_on_the_device():
+    rng = np.random.default_rng(5)
+    y = rng.random(60) < 0.3
+    s = np.round(rng.standard_normal(60), 1)
+    w = rng.random(60)
+    for groups in (None, rng.integers(0, 3, 60)):
+        for rates in (True, False):
+            computed_on_the_device("pairwise_loss", y, s, loss="aum", sample_weight=w,
+                                   groups=groups, normalize=rates)
+
+
 # ------------------------------------------------------------------ weight invariances
 
 def _device_groups():

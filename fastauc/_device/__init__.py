@@ -74,14 +74,14 @@ def engine_for(arrays: dict):
 # what each public function does with CUDA arrays, for its docstring (a
 # function missing here copies them to the host: ``HOST_NOTE``)
 DEVICE_NOTES = {
-    "roc_auc_score": "binary (with ``sample_weight`` and ``max_fpr``) and multiclass "
-                     "``ovr``/``ovo`` compute there; multilabel targets and "
-                     "``average='micro'`` on host copies",
+    "roc_auc_score": "binary (with ``sample_weight`` and ``max_fpr``), multiclass "
+                     "``ovr``/``ovo`` and multilabel targets compute there; "
+                     "``average='samples'`` on host copies",
     "roc_curve": "computes there; the arrays come back in the scores' library",
     "precision_recall_curve": "computes there; the arrays come back in the scores' library",
     "det_curve": "computes there; the arrays come back in the scores' library",
-    "average_precision_score": "binary targets compute there; multiclass and multilabel "
-                               "ones on host copies",
+    "average_precision_score": "binary, multiclass and multilabel targets compute there; "
+                               "``average='samples'`` on host copies",
     "log_loss": "binary and multiclass targets compute there; multilabel ones on host copies",
     "roc_auc_ci": "DeLong's interval computes there; ``method='bootstrap'`` as "
                   ":func:`bootstrap_ci`",
@@ -93,11 +93,9 @@ DEVICE_NOTES = {
                     "CPU path's replicates; the multinomial one its own, reproducible)",
     "bootstrap_test": "every metric and interval computes there (the Poisson scheme draws "
                       "the CPU path's replicates; the multinomial one its own, reproducible)",
-    "pairwise_loss": "computes there (with ``groups`` too), except ``loss='aum'`` (host "
-                     "copies)",
-    "pairwise_loss_gradient": "computes there (the gradient and Hessian come back in the "
-                              "scores' library; with ``groups`` too), except ``loss='aum'`` "
-                              "(host copies)",
+    "pairwise_loss": "every loss computes there, with ``groups`` too",
+    "pairwise_loss_gradient": "every loss computes there, with ``groups`` too (the gradient "
+                              "and Hessian come back in the scores' library)",
 }
 HOST_NOTE = "CUDA arrays are copied to the host and the results are numpy"
 

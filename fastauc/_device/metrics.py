@@ -10,6 +10,7 @@ runs the CPU path on host copies.
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -31,19 +32,77 @@ from .resample import bootstrap_ci, bootstrap_test
 
 # ------------------------------------------------------------------ AUC
 
-def _several_columns(e, y_score) -> bool:
-    shape = getattr(y_score, "shape", None)
-    if shape is None:  # a list or another host container: its shape, no copy to the device
-        try:
-            shape = np.shape(y_score)
-        except ValueError:  # ragged: the CPU path's error
-            return True
-    return len(shape) == 2 and shape[1] > 1
+def _indicator(e, y):
+    """A 2-D label array as the CPU path's multilabel indicator (bool: nonzero
+    is a label), or None where the CPU path must judge it (three values or
+    more, fractions, NaN: its errors)."""
+    xp = e.xp
+    kind = np.dtype(y.dtype).kind
+    if y.ndim != 2 or 0 in y.shape or kind not in "biuf":
+        return None
+    if kind == "b":
+        return y
+    if kind == "f" and not bool(xp.isfinite(y).all()):
+        return None
+    lo, hi = y.min(), y.max()
+    if not bool(xp.logical_or(y == lo, y == hi).all()):
+        return None
+    if kind == "f" and any(float(x) != math.floor(float(x)) for x in (lo, hi)):
+        return None
+    return y != 0
+
+
+def _multilabel(e, y, y_score, sample_weight):
+    """``ranking._multilabel_input`` on the device: ``(Y, S, w)``, or None
+    where the CPU path raises (its checks, in its order, on host copies)."""
+    Y = _indicator(e, y)
+    if Y is None:
+        return None
+    S = dv.scores(e, y_score, "y_score", ndim=(1, 2), keep_float32=False, finite=False)
+    if S.shape != Y.shape or not bool(e.xp.isfinite(S).all()):
+        return None
+    return Y, S, dv.weights(e, sample_weight, Y.shape[0], ("y_true", "y_score"), False)
+
+
+def _average_columns(e, metric, Y, S, average, w):
+    """``ranking._average_binary`` on the device: ``metric(is_pos, scores,
+    weights)`` of each column of the indicator ``Y`` and scores ``S``,
+    averaged by scikit-learn's rules ("micro": all cells as one binary
+    problem).  ``average="samples"`` (a metric per row) is left to the CPU
+    path (``HOST``)."""
+    xp = e.xp
+    n, k = Y.shape
+    if average == "samples":
+        return HOST
+    if average == "micro":
+        return metric(xp.ascontiguousarray(Y.reshape(-1)), xp.ascontiguousarray(S.reshape(-1)),
+                      None if w is None else xp.repeat(w, k))
+    scores = np.array([metric(xp.ascontiguousarray(Y[:, j]), xp.ascontiguousarray(S[:, j]), w)
+                       for j in range(k)])
+    counts = e.host(Y.sum(axis=0) if w is None else (Y * w[:, None]).sum(axis=0))
+    result = ovr_average(scores, counts.astype(np.float64), average)
+    return e.out(xp.asarray(result)) if isinstance(result, np.ndarray) else result
+
+
+def _label_matrix(e, y_true):
+    """The labels on the device when they are 2-D with several columns (a
+    multilabel indicator, or what the CPU path will refuse), else None."""
+    shape = getattr(y_true, "shape", None)
+    if shape is None or len(shape) != 2 or shape[1] < 2:
+        return None
+    return e.asarray(y_true, "y_true")
 
 
 def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_class, labels):
     v.check_auc_options(average, max_fpr, multi_class)
     y_true = dv.labels_first(e, y_true)
+    Y = _label_matrix(e, y_true)
+    if Y is not None:
+        checked = _multilabel(e, Y, y_score, sample_weight)
+        if checked is None:
+            return HOST
+        return _average_columns(e, lambda p, s, w: t.binary_auc(e, p, s, w, max_fpr),
+                                *checked[:2], average, checked[2])
     S = dv.scores(e, y_score, "y_score", ndim=(1, 2), finite=False)
     y = dv.labels(e, y_true, S.shape[0])
     if y is None:
@@ -68,12 +127,13 @@ def roc_auc_score(e, y_true, y_score, average, sample_weight, max_fpr, multi_cla
 def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_weight, max_fpr):
     """One-vs-rest and one-vs-one (Hand & Till) on the device: each class's
     (or pair's) AUC as the binary case computes it, averaged by the CPU
-    path's rules.  Anything the CPU path would refuse goes to it (``HOST``),
-    so its errors come with its words; so does ``average="micro"``."""
+    path's rules (``"micro"``: every cell of the one-vs-rest indicator as one
+    binary problem).  Anything the CPU path would refuse goes to it
+    (``HOST``), so its errors come with its words."""
     xp = e.xp
     ovo = multi_class == "ovo"
     if (max_fpr is not None and max_fpr != 1.0) or multi_class == "raise" or S.ndim != 2 \
-            or (ovo and sample_weight is not None) or average == "micro":
+            or (ovo and sample_weight is not None):
         return HOST
     n, k = S.shape
     w = None if ovo else dv.weights(e, sample_weight, n, ("y_true", "y_score"), False)
@@ -82,6 +142,9 @@ def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_wei
             not bool((xp.abs(1.0 - totals) <= 1e-8 + 1e-5 * xp.abs(totals)).all()):
         return HOST  # NaN or rows that are not probabilities: the CPU path's errors
     classes = v.multiclass_auc_classes(labels, y_classes, k, average, multi_class)
+    if average == "micro":  # (ovr: the CPU path refuses it for ovo)
+        return _average_columns(e, lambda p, s, ww: t.binary_auc(e, p, s, ww, None),
+                                _one_vs_rest(e, y, classes), S, average, w)
     columns = [xp.ascontiguousarray(S[:, j]) for j in range(k)]
     if not ovo:
         scores, counts = np.empty(k), np.empty(k)
@@ -103,6 +166,11 @@ def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_wei
             if a != b:  # class a's column: a's rows over b's (each pair O(n_a + n_b))
                 areas[int(a)][int(b)] = t.area2_sorted(e, mine, xp.sort(col[rows[int(b)]]))
     return ovo_average(areas, counts, [int(a) for a in present], n, average)
+
+
+def _one_vs_rest(e, y, classes):
+    """The (n, k) indicator ``y == classes[j]`` on the device."""
+    return e.xp.stack([dv.equal(e, y, c) for c in classes.tolist()], axis=1)
 
 
 # ------------------------------------------------------------------ curves
@@ -173,16 +241,27 @@ def det_curve(e, y_true, y_score, pos_label, sample_weight, drop_intermediate):
 def average_precision_score(e, y_true, y_score, average, pos_label, sample_weight):
     v.check_average(average)
     y_true = dv.labels_first(e, y_true)
-    if _several_columns(e, y_score):
-        return HOST  # multiclass and multilabel: the CPU path
-    S = dv.scores(e, y_score, "y_score", ndim=(1, 2))
+    metric = functools.partial(t.average_precision, e)
+    Y = _label_matrix(e, y_true)
+    if Y is not None:  # multilabel
+        checked = _multilabel(e, Y, y_score, sample_weight) if pos_label == 1 else None
+        if checked is None:
+            return HOST  # the CPU path's errors
+        return _average_columns(e, metric, *checked[:2], average, checked[2])
+    S = dv.scores(e, y_score, "y_score", ndim=(1, 2), finite=False)
     y = dv.labels(e, y_true, S.shape[0])
-    if S.ndim == 2 or y is None:
-        return HOST  # multilabel, multiclass, labels the CPU path judges
+    if y is None:
+        return HOST  # labels the CPU path judges
     w = dv.weights(e, sample_weight, S.shape[0], ("y_true", "y_score"), False)
     classes = dv.classes_of(e, y)
-    if len(classes) > 2 or (len(classes) == 2 and pos_label not in classes.tolist()):
-        return HOST  # scikit-learn's multiclass rules and errors
+    if len(classes) > 2:  # multiclass: one-vs-rest columns
+        if S.ndim != 2 or pos_label != 1 or S.shape[1] != len(classes) \
+                or not bool(e.xp.isfinite(S).all()):
+            return HOST  # the CPU path's errors
+        return _average_columns(e, metric, _one_vs_rest(e, y, classes), S, average, w)
+    if S.ndim == 2 or (len(classes) == 2 and pos_label not in classes.tolist()):
+        return HOST  # scikit-learn's errors
+    dv.check_finite(e, S, "y_score")
     return t.average_precision(e, dv.equal(e, y, pos_label), S, w)
 
 

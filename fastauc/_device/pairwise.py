@@ -1,5 +1,5 @@
 """The all-pairs losses on the device (``pairwise_loss`` and
-``pairwise_loss_gradient``; ``loss="aum"`` goes to the CPU).
+``pairwise_loss_gradient``).
 
 Only pairs of one group count (one group when ``groups`` is None).  The
 linear and square losses are closed forms of each group's class sums.  For
@@ -12,7 +12,9 @@ negatives, and their prefix sums of weight, and of weighted scores and
 squares about the group's negative mean (centred, so the squares cancel
 less), give its value, gradient and Hessian terms.  A negative ``j`` pairs
 with its group's positives below ``s_j + margin``, from the positives'
-prefix sums.  Everything is float64; the results agree with the CPU's merge
+prefix sums.  AUM (an area over thresholds, not a sum over pairs) walks the
+distinct (group, score) levels with prefix and suffix sums (``_aum``).
+Everything is float64; the results agree with the CPU's merge
 to about 1e-15 of the loss in the tests.
 """
 
@@ -59,8 +61,6 @@ def terms(e, y_true, y_score, loss, margin, sample_weight, pos_label, groups, no
     """``_pairwise.pairwise_terms``' ``(value, grad, hess)`` on the device, or
     ``HOST``."""
     margin, normalize = check_params(loss, margin, normalize)
-    if loss == "aum":
-        return HOST
     xp = e.xp
     y_true = dv.labels_first(e, y_true)
     s = dv.scores(e, y_score, "y_score", keep_float32=False)
@@ -113,6 +113,8 @@ def terms(e, y_true, y_score, loss, margin, sample_weight, pos_label, groups, no
         grad[~is_pos] = 2.0 * nw * wp_g[nc] * (margin - mean_p[nc] + ns) / z
         hess[is_pos] = 2.0 * pw * wn_g[pc] / z
         hess[~is_pos] = 2.0 * nw * wp_g[nc] / z
+    elif loss == "aum":
+        value = _aum(xp, normalize is True, s, is_pos, wv, code, wp_g, wn_g, grouped, grad)
     else:
         keys = _Keys(xp, s, code, grouped)
         value = _hinge(xp, loss == "squared_hinge", margin, z, is_pos, keys, ps, pw, pc, ns, nw,
@@ -251,6 +253,68 @@ def _hinge(xp, squared, margin, z, is_pos, keys, ps, pw, pc, ns, nw, nc, n_group
         hess[~is_pos] = 2.0 * nw * wb / z
     else:
         grad[~is_pos] = nw * wb / z
+    return value
+
+
+def _aum(xp, rates, s, is_pos, w, code, wp_g, wn_g, grouped, grad):
+    """The AUM loss (``_kernels.pairwise.aum_groups``' area under
+    ``min(FP(t), FN(t))`` of each group, and each row's gradient, the mean of
+    its two one-sided derivatives) from one sort by (group, score): each
+    distinct (group, score) is a level; its positive and negative weight,
+    and the positives' weight below it and the negatives' above it within
+    its group (prefix and suffix sums), give the gaps' heights and every
+    row's derivatives.  A group without a pair adds nothing (zero
+    gradient); ``rates``: FP and FN as rates of the group's class weights,
+    each group's area weighted by its share of the pairs."""
+    if grouped:
+        distinct = xp.unique(s)
+        key = code * (distinct.shape[0] + 1) + xp.searchsorted(distinct, s, "left")
+    else:
+        key = s
+    order = xp.argsort(key)
+    k, pos, ws = key[order], is_pos[order], w[order]
+    starts = xp.concatenate((xp.ones(1, bool), k[1:] != k[:-1]))
+    level = xp.cumsum(starts) - 1  # each sorted row's level
+    first = xp.flatnonzero(starts)
+    n_levels = first.shape[0]
+    pu = xp.bincount(level, weights=xp.where(pos, ws, 0.0), minlength=n_levels)
+    nu = xp.bincount(level, weights=xp.where(pos, 0.0, ws), minlength=n_levels)
+    g = code[order][first]  # each level's group and score
+    u = s[order][first]
+    g_first = xp.concatenate((xp.ones(1, bool), g[1:] != g[:-1]))
+    g_last = xp.concatenate((g_first[1:], xp.ones(1, bool)))
+    # the positives' weight below a level, within its group: a prefix sum less
+    # the group's start; the negatives' above it: a sum from the end less what
+    # lies beyond the group (exact zeros at the group's ends)
+    below = _cumulative(xp, pu)
+    fn_below = below[:-1] - below[xp.flatnonzero(g_first)][xp.cumsum(g_first) - 1]
+    above = _from_end(xp, nu)
+    after = above[1:][xp.flatnonzero(g_last)]  # beyond each group's last level
+    fp_gt = above[1:] - after[xp.cumsum(g_first) - 1]
+    fn_le, fp_ge = fn_below + pu, fp_gt + nu
+    paired = (wp_g > 0) & (wn_g > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cp = xp.where(paired, 1.0 / wp_g, 0.0) if rates else paired.astype(np.float64)
+        cn = xp.where(paired, 1.0 / wn_g, 0.0) if rates else paired.astype(np.float64)
+    if rates:
+        pairs = wp_g * wn_g
+        scale = pairs / pairs.sum()
+    else:
+        scale = xp.ones(wp_g.shape[0])
+    cp, cn, c = cp[g], cn[g], scale[g]
+    m_above = xp.minimum(fp_gt * cn, fn_le * cp)
+    m_below = xp.minimum(fp_ge * cn, fn_below * cp)
+    gap = xp.where(g_last[:-1], 0.0, u[1:] - u[:-1])  # to the group's next level
+    value = float((c[:-1] * m_above[:-1] * gap).sum())
+    # each row's two one-sided derivatives, at its level
+    at = level
+    fp_gt, fp_ge, fn_le, fn_below = fp_gt[at], fp_ge[at], fn_le[at], fn_below[at]
+    cp, cn, c, m_above, m_below = cp[at], cn[at], c[at], m_above[at], m_below[at]
+    right = xp.where(pos, xp.minimum(fp_gt * cn, (fn_le - ws) * cp),
+                     xp.minimum((fp_gt + ws) * cn, fn_le * cp)) - m_above
+    left = m_below - xp.where(pos, xp.minimum(fp_ge * cn, (fn_below + ws) * cp),
+                              xp.minimum((fp_ge - ws) * cn, fn_below * cp))
+    grad[order] = c * 0.5 * (right + left)
     return value
 
 
