@@ -171,6 +171,21 @@ def test_multilabel_multiclass_and_micro_compute_on_the_device(average, weighted
     computed_on_the_device("average_precision_score", y, P, average=average, sample_weight=w)
     computed_on_the_device("roc_auc_score", y, P, multi_class="ovr", average=average,
                            sample_weight=w)
+    Pm = np.clip(S, 0.05, 0.95)
+    for normalize in (True, False):
+        computed_on_the_device("log_loss", Y, Pm, sample_weight=w, normalize=normalize)
+        computed_on_the_device("log_loss", Y.tolist(), Pm, sample_weight=w,
+                               normalize=normalize)
+
+
+def test_multilabel_log_loss_warns_as_on_the_cpu():
+    Y, S, _, _, _ = _columns_problem()
+    P = np.clip(S, 0.05, 0.95)  # rows that do not sum to one
+    for device in ("cpu", "cuda"):
+        with fastauc.config_context(device=device), \
+                pytest.warns(UserWarning, match="do not sum to one") as record:
+            fastauc.log_loss(Y, P)
+        assert record[0].filename == __file__
 
 
 def test_samples_average_and_odd_indicators_take_the_cpu_path():

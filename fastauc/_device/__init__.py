@@ -82,7 +82,7 @@ DEVICE_NOTES = {
     "det_curve": "computes there; the arrays come back in the scores' library",
     "average_precision_score": "binary, multiclass and multilabel targets compute there; "
                                "``average='samples'`` on host copies",
-    "log_loss": "binary and multiclass targets compute there; multilabel ones on host copies",
+    "log_loss": "binary, multiclass and multilabel targets compute there",
     "roc_auc_ci": "DeLong's interval computes there; ``method='bootstrap'`` as "
                   ":func:`bootstrap_ci`",
     "delong_covariance": "computes there (an array of score columns; a mapping or a list of "

@@ -88,7 +88,12 @@ def _label_matrix(e, y_true):
     """The labels on the device when they are 2-D with several columns (a
     multilabel indicator, or what the CPU path will refuse), else None."""
     shape = getattr(y_true, "shape", None)
-    if shape is None or len(shape) != 2 or shape[1] < 2:
+    if shape is None:  # a list or another host container
+        try:
+            shape = np.shape(y_true)
+        except ValueError:  # ragged: the CPU path's error
+            return None
+    if len(shape) != 2 or shape[1] < 2:
         return None
     return e.asarray(y_true, "y_true")
 
@@ -273,9 +278,20 @@ def log_loss(e, y_true, y_proba, normalize, sample_weight, labels, y_pred):
     if not bool(xp.isfinite(P).all()) or float(P.max()) > 1 or float(P.min()) < 0:
         return HOST  # the CPU path's errors
     n = P.shape[0]
+    eps = np.finfo(np.float64).eps
+    Y = _label_matrix(e, y_true)
+    if Y is not None:  # a multilabel indicator: -sum_l y_il log p_il per row
+        Y = _indicator(e, Y)
+        if Y is None or Y.shape[0] != n or P.ndim != 2 or P.shape[1] != Y.shape[1]:
+            return HOST  # the CPU path's errors
+        w = dv.weights(e, sample_weight, n, ("y_proba", "y_true"), False)
+        if not bool(xp.isclose(P.sum(axis=1), 1.0, rtol=v.ROW_SUM_RTOL).all()):
+            v.warn_row_sums()
+        terms = -(Y * xp.log(xp.clip(P, eps, 1.0 - eps))).sum(axis=1)
+        return _total(terms, w, n, normalize)
     y = dv.labels(e, y_true, n)
     if y is None:
-        return HOST  # multilabel, or labels the CPU path judges
+        return HOST  # labels the CPU path judges
     w = dv.weights(e, sample_weight, n, ("y_proba", "y_true"), False)
     classes = v.log_loss_classes(labels, dv.classes_of(e, y))
     P = P[:, None] if P.ndim == 1 else P
@@ -286,8 +302,11 @@ def log_loss(e, y_true, y_proba, normalize, sample_weight, labels, y_pred):
         p = xp.where(dv.equal(e, y, classes[1]), P[:, 0], 1.0 - P[:, 0])
     else:
         p = P[xp.arange(n), xp.searchsorted(xp.asarray(classes), y)]
-    eps = np.finfo(np.float64).eps
-    terms = -xp.log(xp.clip(p, eps, 1.0 - eps))
+    return _total(-xp.log(xp.clip(p, eps, 1.0 - eps)), w, n, normalize)
+
+
+def _total(terms, w, n, normalize):
+    """The rows' losses summed (weighted), or their (weighted) mean."""
     total = float((terms * w).sum()) if w is not None else float(terms.sum())
     if not normalize:
         return total
