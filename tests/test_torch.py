@@ -286,3 +286,33 @@ def test_cpu_scores_are_read_in_place_and_half_precision_widened():
                                             loss="square")
     assert value.dtype == torch.bfloat16 and xb.grad.dtype == torch.bfloat16
     assert value.item() == pytest.approx(ref, rel=1e-2)
+
+
+CUDA = torch.cuda.is_available() and os.environ.get("NUMBA_ENABLE_CUDASIM") != "1"
+
+
+@pytest.mark.skipif(not CUDA, reason="needs a CUDA GPU (and the simulator off)")
+@pytest.mark.parametrize("loss", ["linear", "square", "squared_hinge", "hinge", "aum"])
+def test_cuda_tensors_give_the_cpu_loss_and_gradient(loss):
+    """On a GPU (benchmarks/device_session.sh runs this): the device path's
+    value and gradient are the CPU tensors' to 1e-12, with weights and groups,
+    and the result stays on the GPU; the metric's table too."""
+    y, s = batch(3, n=2000)
+    g = torch.Generator().manual_seed(4)
+    w = torch.rand(2000, generator=g, dtype=torch.float64)
+    groups = torch.randint(0, 5, (2000,), generator=g)
+    for kw in ({}, {"sample_weight": w, "groups": groups}):
+        cpu_s = s.clone().requires_grad_()
+        cpu = pairwise_loss(y, cpu_s, loss=loss, **kw)
+        cpu.backward()
+        dev_s = s.cuda().requires_grad_()
+        dev = pairwise_loss(y.cuda(), dev_s, loss=loss,
+                            **{k: v.cuda() for k, v in kw.items()})
+        dev.backward()
+        assert dev.is_cuda and dev_s.grad.is_cuda
+        assert dev.item() == pytest.approx(cpu.item(), rel=1e-12, abs=1e-15)
+        np.testing.assert_allclose(dev_s.grad.cpu().numpy(), cpu_s.grad.numpy(), rtol=1e-12,
+                                   atol=1e-12 * float(cpu_s.grad.abs().max()))
+    m = BinaryAUROC()
+    m.update(s.cuda(), y.cuda())
+    assert m.compute().item() == fastauc.roc_auc_score(y.numpy(), s.numpy())
