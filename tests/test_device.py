@@ -89,6 +89,8 @@ EXACT = {
     "roc_auc_ci": lambda y, s, w: fastauc.roc_auc_ci(y, s, sample_weight=w).estimate,
     "mann_whitney_u": lambda y, s, w: fastauc.mann_whitney_u(  # (exact: whole weights only)
         y, s, sample_weight=w, method="asymptotic").statistic,
+    "bootstrap_ci": lambda y, s, w: fastauc.bootstrap_ci(  # its estimate, from its own sort
+        y, s, sample_weight=w, n_resamples=2, scheme="poisson", random_state=0).estimate,
 }
 
 

@@ -95,9 +95,18 @@ class Model:
             wv = xp.ones(self.s.shape[0]) if self.w is None else self.w
             return float((wv * self.row_loss).sum()) / float(wv.sum())
         if self.code == AVERAGE_PRECISION:
-            return t.average_precision(e, self.is_pos, self.s, self.w)
-        return t.binary_auc(e, self.is_pos, self.s, self.w,
+            return t.average_precision(e, self.is_pos, self.s, self.w, self._curve())
+        if self.code == ROC_AUC and self.w is None:  # from the rows sorted already
+            auc = t.curve_auc(e, self._curve())
+            if not math.isnan(auc):
+                return auc
+        return t.binary_auc(e, self.is_pos, self.s, self.w,  # (one class: its warning)
                             None if self.code == ROC_AUC else self.max_fpr)
+
+    def _curve(self):
+        """The tallies at each distinct score, from the rows' sort above."""
+        return t.sorted_curve(self.e, self.s[self.rid], self.lab.astype(bool),
+                              None if self.w is None else self.ws)
 
     def jackknife(self, estimate, stratified):
         """Leave-one-row-out values, grouped for the acceleration as the CPU

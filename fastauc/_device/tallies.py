@@ -132,17 +132,22 @@ def curve(e, is_pos, s, w) -> Curve:
         keep = w != 0
         is_pos, s, w = is_pos[keep], s[keep], w[keep]
     order = xp.argsort(s)[::-1]
-    ss = s[order]
-    lab = is_pos[order]
+    return sorted_curve(e, s[order], is_pos[order], None if w is None else w[order])
+
+
+def sorted_curve(e, ss, lab, ws) -> Curve:
+    """:func:`curve` of rows already sorted by score, descending (``lab``
+    their classes, ``ws`` their weights or None).  Rows of zero weight add
+    nothing to the tallies (only points where nothing changes)."""
+    xp = e.xp
     n = ss.shape[0]
     ends = xp.flatnonzero(ss[1:] != ss[:-1]) if n > 1 else xp.zeros(0, np.int64)
     ends = xp.concatenate((ends, xp.asarray([n - 1]))) if n else ends
-    if w is None:
+    if ws is None:
         tps_i = xp.cumsum(lab, dtype=np.int64)[ends]
         tps = tps_i.astype(np.float64)
         fps = (ends + 1 - tps_i).astype(np.float64)
     else:
-        ws = w[order]
         tps = xp.cumsum(xp.where(lab, ws, 0.0))[ends]
         fps = xp.cumsum(xp.where(lab, 0.0, ws))[ends]
     rows = xp.diff(ends, prepend=-1)
@@ -188,6 +193,25 @@ def binary_auc(e, is_pos, s, w, max_fpr):
     return float(0.5 * (1 + (partial - min_area) / (max_fpr - min_area)))
 
 
+def curve_auc(e, c: Curve) -> float:
+    """The AUC of an unweighted :class:`Curve` from exact counts: in
+    descending score order twice the area is ``sum_g pos_g (2 neg_below_g +
+    neg_g)`` over the tie groups, an int64 sum, so the float is
+    :func:`binary_auc`'s (and the CPU's) to the last bit.  NaN for one class
+    (the caller warns)."""
+    xp = e.xp
+    tps = c.tps.astype(np.int64)
+    fps = c.fps.astype(np.int64)
+    total_p = int(tps[-1]) if tps.shape[0] else 0
+    total_n = int(fps[-1]) if fps.shape[0] else 0
+    if total_p == 0 or total_n == 0:
+        return math.nan
+    pos_g = xp.diff(tps, prepend=0)
+    neg_g = xp.diff(fps, prepend=0)
+    area2 = int((pos_g * (2 * (total_n - fps) + neg_g)).sum(dtype=np.int64))
+    return float(area2 / (2.0 * total_p * total_n))
+
+
 def band_area(e, fpr, tpr, hi):
     """Area under the ROC polyline over ``0 <= fpr <= hi`` (trapezoids, the
     segment that crosses ``hi`` interpolated): ``_kernels.table.band_area``."""
@@ -220,12 +244,12 @@ def roc(e, is_pos, s, w, drop):
     return fpr, tpr, thr
 
 
-def average_precision(e, is_pos, s, w) -> float:
+def average_precision(e, is_pos, s, w, c=None) -> float:
     """``_curves.binary_ap`` on the device (the step terms of every distinct
     score with positives, in float64), with scikit-learn's warning when there
-    is no positive."""
+    is no positive; ``c``: the rows' :class:`Curve`, when made already."""
     xp = e.xp
-    c = curve(e, is_pos, s, w)
+    c = curve(e, is_pos, s, w) if c is None else c
     total_p = float(c.tps[-1]) if c.tps.shape[0] else 0.0
     if total_p == 0:
         warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
