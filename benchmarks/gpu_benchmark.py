@@ -194,6 +194,45 @@ def fastauc_rows(n, cpu_too):
     guarded("memory", memory)
 
 
+def auc_phases(n):
+    """Where the binary AUC's time goes on the device (its steps as
+    ``_device.tallies`` takes them), and a candidate step beside each, so a
+    run on a GPU can choose between them: one ``searchsorted`` and the
+    right-side search only for the positives tied with a negative, instead
+    of two full searches."""
+    import cupy as cp
+
+    y, s, _ = data(n)
+    pos, neg = s[y], s[~y]
+    ps, ns = cp.sort(pos), cp.sort(neg)
+    steps = {
+        "split by class (two boolean gathers)": lambda: (s[y], s[~y]),
+        "sort positives": lambda: cp.sort(pos),
+        "sort negatives": lambda: cp.sort(neg),
+        "searchsorted left + right": lambda: (cp.searchsorted(ns, ps, "left"),
+                                              cp.searchsorted(ns, ps, "right")),
+    }
+
+    def one_search():
+        lo = cp.searchsorted(ns, ps, "left")
+        at = cp.minimum(lo, ns.shape[0] - 1)
+        tied = cp.flatnonzero(ns[at] == ps)
+        total = int(lo.sum(dtype=cp.int64)) * 2
+        if tied.shape[0]:
+            total += int((cp.searchsorted(ns, ps[tied], "right") - lo[tied]).sum())
+        return total
+
+    def two_searches():
+        return int(cp.searchsorted(ns, ps, "left").sum(dtype=cp.int64)) + \
+            int(cp.searchsorted(ns, ps, "right").sum(dtype=cp.int64))
+
+    assert one_search() == two_searches()
+    steps["candidate: one search + ties"] = one_search
+    steps["two searches + sums (as now)"] = two_searches
+    for what, call in steps.items():
+        row(f"AUC step at {n:.0e}: {what}", ms(gpu_time(call)))
+
+
 def bootstrap_rows(quick):
     import fastauc
 
@@ -282,6 +321,7 @@ def main():
     for n in sizes:
         guarded(f"sorts {n}", lambda: sorts_and_peers(n))
         fastauc_rows(n, cpu_too=True)
+    guarded("AUC phases", lambda: auc_phases(sizes[-1]))
     bootstrap_rows(args.quick)
     guarded("torch", torch_loss_rows)
     guarded("first call", first_call)
