@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["score_columns", "to_numpy"]
+__all__ = ["cuda_device", "score_columns", "to_host", "to_numpy"]
 
 
 def sklearn_input_name(name: str) -> str:
@@ -40,6 +40,64 @@ def _library(x) -> str:
     return type(x).__module__.partition(".")[0]
 
 
+_DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
+def cuda_device(x):
+    """The CUDA device ordinal ``x`` lives on, or None when it is not a CUDA
+    array (numpy arrays, lists, host tensors, scalars).  A CUDA array is a
+    PyTorch CUDA tensor, a CuPy array, or any object with
+    ``__cuda_array_interface__`` or a DLPack device of type CUDA (JAX); none
+    of these libraries is imported to find out."""
+    if x is None or type(x) is np.ndarray or isinstance(x, (list, tuple, int, float, str)):
+        return None
+    lib = _library(x)
+    if lib == "torch":
+        if not getattr(x, "is_cuda", False):
+            return None
+        return x.device.index or 0
+    if lib == "cupy":
+        return int(x.device.id)
+    dl = getattr(x, "__dlpack_device__", None)  # JAX, and most array libraries
+    if dl is not None:
+        try:
+            kind, ordinal = dl()
+        except Exception:  # noqa: BLE001 - not a DLPack array after all
+            return None
+        return int(ordinal) if int(kind) in _DLPACK_CUDA else None
+    try:  # an instance attribute: a host array of such a library has none
+        x.__cuda_array_interface__
+    except Exception:  # noqa: BLE001 - AttributeError, or a library's own error
+        return None
+    return 0
+
+
+def _from_torch(t):
+    """A tensor's values as numpy: detached (a tensor that requires grad is
+    read, not differentiated), bfloat16 widened to float32 (exact), a host
+    copy of a CUDA tensor, a view of a CPU one."""
+    t = t.detach()
+    if str(t.dtype) == "torch.bfloat16":
+        t = t.float()
+    return t.cpu().numpy()
+
+
+def to_host(x):
+    """A CUDA array as a numpy array (a copy); anything else unchanged."""
+    if cuda_device(x) is None:
+        return x
+    lib = _library(x)
+    if lib == "torch":
+        return _from_torch(x)
+    if lib == "cupy":
+        return x.get()
+    if lib in ("jax", "jaxlib"):
+        return np.asarray(x)  # JAX copies to the host itself (no CuPy needed)
+    import cupy
+
+    return cupy.asnumpy(cupy.asarray(x))
+
+
 def to_numpy(x, name: str):
     """numpy view (or copy) of ``x``; anything unknown goes through ``np.asarray``."""
     if type(x) is np.ndarray:
@@ -51,6 +109,10 @@ def to_numpy(x, name: str):
         return _from_polars(x, name)
     if lib == "pyarrow":
         return _from_arrow(x, name)
+    if lib == "torch":  # CPU tensors (also ones that require grad), and CUDA ones
+        return _from_torch(x)
+    if cuda_device(x) is not None:  # CuPy, JAX or another library's CUDA array: a host copy
+        return to_host(x)
     return np.asarray(x)
 
 

@@ -222,7 +222,10 @@ class Accumulator:
         Validated as the in-memory functions validate their input (NaN or
         infinite scores, labels that are not classes, lengths, weights); a
         batch that fails raises and leaves the state as it was.  With
-        ``pos_label=None`` a third distinct label raises.
+        ``pos_label=None`` a third distinct label raises.  Tensors (also ones
+        that require grad) and CUDA arrays (PyTorch, CuPy, JAX) are read
+        through host copies; the table lives on the host
+        (:class:`fastauc.torch.BinaryAUROC` keeps it on the scores' device).
         """
         y = v.as_label_array(y_true, allow_empty=True)
         if y.ndim != 1:

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from . import _validation as v
+from ._device import dispatch
 
 __all__ = ["f1_score", "fbeta_score", "precision_recall_fscore_support", "precision_score",
            "recall_score"]
@@ -165,6 +166,7 @@ def _tallies(y_type, present, yt, yp, w, labels, samplewise):
     return (weights @ a for a in (both, yp, yt))
 
 
+@dispatch("y_pred")
 def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, pos_label=1,
                                     average=None, warn_for=("precision", "recall", "f-score"),
                                     sample_weight=None, zero_division="warn"):
@@ -255,6 +257,7 @@ def _one(index, y_true, y_pred, *, labels, pos_label, average, sample_weight, ze
         warn_for=warn_for, sample_weight=sample_weight, zero_division=zero_division)[index]
 
 
+@dispatch("y_pred")
 def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                     sample_weight=None, zero_division="warn"):
     """Precision ``tp / (tp + fp)``; as :func:`sklearn.metrics.precision_score`.
@@ -270,6 +273,7 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
                 warn_for=("precision",))
 
 
+@dispatch("y_pred")
 def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                  sample_weight=None, zero_division="warn"):
     """Recall ``tp / (tp + fn)``; as :func:`sklearn.metrics.recall_score`.
@@ -284,6 +288,7 @@ def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                 sample_weight=sample_weight, zero_division=zero_division, warn_for=("recall",))
 
 
+@dispatch("y_pred")
 def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="binary",
                 sample_weight=None, zero_division="warn"):
     """F-beta score; as :func:`sklearn.metrics.fbeta_score`.
@@ -299,6 +304,7 @@ def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="bina
                 warn_for=("f-score",))
 
 
+@dispatch("y_pred")
 def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", sample_weight=None,
              zero_division="warn"):
     """F1 score; as :func:`sklearn.metrics.f1_score`.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _validation as v
+from ._device import dispatch
 from ._groups import group_codes
 from ._kernels.table import SEG_AP, SEG_AP_SPLIT, SEG_AREA2, SEG_FP, SEG_TP
 from ._stats import delong_variance, wald_bounds
@@ -120,6 +121,7 @@ def format_table(result: GroupMetrics, max_rows: int = 40) -> str:
     return "\n".join(lines)
 
 
+@dispatch("y_score")
 def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
              confidence_level=0.95, dropna=False) -> GroupMetrics:
     """ROC AUC with its DeLong interval, AP, log loss and counts for every group.

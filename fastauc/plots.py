@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _validation as v
+from ._device import dispatch
 from ._plotting import (
     _axes,
     _band,
@@ -30,6 +31,7 @@ from ._resample import _prepare
 __all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
 
 
+@dispatch("y_score")
 def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
                         n_resamples=200, confidence_level=0.95, fpr_grid=None,
                         stratified=True, random_state=0):
@@ -65,6 +67,7 @@ def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
     return (grid, *_band(prep, grid, n_resamples, level, random_state))
 
 
+@dispatch("y_score")
 def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
              n_resamples=200, confidence_level=0.95, random_state=0,
              operating_point="youden", label=None, ax=None):
@@ -127,6 +130,7 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     return fig
 
 
+@dispatch("y_score")
 def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None, label=None,
                           ax=None, baseline=True):
     """Precision-recall curve (a step function) with the average precision.
@@ -176,6 +180,7 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
     return fig
 
 
+@dispatch("y_score")
 def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10, label=None,
                ax=None, baseline=True):
     """Cumulative gains curve and lift by bin.

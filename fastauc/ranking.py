@@ -19,6 +19,7 @@ from ._kernels.sweeps import class_pair_areas
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from ._curves import binary_ap as _binary_ap
 from ._curves import binary_auc as _binary_auc
+from ._containers import to_numpy
 from ._curves import det_points, pr_points, roc_points
 from ._parallel import map_units, map_whole, row_blocks
 from ._sort import CHUNK_MIN, sort_by_class
@@ -236,9 +237,9 @@ def auc(x, y):
     >>> auc(fpr, tpr)
     0.75
     """
-    x_raw = np.asarray(x)
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    x_raw = to_numpy(x, "x")  # (tensors and the other containers too)
+    x = np.asarray(x_raw, dtype=np.float64)
+    y = np.asarray(to_numpy(y, "y"), dtype=np.float64)
     if x.ndim == 2 and x.shape[1] == 1:
         x = x[:, 0]
     if y.ndim == 2 and y.shape[1] == 1:

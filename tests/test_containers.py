@@ -127,8 +127,20 @@ CONTAINERS = {
 }
 
 
+try:  # tensors, also ones that require grad (read, not differentiated)
+    import torch
+except ImportError:  # pragma: no cover - the test extra has it
+    torch = None
+if torch is not None:
+    CONTAINERS["torch"] = (torch.as_tensor, torch.as_tensor, torch.as_tensor)
+    CONTAINERS["torch-requires-grad"] = (
+        torch.as_tensor, lambda a: torch.tensor(a, requires_grad=True), torch.as_tensor)
+
+
 def _numpy_view(obj):
     """The numpy array a container holds (what the result must equal)."""
+    if torch is not None and isinstance(obj, torch.Tensor):
+        return obj.detach().numpy()
     if isinstance(obj, (list, tuple)):
         return np.asarray(obj)
     if isinstance(obj, pd.Categorical):

@@ -3,7 +3,10 @@
 A CUDA array is a PyTorch CUDA tensor, a CuPy array, or any object with
 ``__cuda_array_interface__`` or a DLPack device of type CUDA (JAX).  None of
 these libraries is imported to find out: the checks read the object's type
-and attributes, so a call on numpy arrays pays a few attribute lookups.
+and attributes, so a call on numpy arrays pays a few attribute lookups
+(``cuda_device`` and ``to_host`` live in ``fastauc._containers``, where every
+input becomes numpy: so every public function takes CUDA arrays, through host
+copies where it has no device implementation).
 
 The device path computes with one array namespace ``xp``: CuPy on a GPU,
 numpy under numba-cuda's simulator (``NUMBA_ENABLE_CUDASIM=1``), where the
@@ -16,40 +19,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._containers import cuda_device, to_host
+
+__all__ = ["HOST", "Engine", "cuda_device", "library", "to_host"]
+
 HOST = object()  # a device implementation's answer: "compute this one on the host"
-_DLPACK_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
 GPU_EXTRA = ("install the GPU extra: pip install 'fastauc[gpu]' (CUDA 13) or "
              "'fastauc[gpu-cu12]' (CUDA 12); docs/gpu.md")
 
 
 def _module(x) -> str:
     return type(x).__module__.partition(".")[0]
-
-
-def cuda_device(x):
-    """The CUDA device ordinal ``x`` lives on, or None when it is not a CUDA
-    array (numpy arrays, lists, host tensors, scalars)."""
-    if x is None or type(x) is np.ndarray or isinstance(x, (list, tuple, int, float, str)):
-        return None
-    lib = _module(x)
-    if lib == "torch":
-        if not getattr(x, "is_cuda", False):
-            return None
-        return x.device.index or 0
-    if lib == "cupy":
-        return int(x.device.id)
-    dl = getattr(x, "__dlpack_device__", None)  # JAX, and most array libraries
-    if dl is not None:
-        try:
-            kind, ordinal = dl()
-        except Exception:  # noqa: BLE001 - not a DLPack array after all
-            return None
-        return int(ordinal) if int(kind) in _DLPACK_CUDA else None
-    try:  # an instance attribute: a host array of such a library has none
-        x.__cuda_array_interface__
-    except Exception:  # noqa: BLE001 - AttributeError, or a library's own error
-        return None
-    return 0
 
 
 def library(x) -> str:
@@ -59,25 +39,6 @@ def library(x) -> str:
     if lib in ("torch", "cupy", "jax", "jaxlib"):
         return "jax" if lib == "jaxlib" else lib
     return "cupy" if cuda_device(x) is not None else "numpy"
-
-
-def to_host(x):
-    """A CUDA array as a numpy array (a copy); anything else unchanged."""
-    if cuda_device(x) is None:
-        return x
-    lib = _module(x)
-    if lib == "torch":
-        t = x.detach()
-        if str(t.dtype) == "torch.bfloat16":
-            t = t.float()
-        return t.cpu().numpy()
-    if lib == "cupy":
-        return x.get()
-    if lib in ("jax", "jaxlib"):
-        return np.asarray(x)  # JAX copies to the host itself (no CuPy needed)
-    import cupy
-
-    return cupy.asnumpy(cupy.asarray(x))
 
 
 class Engine:
