@@ -84,8 +84,11 @@ def _from_torch(t):
 
 def to_host(x):
     """A CUDA array as a numpy array (a copy); anything else unchanged."""
-    if cuda_device(x) is None:
-        return x
+    return x if cuda_device(x) is None else _host_copy(x)
+
+
+def _host_copy(x):
+    """A CUDA array's host copy, by its library."""
     lib = _library(x)
     if lib == "torch":
         return _from_torch(x)
@@ -112,7 +115,7 @@ def to_numpy(x, name: str):
     if lib == "torch":  # CPU tensors (also ones that require grad), and CUDA ones
         return _from_torch(x)
     if cuda_device(x) is not None:  # CuPy, JAX or another library's CUDA array: a host copy
-        return to_host(x)
+        return _host_copy(x)
     return np.asarray(x)
 
 

@@ -14,7 +14,7 @@ from ._kernels.thresholds import CODES, best_indices
 from ._curves import cumulative_sums, layout_tallies, lifts
 from ._parallel import map_each, map_units, row_blocks
 from ._delong import class_weights, paired_test, placement_cov
-from ._device.arrays import to_host
+from ._containers import to_host
 from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci

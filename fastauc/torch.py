@@ -15,6 +15,7 @@ when used: ``import fastauc.torch``.
 
 from __future__ import annotations
 
+import types
 import warnings
 
 import numpy as np
@@ -22,6 +23,8 @@ import torch
 from torchmetrics import Metric
 
 from . import _validation as v
+from ._containers import _from_torch
+from ._device.tallies import band_area
 from ._curves import NO_POSITIVE_PR
 from ._stats import wald_interval
 from .pairwise import pairwise_loss_gradient
@@ -33,9 +36,7 @@ __all__ = ["BinaryAUROC", "BinaryAveragePrecision", "PairwiseAUCLoss", "pairwise
 
 def _host(x):
     """A tensor as numpy (CPU tensors without a copy), anything else as is."""
-    if isinstance(x, torch.Tensor):
-        return x.detach().cpu().numpy() if x.device.type != "cpu" else x.detach().numpy()
-    return x
+    return _from_torch(x) if isinstance(x, torch.Tensor) else x
 
 
 def _check_scores(y_score):
@@ -185,6 +186,7 @@ def _table(keys, pos, neg, pos_w, neg_w):
 
 
 _STATES = ("keys", "pos", "neg", "pos_w", "neg_w")
+_TORCH = types.SimpleNamespace(xp=torch)  # torch as the array namespace of _device.tallies
 _CELL_STATES = ("cell_hi", "cell_lo", "cell_level", "cell_pos", "cell_neg", "cell_sizes")
 _DTYPES = (torch.float64, torch.int64, torch.int64, torch.float64, torch.float64)
 
@@ -425,12 +427,10 @@ class BinaryAUROC(_TableMetric):
         fpr = torch.cat((torch.zeros(1, dtype=torch.float64, device=fp.device), fp / total_n))
         tpr = torch.cat((torch.zeros(1, dtype=torch.float64, device=tp.device), tp / total_p))
         hi = float(self.max_fpr)
-        a, b = fpr[:-1].clamp(0.0, hi), fpr[1:].clamp(0.0, hi)
-        run = fpr[1:] - fpr[:-1]
-        slope = torch.where(run > 0, (tpr[1:] - tpr[:-1]) / torch.where(run > 0, run, 1.0), 0.0)
-        partial = (0.5 * (b - a) * (2.0 * tpr[:-1] + slope * (a + b - 2.0 * fpr[:-1]))).sum()
+        partial = band_area(_TORCH, fpr, tpr, hi)  # the device path's, in torch
         min_area = 0.5 * hi * hi
-        return 0.5 * (1.0 + (partial - min_area) / (hi - min_area))
+        return torch.tensor(0.5 * (1.0 + (partial - min_area) / (hi - min_area)),
+                            dtype=torch.float64)
 
     def delong_interval(self, confidence_level=0.95):
         """DeLong's interval of the AUC of all the data (every rank's, under

@@ -147,18 +147,10 @@ def _multiclass_auc(e, y, S, y_classes, labels, multi_class, average, sample_wei
             not bool((xp.abs(1.0 - totals) <= 1e-8 + 1e-5 * xp.abs(totals)).all()):
         return HOST  # NaN or rows that are not probabilities: the CPU path's errors
     classes = v.multiclass_auc_classes(labels, y_classes, k, average, multi_class)
-    if average == "micro":  # (ovr: the CPU path refuses it for ovo)
+    if not ovo:  # each class's column against its indicator ("micro": all cells as one)
         return _average_columns(e, lambda p, s, ww: t.binary_auc(e, p, s, ww, None),
                                 _one_vs_rest(e, y, classes), S, average, w)
     columns = [xp.ascontiguousarray(S[:, j]) for j in range(k)]
-    if not ovo:
-        scores, counts = np.empty(k), np.empty(k)
-        for j in range(k):
-            mask = dv.equal(e, y, classes[j])
-            counts[j] = float(w[mask].sum()) if w is not None else float(mask.sum())
-            scores[j] = t.binary_auc(e, mask, columns[j], w, None)
-        result = ovr_average(scores, counts, average)
-        return e.out(xp.asarray(result)) if isinstance(result, np.ndarray) else result
     encoded = xp.searchsorted(xp.asarray(classes), y)
     counts = e.host(xp.bincount(encoded, minlength=k)).astype(np.float64)
     present = np.flatnonzero(counts)

@@ -266,11 +266,7 @@ def _aum(xp, rates, s, is_pos, w, code, wp_g, wn_g, grouped, grad):
     row's derivatives.  A group without a pair adds nothing (zero
     gradient); ``rates``: FP and FN as rates of the group's class weights,
     each group's area weighted by its share of the pairs."""
-    if grouped:
-        distinct = xp.unique(s)
-        key = code * (distinct.shape[0] + 1) + xp.searchsorted(distinct, s, "left")
-    else:
-        key = s
+    key = _Keys(xp, s, code, grouped).of(s, code)
     order = xp.argsort(key)
     k, pos, ws = key[order], is_pos[order], w[order]
     starts = xp.concatenate((xp.ones(1, bool), k[1:] != k[:-1]))

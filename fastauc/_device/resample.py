@@ -77,7 +77,7 @@ class Model:
                 raise ValueError(f"metric='log_loss' needs probabilities in [0, 1] in {name}")
             self.row_loss = -xp.log(xp.clip(xp.where(is_pos, s, 1.0 - s), EPS, 1.0 - EPS))
         order = xp.argsort(s)[::-1]
-        ss = s[order]
+        self.ss = ss = s[order]
         self.lab = is_pos[order].astype(np.uint8)
         self.first = xp.concatenate((xp.ones(1, np.uint8),
                                      (ss[1:] != ss[:-1]).astype(np.uint8)))
@@ -105,8 +105,7 @@ class Model:
 
     def _curve(self):
         """The tallies at each distinct score, from the rows' sort above."""
-        return t.sorted_curve(self.e, self.s[self.rid], self.lab.astype(bool),
-                              None if self.w is None else self.ws)
+        return t.sorted_curve(self.e, self.ss, self.lab, None if self.w is None else self.ws)
 
     def jackknife(self, estimate, stratified):
         """Leave-one-row-out values, grouped for the acceleration as the CPU

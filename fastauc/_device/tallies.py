@@ -137,7 +137,7 @@ def curve(e, is_pos, s, w) -> Curve:
 
 def sorted_curve(e, ss, lab, ws) -> Curve:
     """:func:`curve` of rows already sorted by score, descending (``lab``
-    their classes, ``ws`` their weights or None).  Rows of zero weight add
+    their classes, bool or 1/0; ``ws`` their weights or None).  Rows of zero weight add
     nothing to the tallies (only points where nothing changes)."""
     xp = e.xp
     n = ss.shape[0]
