@@ -4,6 +4,7 @@ Shared by ``pairwise``, ``objectives`` and ``linear_model``."""
 
 from __future__ import annotations
 
+import contextvars
 import math
 import numbers
 
@@ -64,10 +65,17 @@ def check_params(loss, margin, normalize):
     return margin, normalize
 
 
+# True in a context that reports a batch without pairs by its value alone
+# (fastauc.torch's loss: a training loop is not warned once a step); a
+# context variable, so no global warning state changes and threads and
+# tasks keep their own
+QUIET_NO_PAIRS = contextvars.ContextVar("fastauc_quiet_no_pairs", default=False)
+
+
 def _warn_no_pairs(wp, wn, present, grouped):
     """One warning for the groups with rows but no pair; ``present()``
     gives which groups have rows (called only when some group has no pair)."""
-    if np.all((wp > 0) & (wn > 0)):
+    if QUIET_NO_PAIRS.get() or np.all((wp > 0) & (wn > 0)):
         return
     present = present()
     lonely = int(np.count_nonzero(present & ((wp == 0) | (wn == 0))))

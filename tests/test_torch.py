@@ -177,7 +177,8 @@ def test_metrics_equal_the_functions(seed, weighted):
     if not weighted:
         ci, ref = auc.delong_interval(), fastauc.roc_auc_ci(y, s)
         assert (ci.low, ci.high, ci.se) == pytest.approx((ref.low, ref.high, ref.se), rel=1e-12)
-    assert auc.n_distinct == np.unique(s).shape[0]  # the state: one row per distinct score
+    kept = s if w is None else s[w > 0]  # a row of weight zero is a row removed
+    assert auc.n_distinct == np.unique(kept).shape[0]  # the state: one row per distinct score
 
 
 def test_metric_ignore_index_reset_and_bad_input():
@@ -200,21 +201,23 @@ def test_bounded_metric_is_the_bounded_accumulator():
     """``max_groups``: the Accumulator's cells, bounds and midpoint; exact
     (and then the plain metric's value) while the table fits."""
     rng = np.random.default_rng(2)
-    bounded, acc, roomy = BinaryAUROC(max_groups=64), fastauc.Accumulator(max_groups=64), \
-        BinaryAUROC(max_groups=10**6)
+    bounded, roomy = BinaryAUROC(max_groups=64), BinaryAUROC(max_groups=10**6)
     ys, ss = [], []
     for _ in range(6):
         y = rng.random(500) < 0.3
         s = rng.standard_normal(500) + y
         for m in (bounded, roomy):
             m.update(torch.from_numpy(s), torch.from_numpy(y))
-        acc.update(y, s)
         ys.append(y)
         ss.append(s)
     y, s = np.concatenate(ys), np.concatenate(ss)
     low, high = bounded.auc_bounds()
+    # the rows wait (fewer than the bounded metric's batch) and fold at once
+    assert 3000 < bounded._bounded_rows()
+    acc = fastauc.Accumulator(max_groups=64).update(y, s)
     assert (low, high) == acc.auc_bounds()
     assert bounded.compute().item() == acc.roc_auc()
+    assert bounded.n_distinct == acc.n_groups <= 64
     assert low <= fastauc.roc_auc_score(y, s) <= high and high - low <= 4 / 64
     assert roomy.compute().item() == fastauc.roc_auc_score(y, s)
     assert roomy.auc_bounds() == (roomy.compute().item(),) * 2
@@ -316,3 +319,277 @@ def test_cuda_tensors_give_the_cpu_loss_and_gradient(loss):
     m = BinaryAUROC()
     m.update(s.cuda(), y.cuda())
     assert m.compute().item() == fastauc.roc_auc_score(y.numpy(), s.numpy())
+
+
+# ------------------------------------------------------------------ the metrics in a loop
+
+def _state_bytes(metric):
+    """Bytes of a torchmetrics metric's state tensors."""
+    total = 0
+    for x in metric.metric_state.values():
+        for t in (x if isinstance(x, list) else [x]):
+            total += t.numel() * t.element_size()
+    return total
+
+
+@pytest.fixture
+def rows_sorted(monkeypatch):
+    """Counts the rows every sort in the process is given (fastauc's one
+    sort, and torch's sort, argsort and unique): ``rows_sorted()`` returns
+    the count since the last call."""
+    from fastauc._table import Table
+
+    seen = [0]
+    real_from_rows = Table.from_rows.__func__
+
+    def from_rows(cls, is_pos, score, weight, name="y_score"):
+        seen[0] += score.shape[0]
+        return real_from_rows(cls, is_pos, score, weight, name)
+
+    monkeypatch.setattr(Table, "from_rows", classmethod(from_rows))
+    for name in ("sort", "argsort", "unique"):
+        real = getattr(torch, name)
+
+        def counted(x, *args, _real=real, **kwargs):
+            seen[0] += x.numel()
+            return _real(x, *args, **kwargs)
+
+        monkeypatch.setattr(torch, name, counted)
+
+    def take():
+        n, seen[0] = seen[0], 0
+        return n
+
+    return take
+
+
+@pytest.mark.parametrize("host_kernels", [True, False])
+def test_update_sorts_nothing_and_compute_sorts_each_row_once(rows_sorted, monkeypatch,
+                                                              host_kernels):
+    """An update appends (no sort, whatever was seen before); compute sorts
+    the rows that came since the last compute, once; forward sorts its batch."""
+    import fastauc._torch_metrics as tm
+
+    monkeypatch.setattr(tm, "HOST_KERNELS", host_kernels)
+    g = torch.Generator().manual_seed(0)
+    metric, ys, ss = BinaryAUROC(), [], []
+    rows_sorted()
+    for _ in range(40):
+        y = torch.rand(500, generator=g) < 0.1
+        s = torch.randn(500, generator=g) + y
+        metric.update(s, y)
+        ys.append(y)
+        ss.append(s)
+        assert rows_sorted() == 0  # appended
+    first = metric.compute().item()
+    assert rows_sorted() == 40 * 500
+    for _ in range(10):
+        y = torch.rand(512, generator=g) < 0.1
+        s = torch.randn(512, generator=g) + y
+        metric(s, y)  # forward: the batch's value
+        assert rows_sorted() == 512  # the batch, not the epoch
+        ys.append(y)
+        ss.append(s)
+    second = metric.compute().item()
+    assert rows_sorted() == 10 * 512  # only the new rows: the run sorted before is merged
+    y, s = torch.cat(ys).numpy(), torch.cat(ss).numpy()
+    assert first == fastauc.roc_auc_score(y[:20000], s[:20000])
+    assert second == fastauc.roc_auc_score(y, s)
+    assert metric.compute().item() == second and rows_sorted() == 0
+
+
+def test_state_bytes_stay_below_torchmetrics():
+    """Pending rows: the scores' bytes and one; sorted: the smaller of that
+    and the table (ties); never above torchmetrics' 12 bytes a row."""
+    from torchmetrics.classification import BinaryAUROC as TorchmetricsAUROC
+
+    g = torch.Generator().manual_seed(1)
+    for ties in (False, True):
+        ours, theirs = BinaryAUROC(), TorchmetricsAUROC(thresholds=None)
+        n = 0
+        for _ in range(20):
+            y = (torch.rand(1000, generator=g) < 0.03).long()
+            s = torch.rand(1000, generator=g)
+            if ties:
+                s = torch.round(s * 50) / 50
+            ours.update(s, y)
+            theirs.update(s, y)
+            n += 1000
+        # (+ 8: the count of weighted batches)
+        assert _state_bytes(ours) == 5 * n + 8 <= _state_bytes(theirs) == 12 * n
+        ours.compute()
+        sorted_bytes = _state_bytes(ours)
+        if ties:  # 51 distinct scores: the table, 4 + 16 bytes each (+ the run's sizes)
+            assert sorted_bytes == 51 * 20 + 16 + 8
+        else:
+            assert sorted_bytes == 5 * n + 16 + 8
+    weighted = BinaryAUROC()
+    weighted.update(torch.tensor([0.2, 0.2, 0.7]), torch.tensor([0, 1, 1]),
+                    sample_weight=torch.tensor([1.0, 2.0, 0.5]))
+    weighted.compute()
+    assert weighted.table_keys[0].tolist() == pytest.approx([0.7, 0.2])
+    assert weighted.table_pos[0].tolist() == [0.5, 2.0]
+
+
+@pytest.mark.parametrize("host_kernels", [True, False])
+@pytest.mark.parametrize("seed", range(4))
+def test_any_batching_merging_and_compute_order_is_exact(seed, host_kernels, monkeypatch):
+    """Updates, forwards, computes in between, merge_state of metrics fed
+    apart, float32 and float64 batches, weights: the value of the rows put
+    together, to the last bit for counts."""
+    import fastauc._torch_metrics as tm
+
+    monkeypatch.setattr(tm, "HOST_KERNELS", host_kernels)
+    rng = np.random.default_rng(seed)
+    weighted = seed % 2 == 1
+    parts = [BinaryAUROC(), BinaryAUROC(), BinaryAveragePrecision(), BinaryAveragePrecision()]
+    ys, ss, ws = [], [], []
+    for i in range(12):
+        n = int(rng.integers(0, 300))
+        y = rng.random(n) < 0.2
+        s = np.round(rng.standard_normal(n) + y, int(rng.integers(1, 4)))
+        if rng.random() < 0.3:
+            s = -s * 0.0 if rng.random() < 0.2 else s  # signed zeros tie
+        dtype = torch.float64 if i % 3 == 0 else torch.float32
+        s = torch.from_numpy(s).to(dtype)
+        w = rng.choice([0.0, 0.5, 1.0, 2.0], n) if weighted else None
+        kw = {} if w is None else {"sample_weight": torch.from_numpy(w)}
+        which = i % 2
+        for m in (parts[which], parts[2 + which]):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # batches of one class, or none
+                if rng.random() < 0.5:
+                    m(s, torch.from_numpy(y), **kw)
+                else:
+                    m.update(s, torch.from_numpy(y), **kw)
+                if rng.random() < 0.3 and m.update_called:
+                    m.compute()
+        ys.append(y)
+        ss.append(s.to(torch.float64).numpy())
+        ws.append(w if w is not None else np.ones(n))
+    y, s, w = np.concatenate(ys), np.concatenate(ss), np.concatenate(ws)
+    parts[0].merge_state(parts[1])
+    parts[2].merge_state(parts[3])
+    auc, ap = parts[0].compute().item(), parts[2].compute().item()
+    ref_auc = fastauc.roc_auc_score(y, s, sample_weight=w if weighted else None)
+    ref_ap = fastauc.average_precision_score(y, s, sample_weight=w if weighted else None)
+    if weighted:
+        assert auc == pytest.approx(ref_auc, rel=1e-12, abs=1e-12)
+    else:
+        assert auc == ref_auc
+    assert ap == pytest.approx(ref_ap, rel=1e-12, abs=1e-12)
+    kept = s if not weighted else s[w > 0]
+    assert parts[0].n_distinct == np.unique(kept + 0.0).shape[0]
+
+
+def test_forward_is_the_batch_value_and_the_state_keeps_every_batch():
+    g = torch.Generator().manual_seed(3)
+    metric, ys, ss = BinaryAUROC(), [], []
+    for _ in range(5):
+        y = torch.rand(300, generator=g) < 0.3
+        s = torch.randn(300, generator=g) + y
+        assert metric(s, y).item() == fastauc.roc_auc_score(y.numpy(), s.numpy())
+        ys.append(y)
+        ss.append(s)
+    assert metric.compute().item() == fastauc.roc_auc_score(torch.cat(ys).numpy(),
+                                                            torch.cat(ss).numpy())
+
+
+def test_compute_before_update_is_nan_with_one_warning():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = BinaryAUROC().compute()
+    assert np.isnan(value.item())
+    assert len(caught) == 1 and "before the ``update``" in str(caught[0].message)
+
+
+def test_user_warnings_are_not_repeated_by_the_loss():
+    """The loss leaves Python's warning registry alone: a warning raised in
+    a loop that calls the loss prints once (the default rule), and a batch
+    without pairs warns nothing."""
+    import subprocess
+    import sys
+
+    code = """
+import warnings, torch
+from fastauc.torch import PairwiseAUCLoss
+loss = PairwiseAUCLoss()
+for step in range(5):
+    s = torch.randn(8, requires_grad=True)
+    loss(s, torch.tensor([0, 1] * 4)).backward()
+    loss(s, torch.ones(8)).backward()  # one class: no pair, 0, quiet
+    warnings.warn("the user's own warning")
+"""
+    out = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True,
+                         text=True, check=True)
+    assert out.stderr.count("the user's own warning") == 1
+    assert "positive-negative pair" not in out.stderr
+
+
+def test_swapped_arguments_get_a_hint():
+    s = torch.randn(6, requires_grad=True)
+    y = torch.tensor([0, 1, 0, 1, 1, 0])
+    with pytest.raises(TypeError, match="did you swap y_true and y_score"):
+        PairwiseAUCLoss()(y, s)
+    with pytest.raises(TypeError, match="did you swap y_true and y_score"):
+        pairwise_loss(s, y)
+    with pytest.raises(TypeError, match="did you swap"):
+        BinaryAUROC().update(y, s.detach())
+
+
+def _rank_mixed(rank, port, out_dir):
+    """Rank 0: float64 scores, forward and update, ties (the table form);
+    rank 1: float32 distinct scores (the rows form) or nothing at all."""
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=2)
+    try:
+        auc, ap, empty = BinaryAUROC(), BinaryAveragePrecision(), BinaryAUROC()
+        ys, ss = _mixed_rows(rank)
+        for y, s in zip(ys, ss):
+            auc(s, y)
+            ap.update(s, y)
+            if rank == 0:
+                empty.update(s, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # rank 1's empty metric: compute before update
+            values = (auc.compute().item(), ap.compute().item(), empty.compute().item(),
+                      auc.delong_interval().se, auc.n_distinct)
+        np.save(os.path.join(out_dir, f"mixed{rank}.npy"), np.array(values))
+    finally:
+        dist.destroy_process_group()
+
+
+def _mixed_rows(rank):
+    g = torch.Generator().manual_seed(10 + rank)
+    ys, ss = [], []
+    for _ in range(4):
+        y = torch.rand(700, generator=g) < 0.2
+        if rank == 0:
+            s = torch.round((torch.randn(700, generator=g, dtype=torch.float64) + y) * 4) / 4
+        else:
+            s = torch.randn(700, generator=g) + y
+        ys.append(y)
+        ss.append(s)
+    return ys, ss
+
+
+def test_ddp_ranks_of_both_forms_and_dtypes_and_an_empty_rank(tmp_path):
+    import torch.multiprocessing as mp
+
+    mp.start_processes(_rank_mixed, args=(_free_port(), str(tmp_path)), nprocs=2, join=True,
+                       start_method="spawn")
+    parts = [_mixed_rows(r) for r in (0, 1)]
+    y = torch.cat(parts[0][0] + parts[1][0]).numpy()
+    s = np.concatenate([x.to(torch.float64).numpy() for x in parts[0][1] + parts[1][1]])
+    y0 = torch.cat(parts[0][0]).numpy()
+    s0 = torch.cat(parts[0][1]).numpy()
+    for rank in (0, 1):
+        auc, ap, only0, se, n_distinct = np.load(tmp_path / f"mixed{rank}.npy")
+        assert auc == fastauc.roc_auc_score(y, s)
+        assert ap == pytest.approx(fastauc.average_precision_score(y, s), rel=1e-12)
+        assert only0 == fastauc.roc_auc_score(y0, s0)
+        assert se == pytest.approx(fastauc.roc_auc_ci(y, s).se, rel=1e-12)
+        mine = np.concatenate([x.to(torch.float64).numpy() for x in parts[rank][1]])
+        assert n_distinct == np.unique(mine).shape[0]  # this rank's (no sync)

@@ -1,0 +1,707 @@
+"""fastauc.torch's metrics: torchmetrics ``Metric`` classes on the
+distinct-score table (imported on first use: torchmetrics takes a second to
+import).
+
+The state, as torchmetrics list states (``dist_reduce_fx="cat"``):
+
+- **pending rows**, appended by ``update`` as they come (amortised O(batch)):
+  ``score`` (the scores' dtype: float32, or float64), ``label`` (uint8 0/1)
+  and ``weight`` (float64, or an empty tensor for a batch without weights);
+- **sorted runs**, built from the pending rows when ``compute``, a sync or
+  ``n_distinct`` asks (one sort of the pending rows, then linear merges with
+  the runs already sorted: nothing sorted twice).  A run is kept in the
+  smaller of two forms: *rows* (``rows_keys`` descending in the scores'
+  dtype, a key repeated per row, with ``rows_label``: the scores' bytes and
+  one byte a row, for unweighted rows) or *table* (``table_keys``, distinct
+  and descending, with the float64 class weights ``table_pos`` and
+  ``table_neg``: smaller where scores tie, and for weighted rows).  ``runs``
+  holds each run's (rows, table entries).
+
+A sync (DDP) first builds this rank's one run, so ranks exchange runs, never
+unsorted rows, in the smaller form; every rank then merges the runs and
+computes the all-data value.  The bounded metric (``max_groups``) folds its
+pending rows into :class:`fastauc._cells.Cells` instead, once they pass a
+fixed number (``_bounded_rows``), so its memory stays bounded.
+
+On CPU tensors the sort and merges are fastauc's Numba kernels
+(``_table.Table``), reading the tensors' memory; on other devices
+(CUDA) the same steps are torch operations (sort, searchsorted, index_add)
+on the device.  Every value is then computed once, in torch, from the
+merged table's class weights.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import torch
+from torchmetrics import Metric
+from torchmetrics.utilities.exceptions import TorchMetricsUserError
+
+from . import _validation as v
+from ._cells import Cells
+from ._curves import NO_POSITIVE_PR
+from ._device.tallies import band_area
+from ._kernels.sorting import keys_to_floats
+from ._stats import wald_interval
+from ._table import Table, float_keys
+
+__all__ = ["BinaryAUROC", "BinaryAveragePrecision"]
+
+F64 = torch.float64
+_PENDING = ("score", "label", "weight")
+_RUNS = ("rows_keys", "rows_label", "table_keys", "table_pos", "table_neg", "runs")
+_CELL_STATES = ("cell_hi", "cell_lo", "cell_level", "cell_pos", "cell_neg", "cell_sizes")
+# fastauc's Numba kernels for CPU tensors; False: torch operations on every
+# device (what CUDA tensors take; the tests run it on the CPU too)
+HOST_KERNELS = True
+
+
+class _Engine:
+    """How one device builds and merges tables; a table is engine-specific,
+    ``columns`` gives it as float64 tensors (keys, pos, neg), descending."""
+
+
+class _Numba(_Engine):
+    """CPU tensors: ``_table.Table`` (uint64 keys, descending) from the
+    tensors' memory."""
+
+    @staticmethod
+    def rows(score, label, weight):
+        w = v.EMPTY_WEIGHT if weight is None else weight.numpy()
+        return Table.from_rows(label.numpy().view(np.bool_), score.numpy(), w)
+
+    @staticmethod
+    def sorted_rows(keys, label):
+        """A rows-form run (keys descending, repeated per row) as a table."""
+        k = float_keys(keys.numpy())
+        n = k.shape[0]
+        if n == 0:
+            return Table(k, np.zeros(0), np.zeros(0))
+        first = np.empty(n, np.bool_)
+        first[0] = True
+        np.not_equal(k[1:], k[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        pos = np.add.reduceat(label.numpy(), starts, dtype=np.float64)
+        rows = np.diff(np.append(starts, n)).astype(np.float64)
+        return Table(k[starts], pos, rows - pos)
+
+    @staticmethod
+    def table(keys, pos, neg):
+        return Table(float_keys(keys.numpy()), pos.numpy(), neg.numpy())
+
+    @staticmethod
+    def merge(tables):
+        while len(tables) > 1:  # a balanced tree of linear merges
+            tables = [tables[i].merge(tables[i + 1]) if i + 1 < len(tables) else tables[i]
+                      for i in range(0, len(tables), 2)]
+        return tables[0]
+
+    @staticmethod
+    def columns(t):
+        keys = keys_to_floats(t.keys, np.empty_like(t.keys))
+        return tuple(torch.from_numpy(x) for x in (keys, t.pos, t.neg))
+
+
+class _Torch(_Engine):
+    """Any device: a table is (keys float64 descending, pos, neg) tensors."""
+
+    @staticmethod
+    def _collapse(keys, pos, neg):
+        """Sorted keys (descending, repeats adjacent) to distinct keys."""
+        if keys.numel() == 0:
+            return keys, pos, neg
+        uniq, inverse = torch.unique_consecutive(keys, return_inverse=True)
+
+        def add(x):
+            return torch.zeros(uniq.shape[0], dtype=F64, device=x.device).index_add_(
+                0, inverse, x)
+
+        return uniq, add(pos), add(neg)
+
+    @classmethod
+    def rows(cls, score, label, weight):
+        if weight is not None:  # a row of weight zero is a row removed (as Table's)
+            kept = weight > 0
+            score, label, weight = score[kept], label[kept], weight[kept]
+        keys, order = torch.sort(score.to(F64) + 0.0, descending=True)  # -0.0 as 0.0
+        lab = label[order].to(torch.bool)
+        w = torch.ones_like(keys) if weight is None else weight[order]
+        return cls._collapse(keys, torch.where(lab, w, 0.0), torch.where(lab, 0.0, w))
+
+    @classmethod
+    def sorted_rows(cls, keys, label):
+        lab = label.to(F64)
+        return cls._collapse(keys.to(F64) + 0.0, lab, 1.0 - lab)
+
+    @staticmethod
+    def table(keys, pos, neg):
+        return keys.to(F64) + 0.0, pos, neg
+
+    @classmethod
+    def merge(cls, tables):
+        while len(tables) > 1:
+            tables = [cls._merge2(tables[i], tables[i + 1]) if i + 1 < len(tables)
+                      else tables[i] for i in range(0, len(tables), 2)]
+        return tables[0]
+
+    @classmethod
+    def _merge2(cls, a, b):
+        """Two tables merged by position (searchsorted: no sort)."""
+        ka, kb = a[0], b[0]
+        if ka.numel() == 0 or kb.numel() == 0:
+            return a if kb.numel() == 0 else b
+        up_a, up_b = ka.flip(0), kb.flip(0)  # ascending, for searchsorted
+        # descending: a key of a goes after b's greater keys, b's after a's
+        # greater or equal ones
+        at_a = torch.arange(ka.shape[0], device=ka.device) + (
+            kb.shape[0] - torch.searchsorted(up_b, ka, right=True))
+        at_b = torch.arange(kb.shape[0], device=kb.device) + (
+            ka.shape[0] - torch.searchsorted(up_a, kb, right=False))
+        out = []
+        for xa, xb in zip(a, b):
+            x = torch.empty(ka.shape[0] + kb.shape[0], dtype=F64, device=ka.device)
+            x[at_a] = xa
+            x[at_b] = xb
+            out.append(x)
+        return cls._collapse(*out)
+
+    @staticmethod
+    def columns(t):
+        return t
+
+
+def _engine(device):
+    return _Numba if HOST_KERNELS and device.type == "cpu" else _Torch
+
+
+def _cat(parts, dtype=None):
+    """A state's tensors as one (a list's non-empty tensors; a tensor after a
+    sync); ``None`` when empty."""
+    if isinstance(parts, torch.Tensor):
+        parts = [parts]
+    parts = [x for x in parts if x.numel()]
+    if not parts:
+        return None
+    x = parts[0] if len(parts) == 1 else torch.cat(parts)
+    return x if dtype is None else x.to(dtype)
+
+
+def _key_dtype(*tensors):
+    """float64 if any of the scores or keys is, else float32."""
+    return F64 if any(x is not None and x.dtype == F64 for x in tensors) else torch.float32
+
+
+class _TableMetric(Metric):
+    """The state and its life: pending rows, sorted runs (module docstring)."""
+
+    is_differentiable = False
+    higher_is_better = True
+    full_state_update = False
+
+    def __init__(self, ignore_index=None, validate_args=True, max_groups=None, **kwargs):
+        if max_groups is not None:
+            if isinstance(max_groups, bool) or not isinstance(max_groups, int):
+                raise TypeError(f"max_groups must be an integer or None, got {max_groups!r}")
+            if max_groups < 2:
+                raise ValueError(f"max_groups must be at least 2, got {max_groups}")
+        super().__init__(**kwargs)
+        self.ignore_index = ignore_index
+        self.validate_args = validate_args
+        self.max_groups = max_groups
+        for name in _PENDING + _RUNS:
+            self.add_state(name, default=[], dist_reduce_fx="cat")
+        if max_groups is not None:
+            for name in _CELL_STATES:
+                self.add_state(name, default=[], dist_reduce_fx="cat")
+        self.add_state("weighted", default=torch.zeros((), dtype=torch.int64),
+                       dist_reduce_fx="sum")
+        self._n_pending = 0
+
+    # ------------------------------------------------------------ rows in
+
+    def _rows(self, preds, target, sample_weight=None):
+        """A batch as (scores, uint8 labels, float64 weights or None): new
+        tensors (the caller's are never kept), validated."""
+        if not isinstance(preds, torch.Tensor) or not isinstance(target, torch.Tensor):
+            raise TypeError(f"preds and target must be torch tensors, got "
+                            f"{type(preds).__name__} and {type(target).__name__}")
+        preds = preds.detach().reshape(-1)
+        target = target.detach().reshape(-1)
+        if preds.shape[0] != target.shape[0]:
+            raise ValueError(f"preds and target have different numbers of rows: "
+                             f"{preds.shape[0]} and {target.shape[0]}")
+        if self.validate_args and not preds.is_floating_point():
+            hint = (" (did you swap them? update takes (preds, target))"
+                    if target.is_floating_point() else "")
+            raise TypeError(f"preds must be floating point (scores: logits or probabilities), "
+                            f"got {preds.dtype}{hint}")
+        w = None
+        if sample_weight is not None:
+            if not isinstance(sample_weight, torch.Tensor):
+                sample_weight = torch.as_tensor(sample_weight, device=preds.device)
+            w = sample_weight.detach().reshape(-1)
+            if w.shape[0] != preds.shape[0]:
+                raise ValueError(f"sample_weight has {w.shape[0]} values for "
+                                 f"{preds.shape[0]} rows: one weight per row")
+        if self.ignore_index is not None:
+            keep = target != self.ignore_index
+            if not bool(keep.all()):
+                preds, target = preds[keep], target[keep]
+                w = None if w is None else w[keep]
+        if self.validate_args:
+            if preds.numel() and not bool(torch.isfinite(preds).all()):
+                raise ValueError("Input preds contains NaN or infinity (remove or impute them "
+                                 "first)")
+            if target.numel() and target.dtype != torch.bool:
+                ok = (((target == 0) | (target == 1)).all() if target.is_floating_point()
+                      else _in_01(target))
+                if not bool(ok):
+                    raise ValueError("target must hold 0/1 (or bool) labels; got values "
+                                     f"{torch.unique(target)[:5].tolist()}")
+            if w is not None and w.numel() and not bool(
+                    (torch.isfinite(w) & (w >= 0)).all()):
+                raise ValueError("sample_weight must be finite and non-negative")
+        dtype = F64 if preds.dtype == F64 else torch.float32  # float16, bfloat16: exact
+        score = preds.to(dtype, copy=True)
+        label = target.to(torch.uint8, copy=True)
+        if w is not None:
+            w = w.to(F64, copy=True)
+        return score, label, w
+
+    def update(self, preds, target, sample_weight=None):
+        """Append a batch: ``preds`` (scores: logits or probabilities, ranked
+        as given: no sigmoid), ``target`` (0/1 or bool) and optional
+        ``sample_weight``; O(batch), nothing sorted."""
+        self._append(*self._rows(preds, target, sample_weight))
+
+    def _append(self, score, label, w):
+        self.score.append(score)
+        self.label.append(label)
+        if w is None:
+            self.weight.append(score.new_empty(0, dtype=F64))
+        else:
+            self.weight.append(w)
+            self.weighted += 1
+        self._n_pending += score.shape[0]
+        if self.max_groups is not None and self._n_pending >= self._bounded_rows():
+            self._compact()
+
+    def _bounded_rows(self):
+        """Pending rows a bounded metric keeps before folding them into its cells."""
+        return max(8 * self.max_groups, 1 << 16)
+
+    def forward(self, *args, **kwargs):
+        """The batch's value (what Lightning logs each step), the batch
+        appended to the state: the cost of the batch, not of the rows seen."""
+        if self._is_synced:
+            raise TorchMetricsUserError(
+                "The Metric shouldn't be synced when performing ``forward``. HINT: Did you "
+                "forget to call ``unsync`` ?.")
+        if self.dist_sync_on_step:  # the batch's value over every rank: torchmetrics' way
+            return super().forward(*args, **kwargs)
+        rows = self._rows(*args, **kwargs)
+        score, label, w = rows
+        eng = _engine(score.device)
+        value = self._value(*eng.columns(eng.rows(score, label, w)), batch=True)
+        self._append(*rows)
+        self._update_count += 1
+        self._computed = None
+        if self.compute_on_cpu:
+            self._move_list_states_to_cpu()
+        self._forward_cache = value
+        return value
+
+    def reset(self):
+        super().reset()
+        self._n_pending = 0
+
+    # ------------------------------------------------------------ the runs
+
+    def _pending(self):
+        """The pending rows as three tensors (``None`` when there are none)."""
+        scores, weights = self.score, self.weight
+        if isinstance(scores, torch.Tensor):  # synced: every rank's (none: built before)
+            scores, weights = [scores], [weights]
+        if not any(x.numel() for x in scores):
+            return None
+        score = _cat(scores, _key_dtype(*scores))
+        label = _cat(self.label, torch.uint8)
+        w = None
+        if any(x.numel() for x in weights):  # a batch without weights weighs 1 a row
+            w = torch.cat([x if x.numel() else torch.ones(s.shape[0], dtype=F64,
+                                                             device=s.device)
+                           for s, x in zip(scores, weights)])
+        return score, label, w
+
+    def _run_tables(self, eng):
+        """Each sorted run as the engine's table."""
+        runs = _cat(self.runs)
+        if runs is None:
+            return []
+        rk, rl = _cat(self.rows_keys), _cat(self.rows_label, torch.uint8)
+        tk, tp, tn = _cat(self.table_keys), _cat(self.table_pos, F64), \
+            _cat(self.table_neg, F64)
+        out, r, t = [], 0, 0
+        for n_rows, n_table in runs.reshape(-1, 2).tolist():
+            if n_rows:
+                out.append(eng.sorted_rows(rk[r:r + n_rows], rl[r:r + n_rows]))
+            if n_table:
+                out.append(eng.table(tk[t:t + n_table], tp[t:t + n_table], tn[t:t + n_table]))
+            r, t = r + n_rows, t + n_table
+        return out
+
+    def _device_of_state(self):
+        for name in ("score", "rows_keys", "table_keys", "runs"):
+            x = getattr(self, name)
+            if isinstance(x, torch.Tensor):
+                return x.device
+            if x:
+                return x[0].device
+        return self.device
+
+    def _compact(self):
+        """Sort the pending rows once and merge them with the sorted runs
+        into one run (or, bounded, into the cells)."""
+        pending = self._pending()
+        n_runs = 0 if _cat(self.runs) is None else _cat(self.runs).numel() // 2
+        if pending is None and (n_runs <= 1 or self.max_groups is not None):
+            return
+        device = pending[0].device if pending is not None else self._device_of_state()
+        eng = _engine(device)
+        key_dtype = _key_dtype(None if pending is None else pending[0],
+                               _cat(self.rows_keys), _cat(self.table_keys))
+        tables = self._run_tables(eng)
+        if pending is not None:
+            tables.append(eng.rows(*pending))
+        for name in _PENDING:
+            setattr(self, name, [])
+        self._n_pending = 0
+        if self.max_groups is not None:
+            self._fold_cells(eng.columns(eng.merge(tables)))
+        else:
+            self._store(eng.columns(eng.merge(tables)), key_dtype, device)
+
+    def _store(self, columns, key_dtype, device):
+        """One run, in the smaller form: rows (scores' bytes + 1 a row) when
+        every weight is a count, else the table (keys + 16 bytes a key)."""
+        keys, pos, neg = (x.to(device) for x in columns)
+        width = torch.empty(0, dtype=key_dtype).element_size()
+        rows = None
+        if int(self.weighted) == 0 and keys.numel():
+            counts = pos + neg
+            n = int(counts.sum())
+            if n * (width + 1) <= keys.shape[0] * (width + 16):
+                both = torch.stack((pos, neg), 1).reshape(-1).to(torch.int64)
+                label = torch.tensor([1, 0], dtype=torch.uint8, device=device).repeat(
+                    keys.shape[0])
+                rows = (torch.repeat_interleave(keys, counts.to(torch.int64)).to(key_dtype),
+                        torch.repeat_interleave(label, both))
+        empty_k = torch.empty(0, dtype=key_dtype, device=device)
+        empty_f = torch.empty(0, dtype=F64, device=device)
+        if rows is not None:
+            parts = (rows[0], rows[1], empty_k, empty_f, empty_f)
+        else:
+            parts = (empty_k, torch.empty(0, dtype=torch.uint8, device=device),
+                     keys.to(key_dtype), pos, neg)
+        for name, x in zip(_RUNS, parts):
+            setattr(self, name, [x])
+        self.runs = [torch.tensor([parts[0].shape[0], parts[2].shape[0]], dtype=torch.int64,
+                                  device=device)]
+
+    def _table(self):
+        """The merged table of every row (every rank's, in a sync):
+        (keys, pos, neg) float64 tensors, descending."""
+        self._compact()
+        device = self._device_of_state()
+        eng = _engine(device)
+        tables = self._run_tables(eng)
+        if not tables:
+            empty = torch.empty(0, dtype=F64, device=device)
+            return empty, empty, empty
+        return eng.columns(eng.merge(tables))
+
+    # ------------------------------------------------------------ DDP
+
+    def sync(self, dist_sync_fn=None, process_group=None, should_sync=True,
+             distributed_available=None):
+        """Build this rank's one run (the smaller form), then torchmetrics'
+        sync gathers the ranks' runs."""
+        if self._is_synced and should_sync:
+            raise TorchMetricsUserError("The Metric has already been synced.")
+        self._compact()
+        available = distributed_available or self.distributed_available_fn
+        if should_sync and callable(available) and available() and \
+                torch.distributed.is_available() and torch.distributed.is_initialized():
+            self._agree(process_group or self.process_group)
+        super().sync(dist_sync_fn=dist_sync_fn, process_group=process_group,
+                     should_sync=should_sync, distributed_available=distributed_available)
+
+    def _agree(self, group):
+        """Every rank's runs in one key dtype (float64 if any rank's scores
+        were), so that the gathered tensors have one dtype."""
+        keys = _cat(self.rows_keys), _cat(self.table_keys)
+        local = 8 if _key_dtype(*keys) == F64 else 4
+        width = torch.tensor([local], dtype=torch.int64, device=self._device_of_state())
+        torch.distributed.all_reduce(width, op=torch.distributed.ReduceOp.MAX, group=group)
+        dtype = F64 if int(width) == 8 else torch.float32
+        device = width.device
+        self.rows_keys = [keys[0].to(dtype) if keys[0] is not None else
+                          torch.empty(0, dtype=dtype, device=device)]
+        self.table_keys = [keys[1].to(dtype) if keys[1] is not None else
+                           torch.empty(0, dtype=dtype, device=device)]
+        for name, dt in (("rows_label", torch.uint8), ("table_pos", F64), ("table_neg", F64),
+                         ("runs", torch.int64)):
+            x = _cat(getattr(self, name))
+            setattr(self, name, [x if x is not None else torch.empty(0, dtype=dt,
+                                                                     device=device)])
+
+    # ------------------------------------------------------------ the bounded table
+
+    def _fold_cells(self, columns):
+        keys, pos, neg = (x.cpu().numpy() for x in columns)
+        k = float_keys(keys)
+        cells = self._cells().merge(Cells(k, k.copy(), np.full(k.shape[0], 64, np.uint8),
+                                          np.ascontiguousarray(pos), np.ascontiguousarray(neg)))
+        cells = cells.compressed(self.max_groups)
+        device = self._device_of_state()
+        for name, x in zip(_CELL_STATES, (cells.keys.view(np.int64), cells.lo.view(np.int64),
+                                          cells.level.astype(np.int64), cells.pos, cells.neg,
+                                          np.array([len(cells)], np.int64))):
+            setattr(self, name, [torch.from_numpy(np.ascontiguousarray(x)).to(device)])
+
+    def _cells(self):
+        """The bounded table of every rank (each rank's cells merged)."""
+        empty = Cells(*(np.zeros(0, t) for t in (np.uint64, np.uint64, np.uint8, np.float64,
+                                                  np.float64)))
+        parts = [_cat(getattr(self, n)) for n in _CELL_STATES]
+        if parts[-1] is None:
+            return empty
+        hi, lo, level, pos, neg, sizes = (x.cpu().numpy() for x in parts)
+        out, start = empty, 0
+        for size in sizes.tolist():
+            end = start + size
+            out = out.merge(Cells(hi[start:end].view(np.uint64), lo[start:end].view(np.uint64),
+                                  level[start:end].astype(np.uint8), pos[start:end],
+                                  neg[start:end]))
+            start = end
+        return out.compressed(self.max_groups)
+
+    def _exact_cells(self):
+        """The bounded metric's cells once compacted, or ``None`` while they are exact."""
+        self._compact()
+        cells = self._cells()
+        return None if cells.exact else cells
+
+    # ------------------------------------------------------------ results
+
+    @property
+    def n_distinct(self) -> int:
+        """Distinct scores held (of rows with weight: a row of weight zero
+        counts as removed): this rank's until a sync (every rank's in one); for a bounded metric that merged scores into ranges, the
+        ranges (at most ``max_groups``)."""
+        if self.max_groups is not None:
+            self._compact()
+            return len(self._cells())
+        return int(self._table()[0].shape[0])
+
+    def _class_weights(self):
+        """Each distinct score's class weights (float64, descending)."""
+        if self.max_groups is not None:
+            self._compact()
+            cells = self._cells()
+            return (torch.from_numpy(np.ascontiguousarray(cells.pos)),
+                    torch.from_numpy(np.ascontiguousarray(cells.neg)))
+        _, p, q = self._table()
+        return p, q
+
+    def compute(self):
+        return self._value(None, *self._class_weights())
+
+    def _value(self, keys, p, q, batch=False):
+        raise NotImplementedError
+
+    def _undefined(self, message, batch):
+        """A class without weight: the warning, unless no row came at all
+        (torchmetrics then already warned that compute came before update)."""
+        if batch or self.update_called or _cat(self.runs) is not None:
+            v.warn_undefined(message, stacklevel=None)
+
+
+def _in_01(target):
+    lo, hi = torch.aminmax(target)
+    return (lo >= 0) & (hi <= 1)
+
+
+def _totals(p, q):
+    tp, fp = torch.cumsum(p, 0), torch.cumsum(q, 0)
+    total_p = float(tp[-1]) if tp.numel() else 0.0
+    total_n = float(fp[-1]) if fp.numel() else 0.0
+    return tp, fp, total_p, total_n
+
+
+class BinaryAUROC(_TableMetric):
+    """Exact ROC AUC of everything ``update`` saw, in training loops.
+
+    The constructor takes torchmetrics' ``BinaryAUROC`` arguments but
+    ``thresholds`` (this one is exact): ``max_fpr`` (McClish's standardised
+    partial AUC), ``ignore_index``, ``validate_args`` and the ``Metric``
+    keyword arguments (``sync_on_compute``, ``dist_sync_on_step``,
+    ``compute_on_cpu``...).  ``update`` appends the batch (O(batch): the
+    scores in their dtype and one byte a label); ``compute`` sorts what came
+    since the last ``compute`` once and merges it with what was sorted
+    before, keeping the smaller of the sorted rows and the distinct-score
+    table (see Notes).  Scores are ranked as given (no sigmoid: large logits
+    do not tie), counts are exact and weights summed in float64.  Under DDP
+    each rank's sorted state is gathered and every rank computes the
+    all-data AUC.  ``update`` takes an optional ``sample_weight``.
+    ``forward`` (a training step's logged value) returns the batch's AUC at
+    the cost of the batch.
+
+    ``max_groups`` bounds the state as :class:`fastauc.Accumulator` does:
+    once the table would pass that many rows, scores are merged into ranges
+    (at most ``max_groups`` of them, plus up to ``max(8 * max_groups,
+    65536)`` rows waiting to be folded in), ``compute`` gives the midpoint of
+    the certified :meth:`auc_bounds` (width about ``1 / max_groups``), and
+    the interval and ``max_fpr`` need the exact table.
+
+    ``compute`` before any ``update`` returns NaN with torchmetrics' warning
+    (compute before update); a class without rows or weight gives NaN with
+    scikit-learn's ``UndefinedMetricWarning``, as ``roc_auc_score``.
+
+    Notes
+    -----
+    State in bytes, for n rows with d distinct scores: pending rows take the
+    scores' bytes plus one (5 a row for float32 scores; torchmetrics'
+    ``BinaryAUROC`` keeps 12: float32 scores and int64 targets); once sorted,
+    ``min(n * (b + 1), d * (b + 16))`` with ``b`` the scores' bytes (the
+    table where ties make it smaller; weighted rows always as the table).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from fastauc.torch import BinaryAUROC
+    >>> metric = BinaryAUROC()
+    >>> metric.update(torch.tensor([0.1, 0.4]), torch.tensor([0, 0]))
+    >>> metric.update(torch.tensor([0.35, 0.8]), torch.tensor([1, 1]))
+    >>> metric.compute().item()
+    0.75
+    >>> ci = metric.delong_interval()  # fastauc.roc_auc_ci's, from the table
+    >>> round(ci.low, 3), round(ci.se, 4)
+    (0.057, 0.3536)
+    """
+
+    def __init__(self, max_fpr=None, ignore_index=None, validate_args=True, max_groups=None,
+                 **kwargs):
+        if max_fpr is not None and not (isinstance(max_fpr, (int, float)) and 0 < max_fpr <= 1):
+            raise ValueError(f"max_fpr must be in the range (0, 1], got {max_fpr!r}")
+        super().__init__(ignore_index=ignore_index, validate_args=validate_args,
+                         max_groups=max_groups, **kwargs)
+        self.max_fpr = max_fpr
+
+    def auc_bounds(self):
+        """``(low, high)``: certified bounds of the AUC of all the data (every
+        rank's, under DDP), as :meth:`fastauc.Accumulator.auc_bounds`; equal
+        while the table is exact."""
+        with self.sync_context():
+            if self.max_groups is not None:
+                cells = self._exact_cells()
+                if cells is not None:
+                    return cells.auc_bounds()
+            auc = float(self._value(None, *self._class_weights()))
+        return auc, auc
+
+    def compute(self):
+        """The AUC (NaN when a class has no weight, with scikit-learn's
+        warning); once a bounded table merged scores into ranges, the
+        midpoint of :meth:`auc_bounds`."""
+        if self.max_groups is not None:
+            cells = self._exact_cells()
+            if cells is not None:
+                if self.max_fpr not in (None, 1):
+                    raise ValueError("max_fpr needs the exact table: this metric merged "
+                                     f"scores into ranges to stay within max_groups="
+                                     f"{self.max_groups}")
+                low, high = cells.auc_bounds()
+                return torch.tensor(0.5 * (low + high), dtype=F64)
+        return super().compute()
+
+    def _value(self, keys, p, q, batch=False):
+        tp, fp, total_p, total_n = _totals(p, q)
+        if total_p <= 0 or total_n <= 0:
+            self._undefined(v.ONE_CLASS, batch)
+            return torch.tensor(float("nan"), dtype=F64, device=p.device)
+        if self.max_fpr is None or self.max_fpr == 1:
+            area2 = (q * (2.0 * (tp - p) + p)).sum()
+            return area2 / (2.0 * total_p * total_n)
+        zero = torch.zeros(1, dtype=F64, device=fp.device)
+        fpr = torch.cat((zero, fp / total_n))
+        tpr = torch.cat((zero, tp / total_p))
+        hi = float(self.max_fpr)
+        partial = band_area(_TORCH_XP, fpr, tpr, hi)  # the device path's, in torch
+        min_area = 0.5 * hi * hi
+        return torch.tensor(0.5 * (1.0 + (partial - min_area) / (hi - min_area)), dtype=F64,
+                            device=p.device)
+
+    def delong_interval(self, confidence_level=0.95):
+        """DeLong's interval of the AUC of all the data (every rank's, under
+        DDP) from the table, as :func:`fastauc.roc_auc_ci` gives it
+        (frequency weights)."""
+        level = v.check_confidence_level(confidence_level)
+        with self.sync_context():
+            if self.max_groups is not None and self._exact_cells() is not None:
+                raise ValueError("DeLong's interval needs the exact table: this metric "
+                                 "merged scores into ranges to stay within max_groups="
+                                 f"{self.max_groups} (auc_bounds() gives certified bounds "
+                                 "instead)")
+            return self._interval(*self._class_weights(), level)
+
+    def _interval(self, p, q, level):
+        tp, fp, total_p, total_n = _totals(p, q)
+        if total_p <= 0 or total_n <= 0:
+            self._undefined(v.ONE_CLASS, False)
+            return wald_interval(float("nan"), float("nan"), level)
+        auc = float((q * (2.0 * (tp - p) + p)).sum()) / (2.0 * total_p * total_n)
+        v10 = ((total_n - fp) + 0.5 * q) / total_n  # a positive here: negatives below
+        v01 = ((tp - p) + 0.5 * p) / total_p  # a negative here: positives above
+        if total_p <= 1 or total_n <= 1:
+            return wald_interval(auc, float("nan"), level)
+        s10 = float((p * (v10 - auc) ** 2).sum()) / (total_p - 1.0)
+        s01 = float((q * (v01 - auc) ** 2).sum()) / (total_n - 1.0)
+        return wald_interval(auc, s10 / total_p + s01 / total_n, level)
+
+
+class BinaryAveragePrecision(_TableMetric):
+    """Exact average precision (scikit-learn's step sum) on the same state as
+    :class:`BinaryAUROC` (appended rows, sorted runs; ``forward`` at the
+    cost of the batch).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from fastauc.torch import BinaryAveragePrecision
+    >>> metric = BinaryAveragePrecision()
+    >>> metric.update(torch.tensor([0.1, 0.4, 0.35, 0.8]), torch.tensor([0, 0, 1, 1]))
+    >>> round(metric.compute().item(), 6)
+    0.833333
+    """
+
+    def __init__(self, ignore_index=None, validate_args=True, **kwargs):
+        super().__init__(ignore_index=ignore_index, validate_args=validate_args, **kwargs)
+
+    def _value(self, keys, p, q, batch=False):
+        tp, fp, total_p, _ = _totals(p, q)
+        if total_p <= 0:
+            if batch or self.update_called or _cat(self.runs) is not None:
+                warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
+            return torch.tensor(0.0, dtype=F64, device=p.device)
+        terms = torch.where(p > 0, p * (tp / torch.where(tp + fp > 0, tp + fp, 1.0)), 0.0)
+        return terms.sum() / total_p
+
+
+class _TorchXP:
+    xp = torch
+
+
+_TORCH_XP = _TorchXP()  # torch as the array namespace of _device.tallies
