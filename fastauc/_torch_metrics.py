@@ -45,6 +45,7 @@ from ._curves import NO_POSITIVE_PR
 from ._device.tallies import band_area
 from ._kernels.sorting import keys_to_floats
 from ._stats import wald_interval
+from ._kernels.table import collapse_rows, expand_rows
 from ._table import Table, float_keys
 
 __all__ = ["BinaryAUROC", "BinaryAveragePrecision"]
@@ -53,6 +54,10 @@ F64 = torch.float64
 _PENDING = ("score", "label", "weight")
 _RUNS = ("rows_keys", "rows_label", "table_keys", "table_pos", "table_neg", "runs")
 _CELL_STATES = ("cell_hi", "cell_lo", "cell_level", "cell_pos", "cell_neg", "cell_sizes")
+_HOST_SCORES = (torch.float32, torch.float64)
+_HOST_LABELS = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+                torch.float32, torch.float64)
+_NO_WEIGHT = torch.empty(0, dtype=F64)  # a batch without weights (never written to)
 # fastauc's Numba kernels for CPU tensors; False: torch operations on every
 # device (what CUDA tensors take; the tests run it on the CPU too)
 HOST_KERNELS = True
@@ -75,17 +80,27 @@ class _Numba(_Engine):
     @staticmethod
     def sorted_rows(keys, label):
         """A rows-form run (keys descending, repeated per row) as a table."""
-        k = float_keys(keys.numpy())
-        n = k.shape[0]
-        if n == 0:
-            return Table(k, np.zeros(0), np.zeros(0))
-        first = np.empty(n, np.bool_)
-        first[0] = True
-        np.not_equal(k[1:], k[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
-        pos = np.add.reduceat(label.numpy(), starts, dtype=np.float64)
-        rows = np.diff(np.append(starts, n)).astype(np.float64)
-        return Table(k[starts], pos, rows - pos)
+        n = keys.shape[0]
+        out = np.empty(n, np.uint64)
+        pos, neg = np.empty(n), np.empty(n)
+        g = collapse_rows(keys.numpy(), label.numpy(), out.view(np.float64), out, pos, neg)
+        if 2 * g < n:  # ties: free the rest
+            return Table(out[:g].copy(), pos[:g].copy(), neg[:g].copy())
+        return Table(out[:g], pos[:g], neg[:g])
+
+    @staticmethod
+    def expand(t, n, key_dtype):
+        """A table of counts (``n`` rows) as rows: (keys, uint8 labels)."""
+        scores = keys_to_floats(t.keys, np.empty_like(t.keys))
+        keys = np.empty(n, np.float32 if key_dtype == torch.float32 else np.float64)
+        labels = np.empty(n, np.uint8)
+        expand_rows(scores, t.pos, t.neg, keys, labels)
+        return torch.from_numpy(keys), torch.from_numpy(labels)
+
+    @staticmethod
+    def totals(t):
+        """(rows, keys) of a table of counts."""
+        return int(t.pos.sum() + t.neg.sum()), len(t)
 
     @staticmethod
     def table(keys, pos, neg):
@@ -171,6 +186,21 @@ class _Torch(_Engine):
     def columns(t):
         return t
 
+    @staticmethod
+    def expand(t, n, key_dtype):
+        keys, pos, neg = t
+        if n == keys.shape[0]:  # every score distinct: a row each
+            return keys.to(key_dtype), (pos > 0).to(torch.uint8)
+        both = torch.stack((pos, neg), 1).reshape(-1).to(torch.int64)
+        label = torch.tensor([1, 0], dtype=torch.uint8, device=keys.device).repeat(
+            keys.shape[0])
+        return (torch.repeat_interleave(keys.to(key_dtype), (pos + neg).to(torch.int64)),
+                torch.repeat_interleave(label, both))
+
+    @staticmethod
+    def totals(t):
+        return int((t[1] + t[2]).sum()), t[0].shape[0]
+
 
 def _engine(device):
     return _Numba if HOST_KERNELS and device.type == "cpu" else _Torch
@@ -217,7 +247,10 @@ class _TableMetric(Metric):
                 self.add_state(name, default=[], dist_reduce_fx="cat")
         self.add_state("weighted", default=torch.zeros((), dtype=torch.int64),
                        dist_reduce_fx="sum")
-        self._n_pending = 0
+        self._waiting = [0]  # pending rows (a list: no Module.__setattr__ per update)
+        # (the runs state object, its table's columns) of the last run built:
+        # a compute after a sync's build does not read the run back
+        self._memo = [None]
 
     # ------------------------------------------------------------ rows in
 
@@ -250,6 +283,9 @@ class _TableMetric(Metric):
             if not bool(keep.all()):
                 preds, target = preds[keep], target[keep]
                 w = None if w is None else w[keep]
+        if preds.device.type == "cpu" and preds.dtype in _HOST_SCORES and \
+                target.dtype in _HOST_LABELS:  # numpy on the tensors' memory: fewer calls
+            return self._host_rows(preds.numpy(), target.numpy(), w)
         if self.validate_args:
             if preds.numel() and not bool(torch.isfinite(preds).all()):
                 raise ValueError("Input preds contains NaN or infinity (remove or impute them "
@@ -270,6 +306,22 @@ class _TableMetric(Metric):
             w = w.to(F64, copy=True)
         return score, label, w
 
+    def _host_rows(self, x, t, w):
+        """``_rows`` for CPU tensors of the common dtypes, in numpy."""
+        if self.validate_args and x.shape[0]:
+            if not (np.isfinite(x.min()) and np.isfinite(x.max())):  # NaN propagates
+                raise ValueError("Input preds contains NaN or infinity (remove or impute them "
+                                 "first)")
+            if t.dtype != np.bool_ and not (t.min() >= 0 and t.max() <= 1 and (
+                    t.dtype.kind != "f" or ((t == 0) | (t == 1)).all())):
+                raise ValueError("target must hold 0/1 (or bool) labels; got values "
+                                 f"{np.unique(t)[:5].tolist()}")
+            if w is not None and w.numel() and not bool((torch.isfinite(w) & (w >= 0)).all()):
+                raise ValueError("sample_weight must be finite and non-negative")
+        score = torch.from_numpy(x.copy())
+        label = torch.from_numpy(t.astype(np.uint8))
+        return score, label, None if w is None else w.to(F64, copy=True)
+
     def update(self, preds, target, sample_weight=None):
         """Append a batch: ``preds`` (scores: logits or probabilities, ranked
         as given: no sigmoid), ``target`` (0/1 or bool) and optional
@@ -280,12 +332,13 @@ class _TableMetric(Metric):
         self.score.append(score)
         self.label.append(label)
         if w is None:
-            self.weight.append(score.new_empty(0, dtype=F64))
+            self.weight.append(_NO_WEIGHT if score.device.type == "cpu" else
+                               score.new_empty(0, dtype=F64))
         else:
             self.weight.append(w)
             self.weighted += 1
-        self._n_pending += score.shape[0]
-        if self.max_groups is not None and self._n_pending >= self._bounded_rows():
+        self._waiting[0] += score.shape[0]
+        if self.max_groups is not None and self._waiting[0] >= self._bounded_rows():
             self._compact()
 
     def _bounded_rows(self):
@@ -313,9 +366,16 @@ class _TableMetric(Metric):
         self._forward_cache = value
         return value
 
+    def _reduce_states(self, incoming_state):
+        super()._reduce_states(incoming_state)  # merge_state: the lists joined
+        self._waiting[0] = sum(x.shape[0] for x in self.score)
+        if self.max_groups is not None and self._waiting[0] >= self._bounded_rows():
+            self._compact()
+
     def reset(self):
         super().reset()
-        self._n_pending = 0
+        self._waiting[0] = 0
+        self._memo[0] = None
 
     # ------------------------------------------------------------ the runs
 
@@ -363,11 +423,14 @@ class _TableMetric(Metric):
 
     def _compact(self):
         """Sort the pending rows once and merge them with the sorted runs
-        into one run (or, bounded, into the cells)."""
+        into one run (or, bounded, into the cells).  Returns the merged
+        table's columns (float64 keys, pos, neg), or ``None`` when there was
+        nothing to merge."""
         pending = self._pending()
-        n_runs = 0 if _cat(self.runs) is None else _cat(self.runs).numel() // 2
+        runs = _cat(self.runs)
+        n_runs = 0 if runs is None else runs.numel() // 2
         if pending is None and (n_runs <= 1 or self.max_groups is not None):
-            return
+            return None
         device = pending[0].device if pending is not None else self._device_of_state()
         eng = _engine(device)
         key_dtype = _key_dtype(None if pending is None else pending[0],
@@ -377,27 +440,26 @@ class _TableMetric(Metric):
             tables.append(eng.rows(*pending))
         for name in _PENDING:
             setattr(self, name, [])
-        self._n_pending = 0
+        self._waiting[0] = 0
+        merged = eng.merge(tables)
+        columns = tuple(x.to(device) for x in eng.columns(merged))
         if self.max_groups is not None:
-            self._fold_cells(eng.columns(eng.merge(tables)))
+            self._fold_cells(columns)
         else:
-            self._store(eng.columns(eng.merge(tables)), key_dtype, device)
+            self._store(eng, merged, columns, key_dtype, device)
+            self._memo[0] = (self.runs, columns)  # the run just stored, as a table
+        return columns
 
-    def _store(self, columns, key_dtype, device):
+    def _store(self, eng, merged, columns, key_dtype, device):
         """One run, in the smaller form: rows (scores' bytes + 1 a row) when
         every weight is a count, else the table (keys + 16 bytes a key)."""
-        keys, pos, neg = (x.to(device) for x in columns)
+        keys, pos, neg = columns
         width = torch.empty(0, dtype=key_dtype).element_size()
         rows = None
         if int(self.weighted) == 0 and keys.numel():
-            counts = pos + neg
-            n = int(counts.sum())
-            if n * (width + 1) <= keys.shape[0] * (width + 16):
-                both = torch.stack((pos, neg), 1).reshape(-1).to(torch.int64)
-                label = torch.tensor([1, 0], dtype=torch.uint8, device=device).repeat(
-                    keys.shape[0])
-                rows = (torch.repeat_interleave(keys, counts.to(torch.int64)).to(key_dtype),
-                        torch.repeat_interleave(label, both))
+            n, d = eng.totals(merged)
+            if n * (width + 1) <= d * (width + 16):
+                rows = tuple(x.to(device) for x in eng.expand(merged, n, key_dtype))
         empty_k = torch.empty(0, dtype=key_dtype, device=device)
         empty_f = torch.empty(0, dtype=F64, device=device)
         if rows is not None:
@@ -413,7 +475,12 @@ class _TableMetric(Metric):
     def _table(self):
         """The merged table of every row (every rank's, in a sync):
         (keys, pos, neg) float64 tensors, descending."""
-        self._compact()
+        columns = self._compact()
+        if columns is not None:
+            return columns
+        memo = self._memo[0]
+        if memo is not None and memo[0] is self.runs:  # the state is that run still
+            return memo[1]
         device = self._device_of_state()
         eng = _engine(device)
         tables = self._run_tables(eng)
@@ -633,7 +700,8 @@ class BinaryAUROC(_TableMetric):
             self._undefined(v.ONE_CLASS, batch)
             return torch.tensor(float("nan"), dtype=F64, device=p.device)
         if self.max_fpr is None or self.max_fpr == 1:
-            area2 = (q * (2.0 * (tp - p) + p)).sum()
+            # twice the area: sum over keys of q * (2 * positives above + p)
+            area2 = 2.0 * torch.dot(q, tp) - torch.dot(q, p)
             return area2 / (2.0 * total_p * total_n)
         zero = torch.zeros(1, dtype=F64, device=fp.device)
         fpr = torch.cat((zero, fp / total_n))
@@ -662,7 +730,7 @@ class BinaryAUROC(_TableMetric):
         if total_p <= 0 or total_n <= 0:
             self._undefined(v.ONE_CLASS, False)
             return wald_interval(float("nan"), float("nan"), level)
-        auc = float((q * (2.0 * (tp - p) + p)).sum()) / (2.0 * total_p * total_n)
+        auc = float(2.0 * torch.dot(q, tp) - torch.dot(q, p)) / (2.0 * total_p * total_n)
         v10 = ((total_n - fp) + 0.5 * q) / total_n  # a positive here: negatives below
         v01 = ((tp - p) + 0.5 * p) / total_p  # a negative here: positives above
         if total_p <= 1 or total_n <= 1:
@@ -696,8 +764,8 @@ class BinaryAveragePrecision(_TableMetric):
             if batch or self.update_called or _cat(self.runs) is not None:
                 warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
             return torch.tensor(0.0, dtype=F64, device=p.device)
-        terms = torch.where(p > 0, p * (tp / torch.where(tp + fp > 0, tp + fp, 1.0)), 0.0)
-        return terms.sum() / total_p
+        seen = tp + fp  # (0 only above the first positive, where p is 0)
+        return torch.dot(p, tp / torch.where(seen > 0, seen, 1.0)) / total_p
 
 
 class _TorchXP:

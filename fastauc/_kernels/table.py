@@ -656,3 +656,46 @@ def find_keys(keys_asc, starts, kmin, shift, needles, out):
         x = needles[i]
         b = min(np.int64((x - kmin) >> shift), last)
         out[i] = _lower_bound(keys_asc, x, starts[b], starts[b + 1])
+
+
+@jit
+def collapse_rows(scores, labels, out_f, out_keys, pos, neg):
+    """Rows sorted by score, descending (a score repeated per row; ``labels``
+    0/1), to the table: the distinct scores' keys into ``out_keys`` (whose
+    memory ``out_f`` views as float64) with each class's count.  Returns the
+    number of keys.  ``-0.0`` and ``+0.0`` are one key."""
+    g = -1
+    prev = 0.0
+    for i in range(scores.shape[0]):
+        x = np.float64(scores[i]) + 0.0
+        if g < 0 or x != prev:
+            g += 1
+            out_f[g] = x
+            pos[g] = 0.0
+            neg[g] = 0.0
+            prev = x
+        if labels[i]:
+            pos[g] += 1.0
+        else:
+            neg[g] += 1.0
+    for j in range(g + 1):
+        out_keys[j] = float_key(out_keys[j])
+    return g + 1
+
+
+@jit
+def expand_rows(scores, pos, neg, out_scores, out_labels):
+    """A table of counts (``scores`` descending, float64) as rows: each score
+    once per row, its positives first, in ``out_scores``' dtype."""
+    o = 0
+    for g in range(scores.shape[0]):
+        x = scores[g]
+        for _ in range(np.int64(pos[g])):
+            out_scores[o] = x
+            out_labels[o] = 1
+            o += 1
+        for _ in range(np.int64(neg[g])):
+            out_scores[o] = x
+            out_labels[o] = 0
+            o += 1
+    return o

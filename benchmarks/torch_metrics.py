@@ -1,0 +1,128 @@
+"""fastauc.torch's BinaryAUROC against torchmetrics' in a training loop's
+pattern, on CPU tensors: every update of an epoch, compute at its end, the
+per-step forward (what Lightning logs), and the state's bytes.
+
+    python benchmarks/torch_metrics.py            # 1e5, 1e6, 1e7 rows
+    python benchmarks/torch_metrics.py --rows 1e6 --repeats 3
+
+Scores are normal plus the label, 3% positives, float32; batches of 1024
+rows (8192 at 1e7 rows); forward steps of 512 rows over a whole epoch (1e5
+and 1e6 rows).  Each figure is the best of ``--repeats`` runs, one process,
+warm (kernels compiled before timing).  The table is markdown, with the
+machine and versions under it; docs/benchmarks.md holds its latest output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import time
+import warnings
+
+import numpy as np
+import torch
+
+
+def _state_bytes(metric) -> int:
+    total = 0
+    for x in metric.metric_state.values():
+        for t in (x if isinstance(x, list) else [x]):
+            total += t.numel() * t.element_size()
+    return total
+
+
+def _data(n: int, seed: int = 0):
+    g = torch.Generator().manual_seed(seed)
+    y = (torch.rand(n, generator=g) < 0.03).to(torch.int64)
+    s = torch.randn(n, generator=g) + y
+    return y, s
+
+
+def _epoch(make, y, s, batch):
+    """(seconds of all updates, seconds of compute, value, bytes before and after compute)."""
+    metric = make()
+    gc.collect()
+    t0 = time.perf_counter()
+    for a in range(0, s.shape[0], batch):
+        metric.update(s[a:a + batch], y[a:a + batch])
+    t1 = time.perf_counter()
+    before = _state_bytes(metric)
+    value = float(metric.compute())
+    t2 = time.perf_counter()
+    return t1 - t0, t2 - t1, value, before, _state_bytes(metric)
+
+
+def _forward(make, y, s, step):
+    """Mean seconds of one forward step over an epoch."""
+    metric = make()
+    gc.collect()
+    t0 = time.perf_counter()
+    for a in range(0, s.shape[0], step):
+        metric(s[a:a + step], y[a:a + step])
+    return (time.perf_counter() - t0) / -(-s.shape[0] // step)
+
+
+def _best(fn, repeats):
+    runs = [fn() for _ in range(repeats)]
+    return [min(r[i] for r in runs) if isinstance(runs[0][i], float) and i < 2 else runs[0][i]
+            for i in range(len(runs[0]))]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=float, nargs="*", default=[1e5, 1e6, 1e7])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    import torchmetrics
+    from torchmetrics.classification import BinaryAUROC as TorchmetricsAUROC
+
+    import fastauc
+    from fastauc.torch import BinaryAUROC
+
+    ours, theirs = BinaryAUROC, lambda: TorchmetricsAUROC(thresholds=None)
+    y, s = _data(4096, seed=1)  # warm: compile fastauc's kernels before timing
+    for make in (ours, theirs):
+        _epoch(make, y, s, 1024)
+        _forward(make, y, s, 512)
+    rows = []
+    for n in (int(r) for r in args.rows):
+        batch = 8192 if n >= 10**7 else 1024
+        y, s = _data(n)
+        exact = fastauc.roc_auc_score(y.numpy(), s.numpy())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = _best(lambda: _epoch(ours, y, s, batch), args.repeats)
+            b = _best(lambda: _epoch(theirs, y, s, batch), args.repeats)
+            if n <= 10**6:
+                fa = min(_forward(ours, y, s, 512) for _ in range(args.repeats))
+                fb = min(_forward(theirs, y, s, 512) for _ in range(args.repeats))
+            else:
+                fa = fb = None
+        rows.append((n, batch, a, b, fa, fb, exact))
+
+    print("| rows (batch) | updates: fastauc / torchmetrics | ratio | compute: fastauc / "
+          "torchmetrics | ratio | forward per 512-row step | ratio | state MB before compute "
+          "(after) | AUC error: fastauc / torchmetrics |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n, batch, a, b, fa, fb, exact in rows:
+        fwd = (f"{fa * 1e3:.3f} / {fb * 1e3:.3f} ms", f"{fa / fb:.2f}") if fa else ("", "")
+        print(f"| {n:.0e} ({batch}) | {a[0]:.3f} / {b[0]:.3f} s | {a[0] / b[0]:.2f} | "
+              f"{a[1] * 1e3:.1f} / {b[1] * 1e3:.1f} ms | {a[1] / b[1]:.2f} | {fwd[0]} | {fwd[1]} | "
+              f"{a[3] / 1e6:.1f} ({a[4] / 1e6:.1f}) / {b[3] / 1e6:.1f} ({b[4] / 1e6:.1f}) | "
+              f"{abs(a[2] - exact):.1e} / {abs(b[2] - exact):.1e} |")
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    print(f"\n{cpu}, {torch.get_num_threads()} torch threads; Python "
+          f"{platform.python_version()}, torch {torch.__version__}, torchmetrics "
+          f"{torchmetrics.__version__}, numpy {np.__version__}, fastauc {fastauc.__version__}. "
+          f"CPU tensors, float32 scores (normal + label), 3% positives; best of {args.repeats}.")
+
+
+if __name__ == "__main__":
+    main()
