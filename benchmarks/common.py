@@ -4,6 +4,7 @@ choosing which build of fastauc to load)."""
 
 from __future__ import annotations
 
+import platform
 import time
 
 import numpy as np
@@ -41,3 +42,14 @@ def data(n, pos_rate=0.1, seed=0):
     s = rng.random(n)
     w = rng.random(n)
     return y, s, w
+
+
+def cpu_name():
+    """The CPU's model name (Linux), else what ``platform`` knows."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    return cpu

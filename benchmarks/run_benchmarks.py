@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import fastauc  # noqa: E402
 from fastauc import _parallel, _sort  # noqa: E402
-from common import best_time, data  # noqa: E402 (benchmarks/common.py)
+from common import best_time, cpu_name, data  # noqa: E402 (benchmarks/common.py)
 from fastauc.naive import pairwise_auc  # noqa: E402
 from tests.registry import GOALS  # noqa: E402
 
@@ -521,17 +521,6 @@ def memory_rows(n):
     rows.append(judged("`bootstrap_ci`, 1 replicate: time", n, dt, t_auc, "one `roc_auc_score`",
                        "time bootstrap 1e8"))
     return rows
-
-
-def cpu_name():
-    """The CPU's model name (Linux), else what ``platform`` knows."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
-    except (OSError, StopIteration):
-        pass
-    return cpu
 
 
 def virtual_machine():

@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 import torch
+from common import cpu_name  # benchmarks/common.py
 
 
 def _state_bytes(metric) -> int:
@@ -112,13 +113,7 @@ def main(argv=None):
               f"{a[1] * 1e3:.1f} / {b[1] * 1e3:.1f} ms | {a[1] / b[1]:.2f} | {fwd[0]} | {fwd[1]} | "
               f"{a[3] / 1e6:.1f} ({a[4] / 1e6:.1f}) / {b[3] / 1e6:.1f} ({b[4] / 1e6:.1f}) | "
               f"{abs(a[2] - exact):.1e} / {abs(b[2] - exact):.1e} |")
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
-    except (OSError, StopIteration):
-        pass
-    print(f"\n{cpu}, {torch.get_num_threads()} torch threads; Python "
+    print(f"\n{cpu_name()}, {torch.get_num_threads()} torch threads; Python "
           f"{platform.python_version()}, torch {torch.__version__}, torchmetrics "
           f"{torchmetrics.__version__}, numpy {np.__version__}, fastauc {fastauc.__version__}. "
           f"CPU tensors, float32 scores (normal + label), 3% positives; best of {args.repeats}.")
