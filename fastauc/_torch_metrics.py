@@ -429,8 +429,9 @@ class _TableMetric(Metric):
         pending = self._pending()
         runs = _cat(self.runs)
         n_runs = 0 if runs is None else runs.numel() // 2
-        if pending is None and (n_runs <= 1 or self.max_groups is not None):
-            return None
+        if pending is None and (n_runs <= 1 or self.max_groups is not None or (
+                self._memo[0] is not None and self._memo[0][0] is self.runs)):
+            return None  # (the runs' table is _memo's)
         device = pending[0].device if pending is not None else self._device_of_state()
         eng = _engine(device)
         key_dtype = _key_dtype(None if pending is None else pending[0],
@@ -443,7 +444,9 @@ class _TableMetric(Metric):
         self._waiting[0] = 0
         merged = eng.merge(tables)
         columns = tuple(x.to(device) for x in eng.columns(merged))
-        if self.max_groups is not None:
+        if self._is_synced and self.max_groups is None:  # every rank's: for this result only
+            self._memo[0] = (self.runs, columns)
+        elif self.max_groups is not None:
             self._fold_cells(columns)
         else:
             self._store(eng, merged, columns, key_dtype, device)
@@ -507,22 +510,19 @@ class _TableMetric(Metric):
 
     def _agree(self, group):
         """Every rank's runs in one key dtype (float64 if any rank's scores
-        were), so that the gathered tensors have one dtype."""
-        keys = _cat(self.rows_keys), _cat(self.table_keys)
-        local = 8 if _key_dtype(*keys) == F64 else 4
+        were), and every state a tensor of its dtype (an empty one on a rank
+        without rows), so that the gathered tensors agree."""
+        local = 8 if _key_dtype(_cat(self.rows_keys), _cat(self.table_keys)) == F64 else 4
         width = torch.tensor([local], dtype=torch.int64, device=self._device_of_state())
         torch.distributed.all_reduce(width, op=torch.distributed.ReduceOp.MAX, group=group)
-        dtype = F64 if int(width) == 8 else torch.float32
-        device = width.device
-        self.rows_keys = [keys[0].to(dtype) if keys[0] is not None else
-                          torch.empty(0, dtype=dtype, device=device)]
-        self.table_keys = [keys[1].to(dtype) if keys[1] is not None else
-                           torch.empty(0, dtype=dtype, device=device)]
-        for name, dt in (("rows_label", torch.uint8), ("table_pos", F64), ("table_neg", F64),
-                         ("runs", torch.int64)):
-            x = _cat(getattr(self, name))
-            setattr(self, name, [x if x is not None else torch.empty(0, dtype=dt,
-                                                                     device=device)])
+        keys = F64 if int(width) == 8 else torch.float32
+        dtypes = dict(zip(_RUNS, (keys, torch.uint8, keys, F64, F64, torch.int64)))
+        if self.max_groups is not None:
+            dtypes.update(zip(_CELL_STATES, (torch.int64,) * 3 + (F64,) * 2 + (torch.int64,)))
+        for name, dtype in dtypes.items():
+            x = _cat(getattr(self, name), dtype)
+            setattr(self, name, [x if x is not None else
+                                 torch.empty(0, dtype=dtype, device=width.device)])
 
     # ------------------------------------------------------------ the bounded table
 

@@ -546,16 +546,18 @@ def _rank_mixed(rank, port, out_dir):
                             world_size=2)
     try:
         auc, ap, empty = BinaryAUROC(), BinaryAveragePrecision(), BinaryAUROC()
+        bounded = BinaryAUROC(max_groups=8)
         ys, ss = _mixed_rows(rank)
         for y, s in zip(ys, ss):
             auc(s, y)
             ap.update(s, y)
             if rank == 0:
                 empty.update(s, y)
+                bounded.update(s, y)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # rank 1's empty metric: compute before update
+            warnings.simplefilter("ignore")  # rank 1's empty metrics: compute before update
             values = (auc.compute().item(), ap.compute().item(), empty.compute().item(),
-                      auc.delong_interval().se, auc.n_distinct)
+                      auc.delong_interval().se, auc.n_distinct, *bounded.auc_bounds())
         np.save(os.path.join(out_dir, f"mixed{rank}.npy"), np.array(values))
     finally:
         dist.destroy_process_group()
@@ -586,7 +588,8 @@ def test_ddp_ranks_of_both_forms_and_dtypes_and_an_empty_rank(tmp_path):
     y0 = torch.cat(parts[0][0]).numpy()
     s0 = torch.cat(parts[0][1]).numpy()
     for rank in (0, 1):
-        auc, ap, only0, se, n_distinct = np.load(tmp_path / f"mixed{rank}.npy")
+        auc, ap, only0, se, n_distinct, low, high = np.load(tmp_path / f"mixed{rank}.npy")
+        assert low <= only0 <= high < low + 4 / 8  # the bounded metric: rank 0's rows
         assert auc == fastauc.roc_auc_score(y, s)
         assert ap == pytest.approx(fastauc.average_precision_score(y, s), rel=1e-12)
         assert only0 == fastauc.roc_auc_score(y0, s0)
