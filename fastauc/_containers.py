@@ -7,6 +7,11 @@ comes from, and converted with their own methods; a missing value (``pd.NA``,
 crash or a silent cast.  A plain numpy array returns at once (the hot path at
 n = 1e3 pays one ``type()`` check).
 
+The way back, :func:`in_scores_library`: the dispatcher (``fastauc._device``)
+hands every public function's result to it, so that array results come back
+in the scores' library and device (torch tensors for a tensor, on the CPU
+path as on the GPU), whichever engine computed them.
+
 :func:`score_columns` turns the several-models input of ``report`` and
 ``delong_covariance`` (a 2-D array, a mapping ``{name: scores}``, a pandas or
 polars DataFrame, a pyarrow Table, or a list of 1-D arrays) into names and
@@ -20,7 +25,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-__all__ = ["cuda_device", "score_columns", "to_host", "to_numpy"]
+__all__ = ["cuda_device", "in_scores_library", "score_columns", "to_host", "to_numpy"]
 
 
 def sklearn_input_name(name: str) -> str:
@@ -99,6 +104,60 @@ def _host_copy(x):
     import cupy
 
     return cupy.asnumpy(cupy.asarray(x))
+
+
+def _torch_home(scores):
+    """numpy array -> tensor on the device of the tensor ``scores``."""
+    torch = sys.modules["torch"]  # loaded, since scores is one of its tensors
+    device = scores.device
+
+    def home(a):
+        if not a.flags.writeable or any(step < 0 for step in a.strides):
+            a = a.copy()  # torch.from_numpy takes neither (a warning, an error)
+        t = torch.from_numpy(a)
+        return t if device.type == "cpu" else t.to(device)
+
+    return home
+
+
+def _cupy_home(scores):
+    """numpy array -> CuPy array on the GPU of the CuPy array ``scores``."""
+    cupy = sys.modules["cupy"]
+    ordinal = int(scores.device.id)
+
+    def home(a):
+        with cupy.cuda.Device(ordinal):
+            return cupy.asarray(a)
+
+    return home
+
+
+_HOMES = {"torch": _torch_home, "cupy": _cupy_home}
+
+
+def in_scores_library(result, scores):
+    """``result`` with its numpy arrays (``result`` itself, or the items of a
+    returned tuple) in the library and on the device of ``scores``, as
+    scikit-learn's array-API rule has it: a torch tensor's results are
+    tensors on its device, CPU or CUDA, a CuPy array's are CuPy arrays.  For
+    scores of any other kind (numpy, lists, pandas, polars, pyarrow; JAX,
+    whose float64 needs ``jax_enable_x64``), and for floats, ``None`` and
+    result objects (dataclasses, DataFrames, figures), ``result`` as it is.
+    The numpy values are kept: dtype (float64 rates, thresholds in the
+    scores' float dtype) and bits."""
+    if type(scores) is np.ndarray:  # the hot path: one check
+        return result
+    make = _HOMES.get(_library(scores))
+    if make is None:
+        return result
+    home = make(scores)
+
+    def back(a):
+        return home(a) if isinstance(a, np.ndarray) and a.dtype.kind in "biuf" else a
+
+    if type(result) is tuple:  # a curve's arrays; (value, gradient); a band
+        return tuple(back(a) for a in result)
+    return back(result)
 
 
 def to_numpy(x, name: str):

@@ -129,7 +129,7 @@ CONTAINERS = {
 
 try:  # tensors, also ones that require grad (read, not differentiated)
     import torch
-except ImportError:  # pragma: no cover - the test extra has it
+except ImportError:  # the torch extra, not the test extra's: these containers are left out
     torch = None
 if torch is not None:
     CONTAINERS["torch"] = (torch.as_tensor, torch.as_tensor, torch.as_tensor)
@@ -184,6 +184,87 @@ def test_container_gives_the_numpy_result(function, container):
     ours = CALLS[function](y, s, s2, w, p)
     ref = CALLS[function](*(_numpy_view(a) for a in (y, s, s2, w, p)))
     _same(ours, ref)
+
+
+def _arrays(result):
+    """The arrays a result holds as itself or as the items of a tuple (what
+    the dispatcher puts in the scores' library), with their positions."""
+    if isinstance(result, tuple):
+        return {i: a for i, a in enumerate(result) if isinstance(a, np.ndarray)}
+    return {None: result} if isinstance(result, np.ndarray) else {}
+
+
+def _torch_dtype(torch, a):
+    return torch.from_numpy(np.empty(0, a.dtype)).dtype
+
+
+@pytest.mark.parametrize("function", sorted(CALLS))
+def test_tensor_scores_give_tensor_results(function):
+    """scikit-learn's array-API rule, on the CPU as on the GPU: every array a
+    public function returns (itself, or in a returned tuple) is a tensor when
+    the scores are one, with the numpy result's dtype and values; floats
+    stay floats; result objects (dataclasses, DataFrames, figures) keep
+    numpy inside."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (the torch extra)")
+    y, s, s2, w, p = (torch.as_tensor(a) for a in (Y, S, S2, W, PRED))
+    ours = CALLS[function](y, s, s2, w, p)
+    ref = CALLS[function](Y, S, S2, W, PRED)
+    _same(ours, ref)
+    assert type(ours) is type(ref) or isinstance(ref, np.ndarray)
+    for at, a in _arrays(ref).items():
+        t = ours if at is None else ours[at]
+        assert isinstance(t, torch.Tensor) and t.device.type == "cpu", (at, type(t))
+        assert t.dtype == _torch_dtype(torch, a) and not t.requires_grad
+    if isinstance(ref, float):
+        assert type(ours) is float
+
+
+CURVES = ("roc_curve", "precision_recall_curve", "det_curve")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16"])
+@pytest.mark.parametrize("function", CURVES)
+def test_curves_of_tensors_are_tensors(function, dtype):
+    """The curves, the issue's case: CPU tensors in, CPU tensors out (as CUDA
+    tensors give CUDA tensors), the rates float64 and the thresholds in the
+    dtype the numpy call gives for the same values; numpy in, numpy out."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (the torch extra)")
+    curve = getattr(fastauc, function)
+    s = torch.as_tensor(S).to(getattr(torch, dtype)).requires_grad_()
+    s_np = s.detach().float().numpy() if dtype == "bfloat16" else s.detach().numpy()
+    y, w = torch.as_tensor(Y), torch.as_tensor(W)
+    for ours, ref in ((curve(y, s, sample_weight=w), curve(Y, s_np, sample_weight=W)),
+                      (curve(Y, s), curve(Y, s_np)),  # labels as numpy: the scores decide
+                      (curve(y, s_np), curve(Y, s_np))):
+        assert len(ours) == len(ref) == 3
+        for t, a in zip(ours, ref):
+            if isinstance(ours[0], np.ndarray):  # numpy scores (the third pair)
+                assert type(t) is np.ndarray and t.dtype == a.dtype
+            else:
+                assert isinstance(t, torch.Tensor) and t.device.type == "cpu"
+                assert t.dtype == _torch_dtype(torch, a)
+            np.testing.assert_array_equal(np.asarray(t), a)
+        assert ref[0].dtype == ref[1].dtype == np.float64
+    assert isinstance(curve(y, s)[2], torch.Tensor)
+    # thresholds in the scores' float dtype, as numpy's path (float32 scores: PR's are float32)
+    assert curve(y, s)[2].dtype == _torch_dtype(torch, curve(Y, s_np)[2])
+
+
+def test_tensor_results_are_writable_copies_of_odd_numpy_results():
+    """Read-only or reversed numpy results become ordinary tensors (torch
+    refuses both as they are), the values unchanged."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (the torch extra)")
+    from fastauc._containers import in_scores_library
+
+    frozen = np.arange(4.0)
+    frozen.flags.writeable = False
+    reversed_ = np.arange(5)[::-1]
+    out = in_scores_library((frozen, reversed_, 0.5, None, np.array(["a"])), torch.zeros(2))
+    assert isinstance(out[0], torch.Tensor) and out[0].tolist() == [0, 1, 2, 3]
+    assert isinstance(out[1], torch.Tensor) and out[1].tolist() == [4, 3, 2, 1, 0]
+    assert out[2:4] == (0.5, None) and isinstance(out[4], np.ndarray)  # strings stay numpy
+    assert in_scores_library(frozen, np.zeros(2)) is frozen  # numpy scores: as it is
+    assert in_scores_library(frozen, [0.1, 0.2]) is frozen
 
 
 @pytest.mark.parametrize("container", sorted(CONTAINERS))

@@ -470,6 +470,39 @@ def test_inputs_are_not_modified():
         assert np.array_equal(a, b)
 
 
+def test_results_in_the_scores_library_and_device():
+    """device='cuda' on CPU tensors (simulated here; a real GPU computes
+    there): CPU tensors back, as the CPU path gives them, with the CPU
+    path's dtypes and values; numpy scores give numpy."""
+    torch = pytest.importorskip("torch", reason="torch is not installed (the torch extra)")
+    rng = np.random.default_rng(2)
+    y = rng.random(200) < 0.4
+    s = np.round(rng.standard_normal(200) + y, 1).astype(np.float32)
+    P = rng.dirichlet(np.ones(3), 200)
+    k = rng.integers(0, 3, 200)
+    calls = [(fastauc.roc_curve, (y, s)), (fastauc.precision_recall_curve, (y, s)),
+             (fastauc.det_curve, (y, s)),
+             (lambda a, b: fastauc.roc_auc_score(a, b, multi_class="ovr", average=None), (k, P)),
+             (fastauc.delong_covariance, (y, np.column_stack((s, s ** 2)))),
+             (lambda a, b: fastauc.pairwise_loss_gradient(a, b, hessian=True), (y, s))]
+    for call, (a, b) in calls:
+        ref = call(a, b)
+        for result in (on_device(call, torch.as_tensor(a), torch.as_tensor(b)),
+                       on_device(call, a, torch.as_tensor(b)), call(a, torch.as_tensor(b))):
+            for r, t in zip(ref if isinstance(ref, tuple) else (ref,),
+                            result if isinstance(result, tuple) else (result,)):
+                if isinstance(r, float):
+                    assert type(t) is float and t == pytest.approx(r, rel=1e-12)
+                    continue
+                assert isinstance(t, torch.Tensor) and t.device.type == "cpu", call
+                assert str(t.dtype) == f"torch.{r.dtype}", (call, t.dtype, r.dtype)
+                # the values (the device's DeLong sums may differ in the last bit)
+                np.testing.assert_allclose(t.numpy(), r, rtol=1e-12, atol=0)
+        numpy_in = on_device(call, a, b)
+        assert not any(isinstance(r, torch.Tensor)
+                       for r in (numpy_in if isinstance(numpy_in, tuple) else (numpy_in,)))
+
+
 # ------------------------------------------------------------------ configuration
 
 def test_config_context_is_per_thread_and_restored():
@@ -534,6 +567,10 @@ def test_cuda_without_a_gpu_raises_clearly():
     if out.returncode == 0:
         pytest.skip("this machine has a CUDA GPU")
     assert "ValueError: device='cuda' cannot run" in out.stderr, out.stderr[-2000:]
+    from fastauc._device import _driver_gpus
+
+    if not _driver_gpus()[0]:  # no GPU at all (not merely no CuPy): said first
+        assert "cannot run: no CUDA GPU found (checked: " in out.stderr, out.stderr[-2000:]
     # the default, device='auto', computes on the CPU there
     auto = subprocess.run([sys.executable, "-c", "import fastauc; print(fastauc.roc_auc_score("
                            "[0, 1], [0.1, 0.2]))"], env=env, capture_output=True, text=True,
@@ -595,6 +632,22 @@ def test_torch_tensors_in_torch_tensors_out():
     b16 = fastauc.roc_auc_score(y, s.detach().bfloat16())
     assert b16 == fastauc.roc_auc_score(y.cpu().numpy(),
                                         s.detach().bfloat16().float().cpu().numpy())
+
+
+@gpu
+def test_cuda_tensors_computed_on_the_cpu_come_back_on_the_gpu():
+    """The same rule where the CPU computes: device='cpu', and a function
+    without a device implementation (the confidence band)."""
+    torch = _torch_cuda()
+    y = torch.rand(1000, device="cuda") < 0.3
+    s = torch.randn(1000, device="cuda", dtype=torch.float64) + y
+    with fastauc.config_context(device="cpu"):
+        fpr, tpr, thr = fastauc.roc_curve(y, s)
+    assert fpr.is_cuda and thr.is_cuda and fpr.dtype == torch.float64
+    ref = fastauc.roc_curve(y.cpu().numpy(), s.cpu().numpy())
+    assert np.array_equal(thr.cpu().numpy(), ref[2])
+    band = fastauc.roc_confidence_band(y, s, n_resamples=20, random_state=0)
+    assert all(isinstance(b, torch.Tensor) and b.is_cuda for b in band)
 
 
 def test_docstrings_say_what_runs_on_the_gpu():

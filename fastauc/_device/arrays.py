@@ -12,7 +12,10 @@ The device path computes with one array namespace ``xp``: CuPy on a GPU,
 numpy under numba-cuda's simulator (``NUMBA_ENABLE_CUDASIM=1``), where the
 kernels of ``_kernels_cuda`` run simulated on host arrays.  Results go back
 to the library and device of the scores (a torch tensor in, torch tensors
-out); scalars are Python floats.
+out); scalars are Python floats.  :meth:`Engine.out` keeps a result on the
+GPU when the scores are there; for host scores (and under the simulator) it
+gives numpy, which the dispatcher puts in the scores' library, as it does
+the CPU path's results (``_containers.in_scores_library``).
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ from .._containers import cuda_device, to_host
 __all__ = ["HOST", "Engine", "cuda_device", "library", "to_host"]
 
 HOST = object()  # a device implementation's answer: "compute this one on the host"
-GPU_EXTRA = ("install the GPU extra: pip install 'fastauc[gpu]' (CUDA 13) or "
-             "'fastauc[gpu-cu12]' (CUDA 12); docs/gpu.md")
+GPU_EXTRA = ('install the GPU extra: pip install "fastauc[gpu]" (CUDA 13) or '
+             '"fastauc[gpu-cu12]" (CUDA 12); docs/gpu.md')
 
 
 def _module(x) -> str:
@@ -108,7 +111,8 @@ class Engine:
         return a if self.simulated else self.xp.asnumpy(a)
 
     def out(self, a):
-        """A result array in the scores' library and device."""
+        """A result array in the scores' library and device: numpy when the
+        scores are host arrays (the dispatcher converts it) or simulated."""
         if self.simulated or self.lib == "numpy":
             return self.host(a)
         if self.lib == "torch":
