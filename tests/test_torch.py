@@ -249,6 +249,7 @@ def _rank_main(rank, port, batches, out_dir):
         values = (auc.compute().item(), ap.compute().item(), ci.se,
                   *bounded.auc_bounds(), bounded.compute().item())
         np.save(os.path.join(out_dir, f"rank{rank}.npy"), np.array(values))
+        _mixed_part(rank, out_dir)
     finally:
         dist.destroy_process_group()
 
@@ -256,7 +257,8 @@ def _rank_main(rank, port, batches, out_dir):
 @pytest.mark.parametrize("weighted", [True])  # (unweighted: in one process above)
 def test_ddp_two_processes_merge_tables(tmp_path, weighted):
     """Two gloo processes, each updating with half the batches: both get the
-    all-data AUC and AP (the ranks' tables merged)."""
+    all-data AUC and AP (the ranks' tables merged); then ranks of both state
+    forms and key dtypes, forward, and metrics updated on one rank only."""
     import torch.multiprocessing as mp
 
     batches = _batches(7, k=6, weighted=weighted)
@@ -272,6 +274,7 @@ def test_ddp_two_processes_merge_tables(tmp_path, weighted):
         assert auc == (ref if not weighted else pytest.approx(ref, rel=1e-12))
         assert ap == pytest.approx(fastauc.average_precision_score(y, s, sample_weight=w),
                                    rel=1e-12)
+    _check_mixed(tmp_path)
 
 
 def test_cpu_scores_are_read_in_place_and_half_precision_widened():
@@ -537,30 +540,23 @@ def test_swapped_arguments_get_a_hint():
         BinaryAUROC().update(y, s.detach())
 
 
-def _rank_mixed(rank, port, out_dir):
+def _mixed_part(rank, out_dir):
     """Rank 0: float64 scores, forward and update, ties (the table form);
     rank 1: float32 distinct scores (the rows form) or nothing at all."""
-    import torch.distributed as dist
-
-    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
-                            world_size=2)
-    try:
-        auc, ap, empty = BinaryAUROC(), BinaryAveragePrecision(), BinaryAUROC()
-        bounded = BinaryAUROC(max_groups=8)
-        ys, ss = _mixed_rows(rank)
-        for y, s in zip(ys, ss):
-            auc(s, y)
-            ap.update(s, y)
-            if rank == 0:
-                empty.update(s, y)
-                bounded.update(s, y)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # rank 1's empty metrics: compute before update
-            values = (auc.compute().item(), ap.compute().item(), empty.compute().item(),
-                      auc.delong_interval().se, auc.n_distinct, *bounded.auc_bounds())
-        np.save(os.path.join(out_dir, f"mixed{rank}.npy"), np.array(values))
-    finally:
-        dist.destroy_process_group()
+    auc, ap, empty = BinaryAUROC(), BinaryAveragePrecision(), BinaryAUROC()
+    bounded = BinaryAUROC(max_groups=8)
+    ys, ss = _mixed_rows(rank)
+    for y, s in zip(ys, ss):
+        auc(s, y)
+        ap.update(s, y)
+        if rank == 0:
+            empty.update(s, y)
+            bounded.update(s, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # rank 1's empty metrics: compute before update
+        values = (auc.compute().item(), ap.compute().item(), empty.compute().item(),
+                  auc.delong_interval().se, auc.n_distinct, *bounded.auc_bounds())
+    np.save(os.path.join(out_dir, f"mixed{rank}.npy"), np.array(values))
 
 
 def _mixed_rows(rank):
@@ -577,11 +573,9 @@ def _mixed_rows(rank):
     return ys, ss
 
 
-def test_ddp_ranks_of_both_forms_and_dtypes_and_an_empty_rank(tmp_path):
-    import torch.multiprocessing as mp
-
-    mp.start_processes(_rank_mixed, args=(_free_port(), str(tmp_path)), nprocs=2, join=True,
-                       start_method="spawn")
+def _check_mixed(tmp_path):
+    """The ranks of both forms and dtypes, and empty ranks: every rank's value
+    is the all-data one."""
     parts = [_mixed_rows(r) for r in (0, 1)]
     y = torch.cat(parts[0][0] + parts[1][0]).numpy()
     s = np.concatenate([x.to(torch.float64).numpy() for x in parts[0][1] + parts[1][1]])
