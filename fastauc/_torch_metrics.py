@@ -524,6 +524,13 @@ class _TableMetric(Metric):
             setattr(self, name, [x if x is not None else
                                  torch.empty(0, dtype=dtype, device=width.device)])
 
+    def _synced(self):
+        """The sync of a result other than ``compute`` (the interval, the
+        bounds), under the same settings as ``compute``'s
+        (``sync_on_compute``, ``dist_sync_fn``)."""
+        return self.sync_context(dist_sync_fn=self.dist_sync_fn, should_sync=self._to_sync,
+                                 should_unsync=self._should_unsync)
+
     # ------------------------------------------------------------ the bounded table
 
     def _fold_cells(self, columns):
@@ -671,7 +678,7 @@ class BinaryAUROC(_TableMetric):
         """``(low, high)``: certified bounds of the AUC of all the data (every
         rank's, under DDP), as :meth:`fastauc.Accumulator.auc_bounds`; equal
         while the table is exact."""
-        with self.sync_context():
+        with self._synced():
             if self.max_groups is not None:
                 cells = self._exact_cells()
                 if cells is not None:
@@ -717,7 +724,7 @@ class BinaryAUROC(_TableMetric):
         DDP) from the table, as :func:`fastauc.roc_auc_ci` gives it
         (frequency weights)."""
         level = v.check_confidence_level(confidence_level)
-        with self.sync_context():
+        with self._synced():
             if self.max_groups is not None and self._exact_cells() is not None:
                 raise ValueError("DeLong's interval needs the exact table: this metric "
                                  "merged scores into ranges to stay within max_groups="

@@ -544,18 +544,20 @@ def _mixed_part(rank, out_dir):
     """Rank 0: float64 scores, forward and update, ties (the table form);
     rank 1: float32 distinct scores (the rows form) or nothing at all."""
     auc, ap, empty = BinaryAUROC(), BinaryAveragePrecision(), BinaryAUROC()
-    bounded = BinaryAUROC(max_groups=8)
+    bounded, local = BinaryAUROC(max_groups=8), BinaryAUROC(sync_on_compute=False)
     ys, ss = _mixed_rows(rank)
     for y, s in zip(ys, ss):
         auc(s, y)
         ap.update(s, y)
+        local.update(s, y)
         if rank == 0:
             empty.update(s, y)
             bounded.update(s, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # rank 1's empty metrics: compute before update
         values = (auc.compute().item(), ap.compute().item(), empty.compute().item(),
-                  auc.delong_interval().se, auc.n_distinct, *bounded.auc_bounds())
+                  auc.delong_interval().se, auc.n_distinct, *bounded.auc_bounds(),
+                  local.compute().item(), local.delong_interval().se)  # this rank's alone
     np.save(os.path.join(out_dir, f"mixed{rank}.npy"), np.array(values))
 
 
@@ -582,7 +584,12 @@ def _check_mixed(tmp_path):
     y0 = torch.cat(parts[0][0]).numpy()
     s0 = torch.cat(parts[0][1]).numpy()
     for rank in (0, 1):
-        auc, ap, only0, se, n_distinct, low, high = np.load(tmp_path / f"mixed{rank}.npy")
+        auc, ap, only0, se, n_distinct, low, high, mine_auc, mine_se = np.load(
+            tmp_path / f"mixed{rank}.npy")
+        y_r = torch.cat(parts[rank][0]).numpy()
+        s_r = np.concatenate([x.to(torch.float64).numpy() for x in parts[rank][1]])
+        assert mine_auc == fastauc.roc_auc_score(y_r, s_r)
+        assert mine_se == pytest.approx(fastauc.roc_auc_ci(y_r, s_r).se, rel=1e-12)
         assert low <= only0 <= high < low + 4 / 8  # the bounded metric: rank 0's rows
         assert auc == fastauc.roc_auc_score(y, s)
         assert ap == pytest.approx(fastauc.average_precision_score(y, s), rel=1e-12)
