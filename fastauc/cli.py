@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from ._demo import demo, make_demo_data
-from .deploy import warmup
+from .deploy import GROUPS, warmup
 
 __all__ = ["demo", "main", "make_demo_data", "warmup"]
 
@@ -605,6 +605,10 @@ def main(argv=None):
     wu.add_argument("--jobs", type=int, default=None,
                     help="processes compiling at once (default: the CPUs this process may "
                     "use, FASTAUC_NUM_THREADS if set)")
+    wu.add_argument("--groups", nargs="+", choices=list(GROUPS), default=None, metavar="NAME",
+                    help="warm only these families of calls (default: all): "
+                    f"{', '.join(GROUPS)}; 'training' is the all-pairs losses and the "
+                    "training metrics' tables (fastauc.torch on the CPU)")
     _report_parser(sub)
     args = parser.parse_args(argv)
     try:
@@ -613,7 +617,8 @@ def main(argv=None):
 
             if args.jobs is not None and args.jobs < 1:
                 raise CLIError("--jobs must be at least 1")
-            warmup(jobs=num_threads() if args.jobs is None else args.jobs)
+            warmup(groups=args.groups,
+                   jobs=num_threads() if args.jobs is None else args.jobs)
             return 0
         if args.command == "demo":
             if args.n < 1000:

@@ -8,6 +8,7 @@ Docker build or a cluster's start-up script.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -104,6 +105,106 @@ def _large(fastauc, y, p, q, w, k, P):
     fastauc.report(y, np.column_stack((s, p)))
 
 
+def _training_sizes():
+    """Rows for the training group: one bucket of the sort, then above each
+    row count where the losses and the tables take another path
+    (``_sort.CHUNK_MIN``: the bucketed sort, the hinge merge cut into parts
+    on the threads, the tables built and merged in key ranges;
+    ``_sort.DIRECT_ROWS``: the sort by group carries slots, not rows)."""
+    from . import _sort
+
+    return 300, _sort.CHUNK_MIN + 4_464, _sort.DIRECT_ROWS + 1
+
+
+def _training_part(fastauc, y, p, q, w, k, P, *, dtype, weighted):
+    """The training group's calls on ``dtype`` scores, weighted or not (the
+    four parts compile different signatures of the kernels: keys of the
+    score's width, weights or none).
+
+    - ``pairwise_loss_gradient`` (and ``pairwise_loss``: the same kernels)
+      for every loss, as ``fastauc.torch`` calls it on the CPU (numpy arrays
+      over the tensors' memory: float32 scores stay float32), with and
+      without groups, at each size of :func:`_training_sizes` (the largest
+      for a hinge loss and the AUM only: the other losses take no sort, and
+      the two hinge losses share their merge); float, integer and boolean
+      labels on the smallest (the labels change the checks, not the kernels);
+    - the distinct-score tables that the training metrics keep: built from
+      rows, merged, swept, below and above ``CHUNK_MIN`` keys; unweighted,
+      also swept as rows, their keys read back as scores and their sorted
+      runs kept as rows (``_kernels.table.collapse_rows`` and
+      ``expand_rows``); and, in the float64 part, the bounded cells of
+      ``Accumulator(max_groups=...)``.
+    """
+    from . import _pairwise, _validation
+    from ._kernels.sorting import keys_to_floats
+    from ._kernels.table import collapse_rows, expand_rows
+    from ._table import Table, float_keys
+
+    rng = np.random.default_rng(2)
+    small, middle, large = _training_sizes()
+    for n in (small, middle, large):
+        labels = rng.random(n) < 0.3
+        s = np.round(rng.standard_normal(n) + labels, 3).astype(dtype)
+        weight = rng.random(n) if weighted else None
+        codes = rng.integers(0, 5, n)
+        for label in ((labels.astype(dtype), labels.astype(np.int64), labels) if n == small
+                      else (labels.astype(dtype),)):
+            for loss in _pairwise.LOSSES if n < large else ("squared_hinge", "aum"):
+                for gg in (None, codes):
+                    fastauc.pairwise_loss_gradient(label, s, loss=loss, sample_weight=weight,
+                                                   groups=gg)
+        if n == small:
+            fastauc.pairwise_loss(labels, s, loss="aum", sample_weight=weight)
+        if n == large:
+            continue
+        # a batch's table of distinct scores (as many keys as rows, so that
+        # the middle size's merge passes CHUNK_MIN keys) merged with another
+        ww = weight if weighted else _validation.EMPTY_WEIGHT
+        distinct = (rng.standard_normal(n) + labels).astype(dtype)
+        table = Table.from_rows(labels, distinct, ww).merge(Table.from_rows(labels, s, ww))
+        table.sweep()
+        table.sweep(moments=True)
+        if not weighted:
+            table.sweep_as_rows()
+            float_keys(keys_to_floats(table.keys, np.empty_like(table.keys)))
+    if weighted:
+        return
+    # the metrics' sorted run kept as rows (a score per row, uint8 labels):
+    # rows to a table of counts, and back
+    rows = np.sort(np.round(rng.standard_normal(small), 1).astype(dtype))[::-1].copy()
+    labels = (rng.random(small) < 0.3).astype(np.uint8)
+    keys, pos, neg = np.empty(small, np.uint64), np.empty(small), np.empty(small)
+    g = collapse_rows(rows, labels, keys.view(np.float64), keys, pos, neg)
+    expand_rows(keys_to_floats(keys[:g], np.empty(g, np.uint64)), pos[:g], neg[:g],
+                np.empty(small, dtype), np.empty(small, np.uint8))
+    if dtype == np.float64:
+        bounded = fastauc.Accumulator(max_groups=64)
+        for _ in range(3):  # cells merged and compressed
+            labels = rng.random(small) < 0.3
+            bounded.update(labels, rng.standard_normal(small) + labels)
+        bounded.auc_bounds()
+
+
+#: Groups in parts that ``warmup(jobs=...)`` deals to its processes as it
+#: deals groups (named ``"group:i"``): the parts compile different kernels'
+#: signatures, so that the processes do not compile the same ones.
+_SPLIT = {
+    "training": [functools.partial(_training_part, dtype=dtype, weighted=weighted)
+                 for dtype in (np.float64, np.float32) for weighted in (False, True)],
+}
+
+
+def _training(fastauc, y, p, q, w, k, P):
+    """What a training loop calls on the CPU, numpy only (torch is not
+    needed): the all-pairs losses and the training metrics' tables, on
+    float64 and float32 scores, with and without weights (the parts of
+    :func:`_training_part`).  The boosting objectives (``fastauc.objectives``)
+    are not here: their float32 gradient buffers make a dozen other
+    compilations of the merge and the AUM's walk."""
+    for part in _SPLIT["training"]:
+        part(fastauc, y, p, q, w, k, P)
+
+
 #: The common calls by family, each compiled for the signatures real calls
 #: use (integer and boolean labels, weights, float32 scores).
 GROUPS = {
@@ -116,6 +217,7 @@ GROUPS = {
     "report": _report,
     "multiclass": _multiclass,
     "large": _large,
+    "training": _training,
 }
 
 
@@ -130,10 +232,17 @@ def _run_groups(names):
     with warnings.catch_warnings(), _warm.kernels_only():
         warnings.simplefilter("ignore")
         for name in names:
-            GROUPS[name](fastauc, *data)
+            group, _, i = name.partition(":")
+            (_SPLIT[group][int(i)] if i else GROUPS[group])(fastauc, *data)
         for dtype in (np.float64, np.float32):  # the first calls' numpy path gives way
             _warm.warm(("tallies", np.dtype(dtype).str))
         _warm.warm(("checks",))  # and the checks' numpy passes
+
+
+def _units(names):
+    """The groups ``names`` with those of ``_SPLIT`` as their parts."""
+    return [u for g in names
+            for u in ([f"{g}:{i}" for i in range(len(_SPLIT[g]))] if g in _SPLIT else [g])]
 
 
 def _parts(names, jobs):
@@ -160,10 +269,11 @@ def warmup(out=None, *, groups=None, jobs=1):
     jobs : int, default=1
         Compile in this many processes at once: ``jobs - 1`` child processes
         (``python -m fastauc.deploy``) fill the cache with their share of the
-        groups while this process compiles its own, then this process loads
-        the children's (Numba compiles one function at a time per process,
-        so a machine's other cores would otherwise idle).  Kernels that two
-        groups share may be compiled by two processes.
+        groups (the training group's four parts dealt separately) while this
+        process compiles its own, then this process loads the children's
+        (Numba compiles one function at a time per process, so a machine's
+        other cores would otherwise idle).  Kernels that two groups share
+        may be compiled by two processes.
 
     Returns
     -------
@@ -184,8 +294,9 @@ def warmup(out=None, *, groups=None, jobs=1):
     if unknown:
         raise ValueError(f"unknown warm-up groups {unknown}; choose from {list(GROUPS)}")
     t0 = time.perf_counter()
-    jobs = max(1, min(int(jobs), len(names)))
-    parts = _parts(names, jobs)
+    units = _units(names) if int(jobs) > 1 else names
+    jobs = max(1, min(int(jobs), len(units)))
+    parts = _parts(units, jobs)
     children = [subprocess.Popen([sys.executable, "-m", "fastauc.deploy", *part],
                                  stdout=subprocess.DEVNULL, env=dict(os.environ))
                 for part in parts[1:]]
@@ -201,5 +312,5 @@ def warmup(out=None, *, groups=None, jobs=1):
     return elapsed
 
 
-if __name__ == "__main__":  # a child of warmup(jobs=...): compile these groups
+if __name__ == "__main__":  # a child of warmup(jobs=...): compile these groups or parts
     _run_groups(sys.argv[1:])

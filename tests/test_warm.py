@@ -4,11 +4,14 @@
 numpy's sort and searchsorted (``_table.numpy_tallies``) until this
 process's kernels for them are ready, compiling them in a background thread.
 Results never depend on which path answered: every case here runs both
-(``_warm.MODE``) and compares with ``==``.
+(``_warm.MODE``) and compares with ``==``.  Ahead of time, ``fastauc
+warmup`` (``fastauc.deploy``) fills the cache: after its training group, a
+training step compiles nothing.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -214,3 +217,53 @@ def test_demo_compile_plan_covers_every_piece_once(cpus):
     pieces = list(here) + [p for g in groups for p in g]
     assert sorted(pieces) == sorted(_demo._pieces(None, None, None, None))
     assert len(groups) == (2 if cpus >= 4 else 1)
+
+
+_TRAINING_STEPS = textwrap.dedent("""
+    import json, sys
+    import torch
+    from numba.core.registry import CPUDispatcher
+    from fastauc import _pairwise, _warm
+    from fastauc.torch import PairwiseAUCLoss
+
+    for n in (256, 70_000):  # one bucket of the sort; above CHUNK_MIN rows
+        g = torch.Generator().manual_seed(n)
+        y = (torch.rand(n, generator=g) < 0.3).to(torch.float32)
+        for loss in _pairwise.LOSSES:
+            s = (torch.randn(n, generator=g) + y).requires_grad_()
+            PairwiseAUCLoss(loss=loss)(s, y).backward()
+            assert bool(torch.isfinite(s.grad).all()) and s.grad.abs().sum() > 0
+    _warm.wait()
+    kernels = {id(d): d for module_name, module in list(sys.modules.items())
+               if module_name.startswith("fastauc") and module is not None
+               for d in vars(module).values() if isinstance(d, CPUDispatcher)}.values()
+    name = lambda d: f"{d.py_func.__module__}.{d.py_func.__name__}"
+    print(json.dumps({
+        "compiled": sorted(name(d) for d in kernels if sum(d.stats.cache_misses.values())),
+        "loaded": sorted(name(d) for d in kernels if sum(d.stats.cache_hits.values())),
+        "said": _warm.compiled()}))
+""")
+
+
+def test_training_steps_after_the_training_warm_up_compile_nothing(tmp_path):
+    """``fastauc warmup --groups training`` on an empty cache (fresh
+    processes, as a Docker build runs it: the group's parts compiled in
+    two), then a fresh process training with ``fastauc.torch``'s losses
+    (float32 tensors, each loss, a small batch and one above ``CHUNK_MIN``
+    rows) loads every kernel from that cache: Numba compiles none of them
+    (no cache miss), and nothing says it compiles."""
+    pytest.importorskip("torch")
+    pytest.importorskip("torchmetrics")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    warm = subprocess.run([sys.executable, "-m", "fastauc", "warmup", "--groups", "training",
+                           "--jobs", "2"], capture_output=True, text=True, env=env,
+                          timeout=1200)
+    assert warm.returncode == 0, warm.stderr
+    assert "kernels compiled or loaded in" in warm.stdout
+    steps = subprocess.run([sys.executable, "-c", _TRAINING_STEPS], capture_output=True,
+                           text=True, env=env, timeout=600)
+    assert steps.returncode == 0, steps.stderr
+    found = json.loads(steps.stdout.strip().splitlines()[-1])
+    assert found["compiled"] == [], found["compiled"]
+    assert not found["said"] and _warm.COMPILING not in steps.stderr
+    assert "fastauc._kernels.pairwise.hinge_merge" in found["loaded"]  # (read from the cache)
