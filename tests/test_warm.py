@@ -224,8 +224,9 @@ _TRAINING_STEPS = textwrap.dedent("""
     import torch
     from numba.core.registry import CPUDispatcher
     from fastauc import _pairwise, _warm
-    from fastauc.torch import PairwiseAUCLoss
+    from fastauc.torch import BinaryAUROC, BinaryAveragePrecision, PairwiseAUCLoss
 
+    metrics = BinaryAUROC(), BinaryAveragePrecision(), BinaryAUROC(max_groups=64)
     for n in (256, 70_000):  # one bucket of the sort; above CHUNK_MIN rows
         g = torch.Generator().manual_seed(n)
         y = (torch.rand(n, generator=g) < 0.3).to(torch.float32)
@@ -233,6 +234,11 @@ _TRAINING_STEPS = textwrap.dedent("""
             s = (torch.randn(n, generator=g) + y).requires_grad_()
             PairwiseAUCLoss(loss=loss)(s, y).backward()
             assert bool(torch.isfinite(s.grad).all()) and s.grad.abs().sum() > 0
+            for m in metrics:  # the step's value, the rows kept
+                m(s.detach(), y)
+        for m in metrics:  # the epoch's: the rows sorted, merged with the run before
+            assert 0.5 < float(m.compute()) < 1
+    metrics[0].delong_interval()
     _warm.wait()
     kernels = {id(d): d for module_name, module in list(sys.modules.items())
                if module_name.startswith("fastauc") and module is not None
@@ -249,8 +255,8 @@ def test_training_steps_after_the_training_warm_up_compile_nothing(tmp_path):
     """``fastauc warmup --groups training`` on an empty cache (fresh
     processes, as a Docker build runs it: the group's parts compiled in
     two), then a fresh process training with ``fastauc.torch``'s losses
-    (float32 tensors, each loss, a small batch and one above ``CHUNK_MIN``
-    rows) loads every kernel from that cache: Numba compiles none of them
+    and metrics (float32 tensors, each loss, a small batch and one above
+    ``CHUNK_MIN`` rows) loads every kernel from that cache: Numba compiles none of them
     (no cache miss), and nothing says it compiles."""
     pytest.importorskip("torch")
     pytest.importorskip("torchmetrics")
