@@ -15,7 +15,38 @@ __all__ = ["BootstrapResult", "BootstrapTestResult", "ConfidenceInterval", "DeLo
 
 @dataclass(frozen=True)
 class MannWhitneyResult:
-    """Result of :func:`mann_whitney_u`."""
+    """Result of :func:`mann_whitney_u`: the rank-sum test of the positive
+    class's scores against the negative class's.
+
+    Attributes
+    ----------
+    statistic : float
+        U of the positive class: the (weighted) number of positive-negative
+        pairs in which the positive scores higher, ties counting one half.
+    pvalue : float
+        p-value of the test, for the ``alternative`` asked for.
+    auc : float
+        ``statistic / (n_pos * n_neg)``: the ROC AUC of the scores.
+    n_pos : float
+        Number (total weight) of positives.
+    n_neg : float
+        Number (total weight) of negatives.
+    method : str
+        ``"exact"`` or ``"asymptotic"``: the method used.
+
+    See Also
+    --------
+    mann_whitney_u : The function returning this record.
+    roc_auc_score : The same AUC, without the test.
+
+    Examples
+    --------
+    >>> from fastauc import mann_whitney_u
+    >>> res = mann_whitney_u([1, 1, 1, 1, 1, 0, 0, 0, 0],
+    ...                      [19, 22, 16, 29, 24, 20, 11, 17, 12])
+    >>> res.statistic, res.auc, res.n_pos, res.n_neg, res.method
+    (17.0, 0.85, 5.0, 4.0, 'exact')
+    """
 
     statistic: float  #: U of the positive class (weighted pair count)
     pvalue: float
@@ -28,7 +59,36 @@ class MannWhitneyResult:
 
 @dataclass(frozen=True)
 class ConfidenceInterval:
-    """An AUC with a confidence interval (:func:`roc_auc_ci`)."""
+    """An AUC with a confidence interval (:func:`roc_auc_ci`).
+
+    Attributes
+    ----------
+    estimate : float
+        The ROC AUC of all rows (the float :func:`roc_auc_score` returns).
+    low, high : float
+        The interval's bounds, within [0, 1].
+    se : float
+        DeLong's standard error of the AUC.
+    method : str
+        ``"delong"`` (Wald interval) or ``"delong-logit"`` (Wald interval
+        on the logit scale, ``transform="logit"``).
+    confidence_level : float
+        The interval's level, e.g. 0.95.
+
+    All four numbers are NaN when the AUC is undefined (one class only).
+
+    See Also
+    --------
+    roc_auc_ci : The function returning this record.
+    BootstrapResult : What ``roc_auc_ci(method="bootstrap")`` returns.
+
+    Examples
+    --------
+    >>> from fastauc import roc_auc_ci
+    >>> ci = roc_auc_ci([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7])
+    >>> round(ci.estimate, 4), round(ci.low, 4), ci.high, ci.method
+    (0.8889, 0.5809, 1.0, 'delong')
+    """
 
     estimate: float
     low: float
@@ -41,7 +101,42 @@ class ConfidenceInterval:
 
 @dataclass(frozen=True)
 class DeLongTestResult:
-    """Result of :func:`delong_test`, the paired test of two AUCs."""
+    """Result of :func:`delong_test`, the paired test of two AUCs.
+
+    Attributes
+    ----------
+    statistic : float
+        The z statistic ``difference / se``.
+    pvalue : float
+        Its normal p-value for ``alternative``.
+    difference : float
+        ``auc_a - auc_b``.
+    low, high : float
+        Confidence interval of the difference, within [-1, 1]; one-sided
+        (``high == 1`` or ``low == -1``) for a one-sided ``alternative``.
+    se : float
+        DeLong's standard error of the difference.
+    auc_a, auc_b : float
+        The two models' AUCs.
+    alternative : str
+        ``"two-sided"``, ``"less"`` or ``"greater"``.
+    confidence_level : float
+        The interval's level, e.g. 0.95.
+
+    See Also
+    --------
+    delong_test : The function returning this record.
+    BootstrapTestResult : The paired bootstrap's record.
+
+    Examples
+    --------
+    >>> from fastauc import delong_test
+    >>> y = [0, 0, 1, 1, 0, 1, 0, 1]
+    >>> res = delong_test(y, [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.3, 0.9],
+    ...                   [0.2, 0.1, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8])
+    >>> res.auc_a, res.auc_b, res.difference, res.se
+    (0.9375, 0.6875, 0.25, 0.25)
+    """
 
     statistic: float  #: z
     pvalue: float
@@ -58,7 +153,45 @@ class DeLongTestResult:
 
 @dataclass(frozen=True)
 class BootstrapResult:
-    """Result of :func:`bootstrap_ci`."""
+    """Result of :func:`bootstrap_ci` (and of ``roc_auc_ci(method="bootstrap")``).
+
+    Attributes
+    ----------
+    estimate : float
+        The metric on all rows (the float the in-memory metric returns).
+    low, high : float
+        The interval's bounds.
+    se : float
+        Standard deviation of the replicates that were kept.
+    method : str
+        ``"percentile"``, ``"basic"`` or ``"bca"``.
+    confidence_level : float
+        The interval's level, e.g. 0.95.
+    n_resamples : int
+        Replicates drawn.
+    n_dropped : int
+        Replicates left out because their resample had a single class (or
+        no weight in a class).
+    metric : str
+        ``"roc_auc"``, ``"average_precision"`` or ``"log_loss"``.
+    replicates : ndarray of shape (n_resamples,)
+        The metric on each replicate, NaN where dropped (not in the repr).
+
+    See Also
+    --------
+    bootstrap_ci : The function returning this record.
+    ConfidenceInterval : DeLong's interval of the AUC.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import bootstrap_ci
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> res = bootstrap_ci(y, y + rng.normal(size=500), n_resamples=200, random_state=1)
+    >>> round(res.estimate, 3), res.replicates.shape, res.n_dropped
+    (0.727, (200,), 0)
+    """
 
     estimate: float
     low: float
@@ -75,7 +208,54 @@ class BootstrapResult:
 
 @dataclass(frozen=True)
 class BootstrapTestResult:
-    """Result of :func:`bootstrap_test`, the paired bootstrap comparison."""
+    """Result of :func:`bootstrap_test`, the paired bootstrap comparison.
+
+    Attributes
+    ----------
+    statistic : float
+        ``difference / se``.
+    pvalue : float
+        Its normal p-value for ``alternative`` (pROC's bootstrap test).
+    difference : float
+        ``estimate_a - estimate_b``.
+    low, high : float
+        Confidence interval of the difference.
+    se : float
+        Standard deviation of the replicate differences.
+    estimate_a, estimate_b : float
+        The metric of each model on all rows.
+    method : str
+        ``"percentile"``, ``"basic"`` or ``"bca"``.
+    alternative : str
+        ``"two-sided"``, ``"less"`` or ``"greater"``.
+    confidence_level : float
+        The interval's level, e.g. 0.95.
+    n_resamples : int
+        Replicates drawn.
+    n_dropped : int
+        Replicates left out because their resample had a single class.
+    metric : str
+        ``"roc_auc"``, ``"average_precision"`` or ``"log_loss"``.
+    replicates : ndarray of shape (n_resamples, 2)
+        The metric of model a (column 0) and model b (column 1) on each
+        replicate, NaN where dropped (not in the repr).
+
+    See Also
+    --------
+    bootstrap_test : The function returning this record.
+    DeLongTestResult : DeLong's paired test of two AUCs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import bootstrap_test
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> a, b = y + rng.normal(size=500), y + 2 * rng.normal(size=500)
+    >>> res = bootstrap_test(y, a, b, n_resamples=200, random_state=1)
+    >>> round(res.difference, 4), res.replicates.shape
+    (0.0794, (200, 2))
+    """
 
     statistic: float  #: ``difference / se``
     pvalue: float
@@ -96,7 +276,53 @@ class BootstrapTestResult:
 
 @dataclass(frozen=True)
 class GainsTable:
-    """Per-bin gains and lift (:func:`gains_table`); arrays of length ``n_bins``."""
+    """Per-bin gains and lift (:func:`gains_table`); arrays of length ``n_bins``.
+
+    Bins hold equal (weighted) shares of the rows, highest scores first; a
+    group of tied scores cut by a bin edge counts in proportion, so counts
+    can be fractional.  ``str()`` prints the table, ``to_dict()`` gives lists.
+
+    Attributes
+    ----------
+    bin : ndarray of shape (n_bins,)
+        Bin numbers, 1 to ``n_bins`` (1: the highest scores).
+    count : ndarray of shape (n_bins,)
+        (Weighted) rows in each bin.
+    positives : ndarray of shape (n_bins,)
+        (Weighted) positives in each bin.
+    rate : ndarray of shape (n_bins,)
+        ``positives / count``.
+    cumulative_gain : ndarray of shape (n_bins,)
+        Share of all positives in bins 1 to b.
+    lift : ndarray of shape (n_bins,)
+        ``rate / base_rate``.
+    cumulative_lift : ndarray of shape (n_bins,)
+        Positive rate of bins 1 to b over ``base_rate``.
+    base_rate : float
+        The overall (weighted) positive rate.
+
+    See Also
+    --------
+    gains_table : The function returning this record.
+    lift_at : The lift of one top fraction.
+    plot_gains : The gains curve and lift chart.
+
+    Examples
+    --------
+    >>> from fastauc import gains_table
+    >>> g = gains_table([1, 0, 1, 0, 0, 0, 0, 0, 0, 1], list(range(10, 0, -1)), n_bins=5)
+    >>> g.base_rate
+    0.3
+    >>> g.lift
+    array([1.66666667, 1.66666667, 0.        , 0.        , 1.66666667])
+    >>> print(g)
+     bin       count   positives     rate  cum. gain    lift  cum. lift
+       1           2           1   0.5000     0.3333   1.667      1.667
+       2           2           1   0.5000     0.6667   1.667      1.667
+       3           2           0   0.0000     0.6667   0.000      1.111
+       4           2           0   0.0000     0.6667   0.000      0.833
+       5           2           1   0.5000     1.0000   1.667      1.000
+    """
 
     bin: np.ndarray
     count: np.ndarray  #: (weighted) rows in the bin
@@ -108,6 +334,7 @@ class GainsTable:
     base_rate: float = field(default=0.0)
 
     def to_dict(self):
+        """Every field as a list (``base_rate`` as a float): JSON-ready."""
         return {k: (val.tolist() if isinstance(val, np.ndarray) else val)
                 for k, val in self.__dict__.items()}
 
@@ -136,7 +363,51 @@ class ThresholdMetrics:
     thresholds decreasing; predict positive when ``score >= threshold``).
 
     ``threshold``, ``tp`` and ``fp`` are stored; every other array is computed
-    on first access.  Aliases share one array (``recall is tpr``).
+    on first access.  Aliases share one array (``recall is tpr``).  Rates
+    whose denominator is zero are 0 (scikit-learn's ``zero_division=0``).
+
+    Attributes
+    ----------
+    threshold : ndarray of shape (n_thresholds,)
+        The distinct scores, decreasing.
+    tp : ndarray of shape (n_thresholds,)
+        Weight of the positives scored ``>= threshold``.
+    fp : ndarray of shape (n_thresholds,)
+        Weight of the negatives scored ``>= threshold``.
+    total_pos : float
+        Total weight of the positives.
+    total_neg : float
+        Total weight of the negatives.
+    tn, fn : ndarray of shape (n_thresholds,)
+        ``total_neg - fp`` and ``total_pos - tp``.
+    tpr, fpr, tnr, fnr : ndarray of shape (n_thresholds,)
+        True and false positive and negative rates; ``recall`` and
+        ``sensitivity`` are ``tpr``, ``specificity`` is ``tnr``.
+    precision, npv : ndarray of shape (n_thresholds,)
+        Positive and negative predictive values (``ppv`` is ``precision``).
+    accuracy, error_rate, f1, mcc, youden : ndarray of shape (n_thresholds,)
+        Accuracy, ``1 - accuracy``, F1, Matthews correlation coefficient and
+        Youden's J; ``fbeta(beta)`` gives any F-beta.
+    lift, predicted_positive_rate : ndarray of shape (n_thresholds,)
+        Precision over the prevalence, and the share of the (weighted) rows
+        predicted positive.
+
+    See Also
+    --------
+    threshold_metrics : The function returning this record.
+    best_threshold : The threshold that maximises one of these metrics.
+    roc_curve : The (fpr, tpr) points alone.
+
+    Examples
+    --------
+    >>> from fastauc import threshold_metrics
+    >>> m = threshold_metrics([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> len(m), m.tp, m.fp
+    (4, array([1., 1., 2., 2.]), array([0., 1., 1., 2.]))
+    >>> m.specificity
+    array([1. , 0.5, 0.5, 0. ])
+    >>> m.at(2).to_dict()["f1"]
+    [0.8]
     """
 
     threshold: np.ndarray

@@ -44,12 +44,14 @@ def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None):
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary labels ({0, 1} or {-1, 1}, or give ``pos_label``).
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
     y_score : array-like of shape (n_samples,)
         Scores; row ``i`` is predicted positive at threshold ``t`` when
         ``y_score[i] >= t``.
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
     pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
 
     Returns
     -------
@@ -64,7 +66,10 @@ def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None):
 
     See Also
     --------
-    best_threshold, roc_curve
+    best_threshold : The threshold that maximises one of these metrics.
+    roc_curve : The (fpr, tpr) points alone.
+    precision_recall_curve : The (precision, recall) points alone.
+    precision_recall_fscore_support : The metrics of one fixed prediction.
 
     Examples
     --------
@@ -84,7 +89,31 @@ def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None):
 class BestThreshold:
     """Result of :func:`best_threshold`.
 
-    Unpacks as ``threshold, value, metric`` (it was a named tuple before).
+    Unpacks as ``threshold, value, metric``, like a named tuple.
+
+    Attributes
+    ----------
+    threshold : float
+        The best threshold: predict positive when ``score >= threshold``.
+    value : float
+        The metric there; for ``"cost"`` the cost ``cost_fp * FP + cost_fn *
+        FN`` and for ``"closest_topleft"`` the squared distance ``(1 - tpr)^2
+        + fpr^2``, both minimised.
+    metric : str
+        The metric optimised.
+
+    See Also
+    --------
+    best_threshold : The function returning this record.
+    threshold_metrics : Every metric at every threshold.
+
+    Examples
+    --------
+    >>> from fastauc import best_threshold
+    >>> threshold, value, metric = best_threshold([0, 0, 1, 1, 0, 1],
+    ...                                           [0.1, 0.4, 0.35, 0.8, 0.2, 0.7])
+    >>> threshold, round(value, 4), metric
+    (0.35, 0.8571, 'f1')
     """
 
     threshold: float
@@ -102,15 +131,25 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`threshold_metrics`.
-    metric : {"f1", "fbeta", "mcc", "youden", "accuracy", "closest_topleft", "cost"}
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    metric : {"f1", "fbeta", "mcc", "youden", "accuracy", "closest_topleft", "cost"}, \
+default="f1"
+        The metric maximised: F1, F-beta, Matthews correlation coefficient,
+        Youden's J (sensitivity + specificity - 1) or accuracy.
         ``"closest_topleft"`` minimises ``(1 - tpr)^2 + fpr^2`` (pROC's
         "closest.topleft"); ``"cost"`` minimises ``cost_fp * FP + cost_fn * FN``.
     beta : float, default=1.0
-        For ``"fbeta"``.
-    cost_fp, cost_fn : float
-        For ``"cost"`` (both required, non-negative).
+        Weight of recall for ``metric="fbeta"`` (positive).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
+    cost_fp, cost_fn : float, default=None
+        Cost of a false positive and of a false negative, for
+        ``metric="cost"`` only (both required there, finite and non-negative).
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
 
     Returns
     -------
@@ -120,7 +159,8 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
 
     See Also
     --------
-    threshold_metrics
+    threshold_metrics : Every metric at every threshold.
+    roc_curve : The ROC points the thresholds come from.
 
     References
     ----------
@@ -136,6 +176,9 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
     ...                       metric="youden")
     >>> best.threshold, round(best.value, 6)
     (0.7, 0.666667)
+    >>> best_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7],
+    ...                metric="cost", cost_fp=1, cost_fn=5)
+    BestThreshold(threshold=0.35, value=1.0, metric='cost')
     """
     code = check_best_args(metric, beta, cost_fp, cost_fn)
     keys, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight,
@@ -151,6 +194,29 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
 @dispatch("y_score")
 def gini(y_true, y_score, *, sample_weight=None):
     """Gini coefficient ``2 * AUC - 1`` (the accuracy ratio), weighted.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels; the greater label is the positive class, as in
+        :func:`roc_auc_score`.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
+
+    Returns
+    -------
+    float
+        ``2 * roc_auc_score(y_true, y_score, sample_weight=sample_weight) - 1``,
+        in [-1, 1]: 0 for a random ordering, 1 for a perfect one.  NaN, with
+        an :class:`UndefinedMetricWarning`, when ``y_true`` has one class only.
+
+    See Also
+    --------
+    roc_auc_score : The AUC the coefficient is computed from.
+    roc_auc_ci : The AUC with a confidence interval (map it by ``2 * x - 1``).
+    report : Gini among the other summaries of one or several models.
 
     Examples
     --------
@@ -174,14 +240,34 @@ def lift_at(y_true, y_score, k, *, sample_weight=None, pos_label=None):
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`threshold_metrics`.
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
     k : float in (0, 1]
         Fraction of the (weighted) rows, highest scores first.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
 
     Returns
     -------
     float
+        The positive rate of the top ``k`` over the overall positive rate:
+        1 for a random ordering, at most ``1 / base rate``.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not in (0, 1], or ``y_true`` has no positive (with
+        positive weight).
+
+    See Also
+    --------
+    gains_table : The lift of every bin, and the cumulative gains.
+    plot_gains : The gains curve and lift chart.
+    threshold_metrics : ``lift`` at every threshold.
 
     Examples
     --------
@@ -206,14 +292,34 @@ def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=Non
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`threshold_metrics`.
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
     n_bins : int, default=10
-        Deciles by default.
+        Number of bins of equal (weighted) size: deciles by default.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
 
     Returns
     -------
     GainsTable
+        Arrays of length ``n_bins``: ``bin``, ``count``, ``positives``,
+        ``rate``, ``cumulative_gain``, ``lift``, ``cumulative_lift``, and the
+        overall ``base_rate``; ``str()`` prints the table.
+
+    Raises
+    ------
+    ValueError
+        If ``y_true`` has no positive (with positive weight).
+
+    See Also
+    --------
+    lift_at : The lift of one top fraction.
+    plot_gains : The gains curve and lift chart.
+    threshold_metrics : Confusion-matrix metrics at every threshold.
 
     Examples
     --------
@@ -233,7 +339,31 @@ def gains_table(y_true, y_score, *, n_bins=10, sample_weight=None, pos_label=Non
 
 @dataclass(frozen=True)
 class ConvexHull:
-    """The ROC convex hull (:func:`roc_convex_hull`)."""
+    """The ROC convex hull (:func:`roc_convex_hull`).
+
+    Attributes
+    ----------
+    fpr : ndarray of shape (n_vertices,)
+        False positive rates of the hull's vertices, from 0 to 1.
+    tpr : ndarray of shape (n_vertices,)
+        True positive rates of the vertices, from 0 to 1.
+    thresholds : ndarray of shape (n_vertices,)
+        Score of each vertex (``inf`` for the vertex (0, 0)).
+    auc : float
+        Area under the hull, at least the ROC AUC.
+
+    See Also
+    --------
+    roc_convex_hull : The function returning this record.
+    roc_curve : The ROC points the hull is drawn around.
+
+    Examples
+    --------
+    >>> from fastauc import roc_convex_hull
+    >>> hull = roc_convex_hull([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> hull.thresholds, hull.auc
+    (array([ inf, 0.8 , 0.35, 0.1 ]), 0.875)
+    """
 
     fpr: np.ndarray
     tpr: np.ndarray
@@ -251,14 +381,30 @@ def roc_convex_hull(y_true, y_score, *, sample_weight=None, pos_label=None):
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`threshold_metrics`.
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
 
     Returns
     -------
     ConvexHull
         ``fpr``, ``tpr``, ``thresholds`` of the vertices from (0, 0) to
         (1, 1), and ``auc``.
+
+    Raises
+    ------
+    ValueError
+        If ``y_true`` lacks a class (or a class has no weight).
+
+    See Also
+    --------
+    roc_curve : The ROC points.
+    roc_auc_score : The area under the ROC curve itself.
 
     References
     ----------
@@ -304,8 +450,10 @@ def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=Fals
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`threshold_metrics`.
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
     fpr_range : (float, float), optional
         Area under the ROC curve (TPR against FPR) for FPR in this range:
         pROC's ``partial.auc = c(1 - fpr_range)``, ``partial.auc.focus =
@@ -319,12 +467,23 @@ def partial_auc(y_true, y_score, *, fpr_range=None, tpr_range=None, correct=Fals
         for a useless test, 1 for a perfect one (``min`` is the area of the
         chance diagonal over the range, ``max`` the range's width).  With
         ``fpr_range=(0, m)`` this is ``roc_auc_score(max_fpr=m)``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
 
     Returns
     -------
     float
         The un-normalised area (at most the width of the range), or the
-        corrected value.
+        corrected value.  NaN, with an :class:`UndefinedMetricWarning`, when
+        ``y_true`` has one class only.
+
+    See Also
+    --------
+    roc_auc_score : The full AUC, or with ``max_fpr`` McClish's corrected
+        partial AUC from FPR 0.
+    roc_curve : The ROC points the area is computed from.
 
     Notes
     -----
