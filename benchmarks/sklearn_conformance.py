@@ -1,6 +1,6 @@
 """Run scikit-learn's own metric tests with fastauc's functions substituted.
 
-    python benchmarks/sklearn_conformance.py             # table on stdout + docs/swapping_in.md
+    python benchmarks/sklearn_conformance.py             # table on stdout + docs/guide/swapping_in.md
     python benchmarks/sklearn_conformance.py --no-write  # table only
     python benchmarks/sklearn_conformance.py -k roc_auc  # a subset (not written)
 
@@ -53,7 +53,7 @@ FUNCTIONS = (
 )
 MODULES = ("test_ranking", "test_classification", "test_common")
 ROOT = Path(__file__).resolve().parents[1]
-DOC = ROOT / "docs" / "swapping_in.md"
+DOC = ROOT / "docs" / "guide" / "swapping_in.md"
 BEGIN, END = "<!-- conformance:begin -->", "<!-- conformance:end -->"
 
 # ------------------------------------------------------------------ plugin side
