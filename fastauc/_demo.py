@@ -49,7 +49,7 @@ def _second_model(y, p):
 
 # the bootstrap's replicates: enough for the demo's 95% interval, and 0.9 s
 # on 2 cores at 1e6 rows, so that the demo ends within 15 s on an empty
-# cache; real use wants 1000 or more (docs/inference.md)
+# cache; real use wants 1000 or more (docs/guide/intervals.md)
 DEMO_RESAMPLES = 500
 
 

@@ -67,7 +67,7 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     it outscores (ties one half), and the covariances are weighted with
     divisor ``sum(w) - 1`` and ``m = sum(w)``: unit weights give the
     unweighted result and integer weights give the result of repeating rows.
-    Details in ``docs/inference.md``.
+    Details in ``docs/guide/intervals.md``.
 
     See Also
     --------
