@@ -179,7 +179,8 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
-        True and predicted labels, or multilabel indicator matrices.
+        True and predicted labels (not scores), or multilabel indicator
+        matrices.
     beta : float, default=1.0
         Weight of recall in the F-score.
     labels : array-like, default=None
@@ -189,16 +190,33 @@ def precision_recall_fscore_support(y_true, y_pred, *, beta=1.0, labels=None, po
         The positive class when ``average="binary"``.
     average : {"binary", "micro", "macro", "weighted", "samples"} or None, default=None
         ``"samples"`` (multilabel only) averages the per-sample scores.
-    warn_for : tuple of str
+    warn_for : tuple of str, default=("precision", "recall", "f-score")
         Which metrics warn on zero division.
     sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights: the counts become sums of weights.
     zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value of a metric whose denominator is zero; ``"warn"`` gives 0
+        with an :class:`UndefinedMetricWarning` for the metrics in
+        ``warn_for``.
 
     Returns
     -------
-    precision, recall, fbeta_score : float or ndarray
-    support : ndarray or None
+    precision, recall, fbeta_score : float or ndarray of shape (n_labels,)
+        Python floats when averaged, else one value per label.
+    support : ndarray of shape (n_labels,) or None
         Weighted number of true rows per label (None when averaged).
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        With ``zero_division="warn"``, when a metric in ``warn_for`` has a
+        zero denominator (no predicted or no true rows of a label).
+
+    See Also
+    --------
+    precision_score, recall_score, fbeta_score, f1_score : One metric each.
+    threshold_metrics : The same metrics at every threshold of a score.
+    best_threshold : The threshold of a score that maximises F-beta.
 
     Examples
     --------
@@ -262,11 +280,54 @@ def precision_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary
                     sample_weight=None, zero_division="warn"):
     """Precision ``tp / (tp + fp)``; as :func:`sklearn.metrics.precision_score`.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels (such as ``model.predict(X)`` or ``y_score >=
+        threshold``, not scores), or a multilabel indicator matrix.
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"`` (and their order when
+        ``average=None``); labels absent from the data may be given (their
+        precision is 0 or ``zero_division``).  Column indices for multilabel
+        input.  Default: every label in ``y_true`` and ``y_pred``, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``; ignored otherwise
+        (with a warning unless it is 1 or None).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, \
+default="binary"
+        ``"binary"``: the precision of ``pos_label`` (binary targets only).
+        ``"micro"``: from the counts summed over labels.  ``"macro"``: the
+        unweighted mean over labels.  ``"weighted"``: the mean weighted by
+        each label's support.  ``"samples"``: the mean over samples
+        (multilabel only).  None: one value per label.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights: the counts become sums of weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value where a label's precision has a zero denominator;
+        ``"warn"`` gives 0 with an :class:`UndefinedMetricWarning`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The precision (a Python float), or one value per label with
+        ``average=None``.
+
+    See Also
+    --------
+    precision_recall_fscore_support : Precision, recall, F-beta and support at once.
+    recall_score : ``tp / (tp + fn)``.
+    f1_score : Their harmonic mean.
+    threshold_metrics : The same metrics at every threshold of a score.
+
     Examples
     --------
     >>> from fastauc import precision_score
     >>> precision_score([0, 1, 1, 0], [1, 1, 0, 0])
     0.5
+    >>> precision_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average=None)
+    array([0.66666667, 0.        , 0.        ])
     """
     return _one(0, y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
                 sample_weight=sample_weight, zero_division=zero_division,
@@ -278,10 +339,53 @@ def recall_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary",
                  sample_weight=None, zero_division="warn"):
     """Recall ``tp / (tp + fn)``; as :func:`sklearn.metrics.recall_score`.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels (such as ``model.predict(X)`` or ``y_score >=
+        threshold``, not scores), or a multilabel indicator matrix.
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"`` (and their order when
+        ``average=None``); labels absent from the data may be given (their
+        recall is 0 or ``zero_division``).  Column indices for multilabel
+        input.  Default: every label in ``y_true`` and ``y_pred``, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``; ignored otherwise
+        (with a warning unless it is 1 or None).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, \
+default="binary"
+        ``"binary"``: the recall of ``pos_label`` (binary targets only).
+        ``"micro"``: from the counts summed over labels.  ``"macro"``: the
+        unweighted mean over labels.  ``"weighted"``: the mean weighted by
+        each label's support.  ``"samples"``: the mean over samples
+        (multilabel only).  None: one value per label.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights: the counts become sums of weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value where a label's recall has a zero denominator;
+        ``"warn"`` gives 0 with an :class:`UndefinedMetricWarning`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The recall (a Python float), or one value per label with
+        ``average=None``.
+
+    See Also
+    --------
+    precision_recall_fscore_support : Precision, recall, F-beta and support at once.
+    precision_score : ``tp / (tp + fp)``.
+    f1_score : Their harmonic mean.
+    threshold_metrics : The same metrics at every threshold of a score.
+
     Examples
     --------
     >>> from fastauc import recall_score
     >>> recall_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
+    >>> recall_score(["a", "b", "b", "a"], ["b", "b", "a", "a"], pos_label="a")
     0.5
     """
     return _one(1, y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
@@ -293,10 +397,63 @@ def fbeta_score(y_true, y_pred, *, beta, labels=None, pos_label=1, average="bina
                 sample_weight=None, zero_division="warn"):
     """F-beta score; as :func:`sklearn.metrics.fbeta_score`.
 
+    The weighted harmonic mean of precision and recall,
+    ``(1 + beta^2) tp / ((1 + beta^2) tp + beta^2 fn + fp)``: ``beta > 1``
+    favours recall, ``beta < 1`` precision.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels (such as ``model.predict(X)`` or ``y_score >=
+        threshold``, not scores), or a multilabel indicator matrix.
+    beta : float
+        Weight of recall, >= 0 (0: precision; ``inf``: recall).
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"`` (and their order when
+        ``average=None``); labels absent from the data may be given (their
+        F-beta score is 0 or ``zero_division``).  Column indices for multilabel
+        input.  Default: every label in ``y_true`` and ``y_pred``, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``; ignored otherwise
+        (with a warning unless it is 1 or None).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, \
+default="binary"
+        ``"binary"``: the F-beta score of ``pos_label`` (binary targets only).
+        ``"micro"``: from the counts summed over labels.  ``"macro"``: the
+        unweighted mean over labels.  ``"weighted"``: the mean weighted by
+        each label's support.  ``"samples"``: the mean over samples
+        (multilabel only).  None: one value per label.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights: the counts become sums of weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value where the score has a zero denominator;
+        ``"warn"`` gives 0 with an :class:`UndefinedMetricWarning`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The F-beta score (a Python float), or one value per label with
+        ``average=None``.
+
+    See Also
+    --------
+    f1_score : ``beta=1``.
+    precision_recall_fscore_support : Precision, recall, F-beta and support at once.
+    best_threshold : The threshold of a score that maximises F-beta.
+
+    References
+    ----------
+    .. [1] van Rijsbergen, C. J. (1979). Information Retrieval (2nd ed.),
+       chapter 7. Butterworths.
+
     Examples
     --------
     >>> from fastauc import fbeta_score
     >>> round(fbeta_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1], beta=2), 6)
+    0.666667
+    >>> round(fbeta_score([0, 1, 1, 0, 1], [1, 1, 0, 0, 1], beta=0.5), 6)
     0.666667
     """
     return _one(2, y_true, y_pred, labels=labels, pos_label=pos_label, average=average,
@@ -309,11 +466,56 @@ def f1_score(y_true, y_pred, *, labels=None, pos_label=1, average="binary", samp
              zero_division="warn"):
     """F1 score; as :func:`sklearn.metrics.f1_score`.
 
+    The harmonic mean of precision and recall, ``2 tp / (2 tp + fp + fn)``:
+    :func:`fbeta_score` with ``beta=1``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted labels (such as ``model.predict(X)`` or ``y_score >=
+        threshold``, not scores), or a multilabel indicator matrix.
+    labels : array-like, default=None
+        Labels to include when ``average != "binary"`` (and their order when
+        ``average=None``); labels absent from the data may be given (their
+        F1 score is 0 or ``zero_division``).  Column indices for multilabel
+        input.  Default: every label in ``y_true`` and ``y_pred``, sorted.
+    pos_label : int, float, bool or str, default=1
+        The class to report when ``average="binary"``; ignored otherwise
+        (with a warning unless it is 1 or None).
+    average : {"binary", "micro", "macro", "weighted", "samples"} or None, \
+default="binary"
+        ``"binary"``: the F1 score of ``pos_label`` (binary targets only).
+        ``"micro"``: from the counts summed over labels.  ``"macro"``: the
+        unweighted mean over labels.  ``"weighted"``: the mean weighted by
+        each label's support.  ``"samples"``: the mean over samples
+        (multilabel only).  None: one value per label.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Sample weights: the counts become sums of weights.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        The value where the score has a zero denominator;
+        ``"warn"`` gives 0 with an :class:`UndefinedMetricWarning`.
+
+    Returns
+    -------
+    float or ndarray of shape (n_labels,)
+        The F1 score (a Python float), or one value per label with
+        ``average=None``.
+
+    See Also
+    --------
+    fbeta_score : Any weight of recall.
+    precision_recall_fscore_support : Precision, recall, F-beta and support at once.
+    best_threshold : The threshold of a score that maximises F1.
+
     Examples
     --------
     >>> from fastauc import f1_score
     >>> f1_score([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1], average="micro")
     0.3333333333333333
+    >>> f1_score([0, 1, 1, 0], [1, 1, 0, 0])
+    0.5
     """
     return fbeta_score(y_true, y_pred, beta=1.0, labels=labels, pos_label=pos_label,
                        average=average, sample_weight=sample_weight, zero_division=zero_division)
