@@ -1,0 +1,155 @@
+"""Sphinx configuration of fastauc's documentation site.
+
+Build it with ``make -C docs html`` (``docs/Makefile``): pages from Markdown
+(MyST), the API reference from the docstrings (autosummary + numpydoc, one
+page per public name, each docstring checked by numpydoc's validation), and
+the examples gallery from ``examples/plot_*.py`` (sphinx-gallery, which runs
+the scripts; ``make -C docs html-noplot`` skips running them).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+# the checkout's fastauc, even where another one is installed
+sys.path.insert(0, str(ROOT))
+
+# fastauc.torch's reference pages document torch.nn.Module and torchmetrics
+# classes, so autodoc has to import them.  The docs extra leaves torch out (a
+# CUDA build of several GB from PyPI), and a reference quietly missing four
+# pages reads as if they did not exist: stop here and say what to install.
+try:
+    import torch  # noqa: F401
+    import torchmetrics  # noqa: F401
+except ImportError as exc:
+    raise RuntimeError(
+        "The documentation needs torch and torchmetrics: fastauc.torch's "
+        f"reference pages import them ({exc}).  Install PyTorch (its CPU build "
+        "will do, as PyTorch documents it: pip install torch --index-url "
+        "https://download.pytorch.org/whl/cpu), then pip install "
+        '"fastauc[torch,docs]", and run make -C docs html again.'
+    ) from None
+
+import fastauc  # noqa: E402
+
+project = "fastauc"
+author = "the fastauc developers"
+copyright = "the fastauc developers"
+release = fastauc.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "myst_parser",
+    "numpydoc",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "sg_execution_times.rst"]
+templates_path = ["_templates"]
+
+# -- Markdown (MyST) ---------------------------------------------------------
+myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
+# "#some-heading" links between and within pages, as GitHub renders them
+myst_heading_anchors = 3
+
+# -- The public API ----------------------------------------------------------
+# Every name a user imports: the __all__ of fastauc and of its public
+# submodules, and AUCLinearClassifier (fastauc.AUCLinearClassifier, loaded on
+# first use, so that ``from fastauc import *`` does not need scikit-learn).
+# tests/test_docs.py checks that docs/api lists exactly these.
+PUBLIC_MODULES = ("fastauc", "fastauc.dask", "fastauc.spark", "fastauc.torch",
+                  "fastauc.sklearn", "fastauc.objectives", "fastauc.deploy",
+                  "fastauc.streaming")
+PUBLIC_NAMES = sorted(
+    {f"{m}.{name}" for m in PUBLIC_MODULES for name in importlib.import_module(m).__all__}
+    | {"fastauc.AUCLinearClassifier"}
+)
+
+# -- API reference: autosummary and autodoc ----------------------------------
+autosummary_generate = True
+autosummary_imported_members = False
+autodoc_default_options = {"members": False}
+autodoc_typehints = "none"  # numpydoc's Parameters section says the types
+add_module_names = False
+# fastauc.report (a function) and fastauc.Report (a class) would be the same
+# file where file names ignore case (macOS, Windows): give the class's page
+# another name there
+_lower = {}
+for _name in PUBLIC_NAMES:
+    _lower.setdefault(_name.lower(), []).append(_name)
+autosummary_filename_map = {
+    n: n + "-class" for names in _lower.values() if len(names) > 1
+    for n in names if n.rsplit(".", 1)[1][:1].isupper()
+}
+
+# -- numpydoc ----------------------------------------------------------------
+numpydoc_show_class_members = False  # the class template lists the members
+numpydoc_class_members_toctree = False
+numpydoc_attributes_as_param_list = True
+# Every public name's docstring is checked as the page is built: a name
+# without a docstring (GL08); parameters undocumented, unknown or out of
+# order (PR01, PR02, PR03, PR10: a missing space before the colon); no
+# Returns (RT01), no Examples (EX01), no See Also (SA01).  The same set as
+# ``numpydoc.validate.validate("fastauc.roc_auc_score")`` is checked with.
+numpydoc_validation_checks = {"GL08", "PR01", "PR02", "PR03", "PR10", "RT01", "EX01", "SA01"}
+if tags.has("novalidate"):  # noqa: F821 - sphinx-build -t novalidate: pages only
+    numpydoc_validation_checks = set()
+# Checked: the public names themselves, not their methods and attributes
+# (an Examples and a See Also for every method would be the class's own
+# examples again).
+numpydoc_validation_exclude = {
+    r"^(?!(?:" + "|".join(re.escape(n) for n in PUBLIC_NAMES) + r")$)"
+}
+# A result record (a frozen dataclass such as ConfidenceInterval) documents
+# its fields under Attributes, not Parameters: no user builds one.  So PR01
+# (parameters not documented) is not reported for a docstring that has an
+# Attributes section and no Parameters section.
+numpydoc_validation_overrides = {
+    "PR01": [r"(?m:\A(?![\s\S]*^[ \t]*Parameters\n[ \t]*-{3,}$)(?=[\s\S]*^[ \t]*Attributes\n[ \t]*-{3,}$))"],
+}
+
+# -- HTML --------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = f"fastauc {release}"
+html_theme_options = {
+    "navbar_align": "left",
+    "show_toc_level": 2,
+    "secondary_sidebar_items": ["page-toc"],
+}
+html_sidebars = {"index": []}
+html_copy_source = False
+html_show_sourcelink = False
+
+# -- Examples gallery (sphinx-gallery) ---------------------------------------
+EXAMPLES = ROOT / "examples"
+GALLERY = (EXAMPLES / "README.rst").is_file() or (EXAMPLES / "README.txt").is_file()
+if GALLERY:
+    extensions.append("sphinx_gallery.gen_gallery")
+    sphinx_gallery_conf = {
+        "examples_dirs": "../examples",
+        "gallery_dirs": "auto_examples",
+        "filename_pattern": r"/plot_",
+        "within_subsection_order": "FileNameSortKey",
+        # "Examples using fastauc.roc_auc_score" on each reference page
+        "doc_module": ("fastauc",),
+        "backreferences_dir": "api/generated/backreferences",
+        "reference_url": {"fastauc": None},
+        "remove_config_comments": True,
+        "show_memory": False,
+        "matplotlib_animations": False,
+    }
+autosummary_context = {"gallery": GALLERY}
+
+# Until the user guide pages and the gallery are in place, a toctree entry
+# without its page is tolerated.
+suppress_warnings = ["toc.not_readable"]
