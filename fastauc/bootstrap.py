@@ -61,13 +61,20 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     y_score : array-like of shape (n_samples,)
         Scores (probabilities of the positive class for ``"log_loss"``).
     metric : {"roc_auc", "average_precision", "log_loss"}, default="roc_auc"
+        The metric resampled: :func:`roc_auc_score`,
+        :func:`average_precision_score` or :func:`log_loss`.
     n_resamples : int, default=1000
+        Number of bootstrap replicates (positive).
     confidence_level : float, default=0.95
+        Level of the interval, in (0, 1).
     method : {"percentile", "basic", "bca"}, default="percentile"
+        ``"percentile"``: quantiles of the replicates.  ``"basic"``: the
+        percentile interval reflected about the estimate.
         ``"bca"``: bias-corrected and accelerated (Efron 1987), with the
         acceleration from the exact leave-one-out values, computed in O(n)
         from the placement values (``"roc_auc"``) or the per-row losses
-        (``"log_loss"``).
+        (``"log_loss"``); not available for ``"average_precision"`` or with
+        ``max_fpr``.
     stratified : bool or None, default=None
         Multinomial scheme: resample positives and negatives separately
         (``True``, pROC's default, what ``None`` means), so every replicate
@@ -77,9 +84,10 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     sample_weight : array-like of shape (n_samples,), default=None
         Rows are resampled with their weights; a replicate is the weighted
         metric of the resampled rows.
-    random_state : None, int, numpy Generator, RandomState or SeedSequence
+    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
         Seeds every replicate's own random stream: the same value gives the
-        same replicates whatever the number of threads.
+        same replicates whatever the number of threads.  None: fresh
+        entropy, different replicates on every call.
     max_fpr : float in (0, 1], default=None
         With ``metric="roc_auc"``, the standardised partial AUC up to this
         false positive rate (McClish), as ``roc_auc_score(max_fpr=...)``.
@@ -136,7 +144,8 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
 
     See Also
     --------
-    roc_auc_ci, bootstrap_test
+    roc_auc_ci : DeLong's interval of the AUC, or this one.
+    bootstrap_test : The paired comparison of two models.
 
     References
     ----------
@@ -214,12 +223,37 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
         Binary labels; the greater label is the positive class.
     y_score_a, y_score_b : array-like of shape (n_samples,)
         Scores of the two models.
-    metric, n_resamples, confidence_level, method, stratified, sample_weight,
-    random_state, max_fpr, progress, scheme
-        As in :func:`bootstrap_ci`; the interval is that of the difference
-        (with ``scheme="poisson"`` a row has the same count under both models).
+    metric : {"roc_auc", "average_precision", "log_loss"}, default="roc_auc"
+        The metric compared (as in :func:`bootstrap_ci`).
+    n_resamples : int, default=1000
+        Number of paired bootstrap replicates (positive).
+    confidence_level : float, default=0.95
+        Level of the interval of the difference, in (0, 1).
+    method : {"percentile", "basic", "bca"}, default="percentile"
+        How the interval of the difference is formed from the replicate
+        differences (as in :func:`bootstrap_ci`; ``"bca"`` uses the
+        leave-one-out differences).
+    stratified : bool or None, default=None
+        Resample positives and negatives separately (``True``, what ``None``
+        means for the multinomial scheme) or together (``False``); the
+        Poisson scheme is never stratified.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
-        ``"greater"``: H1 is ``metric_a > metric_b``.
+        ``"greater"``: H1 is ``metric_a > metric_b``; ``"less"``: H1 is
+        ``metric_a < metric_b``.  A one-sided alternative gives a one-sided
+        interval.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Rows are resampled with their weights; each model's replicate is the
+        weighted metric of the resampled rows.
+    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
+        Seeds every replicate's own random stream (as in :func:`bootstrap_ci`).
+    max_fpr : float in (0, 1], default=None
+        With ``metric="roc_auc"``, compare the standardised partial AUCs up
+        to this false positive rate.
+    progress : bool, default=False
+        Show a tqdm progress bar when the optional ``tqdm`` is installed.
+    scheme : {"multinomial", "poisson"}, default="multinomial"
+        The resampling scheme (as in :func:`bootstrap_ci`); with
+        ``"poisson"`` a row has the same count under both models.
 
     Returns
     -------
@@ -240,7 +274,8 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
 
     See Also
     --------
-    delong_test, bootstrap_ci
+    delong_test : DeLong's paired test of two AUCs (no resampling).
+    bootstrap_ci : The interval of one model's metric.
 
     References
     ----------
