@@ -40,11 +40,14 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
     y_score : array-like of shape (n_samples,)
         Scores (margins or probabilities); finite.
     loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
+        The surrogate, as listed above.
     margin : float, default=1.0
         ``m`` above: finite, > 0 for the hinge losses, >= 0 otherwise
         (unused by ``"linear"`` and ``"aum"``).
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights; a pair weighs ``w_i * w_j``.
     pos_label : int, float, bool or str, default=None
+        The label of the positive class (default: the greater label).
     groups : array-like of shape (n_samples,), default=None
         A query id per row: only pairs within a group count, summed over the
         groups (as ranking learners use ``qid``).  One sort serves all groups.
@@ -115,14 +118,33 @@ def pairwise_loss_gradient(y_true, y_score, *, loss="squared_hinge", margin=1.0,
     """:func:`pairwise_loss` with its gradient in the scores (and the
     diagonal of its Hessian).
 
-    Parameters are those of :func:`pairwise_loss`, plus
-
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; the greater label is positive unless ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores (margins or probabilities); finite.
+    loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
+        The surrogate (see :func:`pairwise_loss`).
+    margin : float, default=1.0
+        The margin of the hinge and square losses: finite, > 0 for the hinge
+        losses, >= 0 otherwise (unused by ``"linear"`` and ``"aum"``).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative row weights; a pair weighs ``w_i * w_j``.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (default: the greater label).
+    groups : array-like of shape (n_samples,), default=None
+        A query id per row: only pairs within a group count.
+    normalize : {True, False, "all_pairs"}, default=True
+        How the sum is scaled (see :func:`pairwise_loss`); the gradient and
+        the Hessian are scaled alike.
     hessian : bool, default=False
         Also return the diagonal of the Hessian.
 
     Returns
     -------
     value : float
+        The loss, as :func:`pairwise_loss` returns it.
     gradient : ndarray of shape (n_samples,)
         ``d value / d y_score[k]`` in the input's row order.  For ``"aum"``
         (piecewise linear) where a row's score ties another's the two
@@ -136,6 +158,16 @@ def pairwise_loss_gradient(y_true, y_score, *, loss="squared_hinge", margin=1.0,
     --------
     pairwise_loss : The value alone.
     fastauc.objectives : Gradient-boosting objectives built on this.
+    fastauc.naive.pairwise_loss : The O(n**2) definition, with the gradient.
+
+    References
+    ----------
+    .. [1] Rust, K. R. and Hocking, T. D. (2023). A log-linear gradient descent
+       algorithm for unbalanced binary classification using the all pairs
+       squared hinge loss. arXiv:2302.11062.
+    .. [2] Hocking, T. D. and Barr, J. (2023). Optimizing ROC curves with a
+       sort-based surrogate loss for binary classification and changepoint
+       detection. JMLR 24(70).
 
     Examples
     --------
