@@ -39,13 +39,59 @@ def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
 
     Each replicate's ROC polyline is evaluated at every ``fpr_grid`` value
     (the top of a vertical step at a grid value), with the same resamples as
-    :func:`bootstrap_ci` (same ``random_state``, same replicates).
+    :func:`bootstrap_ci` (same ``random_state``, same replicates).  Needs no
+    matplotlib: :func:`plot_roc` draws this band.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
+    n_resamples : int, default=200
+        Number of bootstrap replicates.
+    confidence_level : float, default=0.95
+        Pointwise level of the band, in (0, 1).
+    fpr_grid : array-like of shape (n_points,), default=None
+        Increasing false positive rates in [0, 1] at which the band is
+        evaluated; default 101 evenly spaced points from 0 to 1.
+    stratified : bool, default=True
+        Resample positives and negatives separately (every replicate has
+        both classes), as :func:`bootstrap_ci`'s default.
+    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=0
+        Seeds the replicates; the same value gives the same band.
 
     Returns
     -------
-    fpr_grid, tpr_low, tpr_high : ndarray
-        The grid (default 101 points on [0, 1]) and the band's edges (the
-        ``(1 - level)/2`` and ``(1 + level)/2`` quantiles).
+    fpr_grid : ndarray of shape (n_points,)
+        The grid.
+    tpr_low, tpr_high : ndarray of shape (n_points,)
+        The band's edges: the ``(1 - confidence_level) / 2`` and
+        ``(1 + confidence_level) / 2`` quantiles of the replicates' true
+        positive rates at each grid value.
+
+    Raises
+    ------
+    ValueError
+        If ``fpr_grid`` is not increasing within [0, 1].
+
+    See Also
+    --------
+    plot_roc : The ROC curve drawn with this band.
+    bootstrap_ci : A bootstrap interval of the AUC, from the same replicates.
+    roc_curve : The ROC points of all rows.
+
+    References
+    ----------
+    .. [1] Macskassy, S. A., Provost, F. and Rosset, S. (2005). ROC confidence
+       bands: an empirical evaluation. Proceedings of the 22nd International
+       Conference on Machine Learning (ICML), 537-544.
+    .. [2] Fawcett, T. (2006). An introduction to ROC analysis. Pattern
+       Recognition Letters 27, 861-874 (vertical averaging).
 
     Examples
     --------
@@ -75,12 +121,22 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`roc_curve`.
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
     band : bool, default=True
         Shade the pointwise bootstrap band (:func:`roc_confidence_band`).
-    n_resamples, confidence_level, random_state
-        For the band.
+    n_resamples : int, default=200
+        Bootstrap replicates of the band.
+    confidence_level : float, default=0.95
+        Pointwise level of the band.
+    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=0
+        Seed of the band's replicates.
     operating_point : str, float or None, default="youden"
         A :func:`best_threshold` metric ("f1", "mcc", "youden", "accuracy",
         "closest_topleft"), a threshold value, or None.
@@ -137,8 +193,14 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`precision_recall_curve`.
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
     label : str, default=None
         Legend label (the average precision is appended).
     ax : matplotlib Axes or Figure, default=None
@@ -195,8 +257,14 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
 
     Parameters
     ----------
-    y_true, y_score, sample_weight, pos_label
-        As in :func:`gains_table`.
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
     n_bins : int, default=10
         Bins of the lift panel.
     label : str, default=None
