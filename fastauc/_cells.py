@@ -1,6 +1,6 @@
 """Bounded tables: the distinct-score table with keys merged into dyadic ranges.
 
-See ``_kernels.cells`` for the cells and ``docs/accumulator.md`` for the
+See ``_kernels.cells`` for the cells and ``docs/guide/larger_than_memory.md`` for the
 bound.  ``Cells`` is what an ``Accumulator(max_groups=G)`` keeps once its
 table would pass ``G`` keys.
 """

@@ -6,7 +6,7 @@ the negative weight at each), built from each batch with the one sort and
 merged in one linear pass.  Any sequence of ``update`` and ``merge`` calls
 gives the same table as the rows put together, so every result equals the
 in-memory function's on the concatenated rows (up to the order of floating
-additions; exactly, for counts).  See ``docs/accumulator.md``.
+additions; exactly, for counts).  See ``docs/guide/larger_than_memory.md``.
 """
 
 from __future__ import annotations
@@ -317,7 +317,7 @@ class Accumulator:
     # ------------------------------------------------------------ bytes
 
     def to_bytes(self) -> bytes:
-        """The state in fastauc's versioned binary format (``docs/accumulator.md``)."""
+        """The state in fastauc's versioned binary format (``docs/guide/larger_than_memory.md``)."""
         t = self._state()
         cells = isinstance(t, Cells)
         header = {
