@@ -73,7 +73,54 @@ def _group_table_dict(result: GroupMetrics) -> dict:
 
 @dataclass(frozen=True)
 class ModelReport:
-    """Everything :func:`report` says about one score column."""
+    """Everything :func:`report` says about one score column.
+
+    Attributes
+    ----------
+    name : str
+        The model's name (``names`` of :func:`report`, or ``model_1``, ...).
+    auc : float
+        ROC AUC (the float :func:`roc_auc_score` returns for the column).
+    auc_low, auc_high : float
+        Its confidence interval (DeLong's, or the bootstrap's with
+        ``ci="bootstrap"``).
+    auc_se : float
+        Standard error of the AUC.
+    gini : float
+        ``2 * auc - 1``.
+    average_precision : float
+        As :func:`average_precision_score`.
+    log_loss : float or None
+        As :func:`log_loss`; None when the scores are not probabilities
+        (some score outside [0, 1]).
+    best : dict
+        For each of ``"f1"``, ``"mcc"`` and ``"youden"``: a dict with the
+        best ``threshold`` (:func:`best_threshold`), the metric's ``value``
+        there, and the confusion metrics at that threshold (``tp``, ``fp``,
+        ``tn``, ``fn``, ``precision``, ``recall``, ``specificity``, ``f1``,
+        ``mcc``, ``youden``, ``accuracy``, ``predicted_positive_rate``).
+    lift : dict
+        Top fraction (0.01, 0.05, 0.1) -> :func:`lift_at` that fraction.
+
+    See Also
+    --------
+    report : The function whose :class:`Report` holds one per model.
+    Report : The whole report.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import report
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000)
+    >>> scores = np.column_stack((y + rng.normal(size=1000), y + 2 * rng.normal(size=1000)))
+    >>> r = report(y, scores, names=["good", "weak"])
+    >>> m = r.models[0]
+    >>> m.name, round(m.auc, 3), round(m.gini, 3), m.log_loss
+    ('good', 0.79, 0.58, None)
+    >>> sorted(m.best), round(m.best["youden"]["recall"], 4)
+    (['f1', 'mcc', 'youden'], 0.7765)
+    """
 
     name: str
     auc: float
@@ -87,8 +134,9 @@ class ModelReport:
     lift: dict  #: fraction -> lift in the top fraction
 
     def to_dict(self, weighted=True):
-        """Plain JSON-ready types; with ``weighted=False`` (rows counted, not
-        weighed) the confusion counts in ``best`` are integers."""
+        """Plain JSON-ready types (NaN and infinity as None); with
+        ``weighted=False`` (rows counted, not weighed) the confusion counts in
+        ``best`` are integers."""
         d = _plain(self.__dict__)
         if not weighted:
             for point in d["best"].values():
@@ -102,8 +150,44 @@ class ModelReport:
 class Comparison:
     """The paired DeLong test of two models in a :class:`Report`.
 
-    Reads also as a mapping (``c["difference"]``), as the plain dicts it
-    replaces did.
+    Reads also as a mapping (``c["difference"]``, ``c.keys()``), so code
+    written for plain dicts keeps working.
+
+    Attributes
+    ----------
+    a : str
+        Name of the first model.
+    b : str
+        Name of the second model.
+    difference : float
+        ``auc_a - auc_b``.
+    low, high : float
+        Confidence interval of the difference (at the report's
+        ``confidence_level``).
+    se : float
+        DeLong's standard error of the difference.
+    statistic : float
+        The z statistic ``difference / se``.
+    pvalue : float
+        Its two-sided p-value.
+
+    See Also
+    --------
+    delong_test : The same test of two models, alone.
+    DeLongTestResult : What :func:`delong_test` returns.
+    Report : The report whose ``comparisons`` hold these.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import report
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000)
+    >>> scores = np.column_stack((y + rng.normal(size=1000), y + 2 * rng.normal(size=1000)))
+    >>> r = report(y, scores, names=["good", "weak"])
+    >>> c = r.comparisons[0]
+    >>> c.a, c.b, round(c.difference, 3), round(c["statistic"], 3)
+    ('good', 'weak', 0.131, 5.938)
     """
 
     a: str  #: name of the first model
@@ -121,9 +205,11 @@ class Comparison:
         return getattr(self, key)
 
     def keys(self):
+        """The field names, as a mapping's keys."""
         return list(self.__dataclass_fields__)
 
     def to_dict(self):
+        """Plain JSON-ready types (NaN and infinity as None)."""
         return _plain(self.__dict__)
 
 
@@ -133,6 +219,47 @@ class Report:
 
     With ``report(..., by=...)``, ``by_group`` maps each model's name to its
     :class:`~fastauc.GroupMetrics` (empty without ``by``).
+
+    Attributes
+    ----------
+    models : list of ModelReport
+        One per score column, in column order.
+    comparisons : list of Comparison
+        The paired DeLong test of every pair of models (empty for one model).
+    n_samples : int
+        Number of rows.
+    n_positive, n_negative : float
+        Weight of the positive and of the negative class (their row counts
+        without ``sample_weight``).
+    ci_method : str
+        ``"delong"`` or ``"bootstrap"``: how the AUC intervals were computed.
+    confidence_level : float
+        Level of the intervals, e.g. 0.95.
+    weighted : bool
+        Whether ``sample_weight`` was given (counts are then sums of weights).
+    by_group : dict
+        Model name -> :class:`GroupMetrics`, with ``by``; else empty.
+
+    See Also
+    --------
+    report : The function returning this record.
+    ModelReport : One model's section.
+    Comparison : One paired test.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import report
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 1000)
+    >>> scores = np.column_stack((y + rng.normal(size=1000), y + 2 * rng.normal(size=1000)))
+    >>> r = report(y, scores, names=["good", "weak"])
+    >>> r.n_samples, r.n_positive, r.ci_method, [m.name for m in r.models]
+    (1000, 537.0, 'delong', ['good', 'weak'])
+    >>> print(str(r).splitlines()[0])
+    1,000 rows; positives 537, negatives 463
+    >>> sorted(r.to_dict())[:3]
+    ['ci_method', 'comparisons', 'confidence_level']
     """
 
     models: list
@@ -270,12 +397,17 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         output pass column 1, the positive class's: two columns are two
         models (a warning says so when their rows sum to 1).
     sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights (DeLong's variance counts a row of
+        weight 2 as two rows).
     ci : {"delong", "bootstrap"}, default="delong"
         How the AUC interval is computed (see :func:`roc_auc_ci`).
     names : list of str, default=None
         Model names (default ``model_1``, ...).
-    pos_label : label, default=None
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1}, {-1, 1} or bool
+        need none).
     confidence_level : float, default=0.95
+        Level of the AUC intervals and of the paired tests' intervals.
     by : array-like of shape (n_samples,) or tuple of them, default=None
         Group labels (or a tuple of label columns, one group per combination),
         as ``groups`` in :func:`by_group`.  When given, ``report.by_group``
@@ -319,7 +451,12 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
 
     See Also
     --------
-    roc_auc_ci, threshold_metrics, best_threshold, lift_at, delong_test, by_group
+    roc_auc_ci : One AUC with its interval.
+    delong_test : The paired test of two AUCs.
+    best_threshold, lift_at, threshold_metrics : The operating points.
+    by_group : The metrics of every group.
+    fastauc.streaming.report_stream : The same report from batches larger
+        than memory.
 
     Examples
     --------
