@@ -1,5 +1,5 @@
 """The engine-neutral half of the exact metrics on a cluster: range
-partitioning on the score key (``docs/scaling.md``).
+partitioning on the score key (``docs/guide/dask_spark.md``).
 
 ``fastauc.dask`` and ``fastauc.spark`` run the same steps, each on its own
 engine; the steps themselves are plain functions of numpy arrays and

@@ -2,7 +2,7 @@
 
 The same numbers as the in-memory functions, for any partitioning and any
 number of workers; no step gathers the rows or the distinct scores on one
-machine (``docs/scaling.md``).  Needs the ``dask`` extra
+machine (``docs/guide/dask_spark.md``).  Needs the ``dask`` extra
 (``pip install "fastauc[dask]"``); imported only when used.
 
 The graph, for a score column in P partitions:

@@ -1,6 +1,6 @@
 """Exact metrics on Spark: the in-memory numbers for data in Spark tables.
 
-The same algorithm as ``fastauc.dask`` (``docs/scaling.md``), its steps
+The same algorithm as ``fastauc.dask`` (``docs/guide/dask_spark.md``), its steps
 shared with it (``fastauc._adapters.ranges``), run with the DataFrame API
 only (``mapInArrow``, ``groupBy().applyInArrow``; no RDD, no
 ``SparkContext``), so that it also runs over Spark Connect:
