@@ -36,7 +36,57 @@ class GroupMetrics:
 
     Every attribute is an array of length ``len(self)``.  ``groups`` maps each
     group column's name to its labels (one column, or one per column of a
-    tuple of group columns).
+    tuple of group columns).  ``str()`` prints a table; ``to_dict()``,
+    ``to_pandas()`` and ``to_polars()`` give one row per group.
+
+    Attributes
+    ----------
+    groups : dict
+        Group column name -> ndarray of shape (n_groups,), each group's label
+        in that column.  The name is ``"group"`` for one unnamed column,
+        ``"group_0"``, ``"group_1"``, ... for a tuple of them, or the column's
+        own name (a pandas Series, ...).
+    n : ndarray of shape (n_groups,)
+        Rows in each group.
+    n_pos, n_neg : ndarray of shape (n_groups,)
+        Positive and negative rows.
+    pos_weight, neg_weight : ndarray of shape (n_groups,)
+        Total weight of the positives and of the negatives (``n_pos`` and
+        ``n_neg`` when unweighted).
+    auc : ndarray of shape (n_groups,)
+        ROC AUC, NaN where the group has a single class.
+    auc_low, auc_high : ndarray of shape (n_groups,)
+        DeLong's interval at ``confidence_level``, clipped to [0, 1].
+    auc_se : ndarray of shape (n_groups,)
+        DeLong's standard error of the AUC.
+    average_precision : ndarray of shape (n_groups,)
+        Average precision (0 without positives, 1 without negatives).
+    log_loss : ndarray of shape (n_groups,) or None
+        Log loss; None unless every score is in [0, 1].
+    confidence_level : float
+        Level of the intervals, e.g. 0.95.
+    weighted : bool
+        Whether ``sample_weight`` was given (not in the repr).
+
+    See Also
+    --------
+    by_group : The function returning this record.
+    report : Several models' reports, with ``by=`` this table for each.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import by_group
+    >>> y = np.array([0, 1, 0, 1, 0, 1, 1, 0])
+    >>> s = np.array([0.1, 0.8, 0.3, 0.6, 0.7, 0.9, 0.4, 0.2])
+    >>> res = by_group(y, s, (["a"] * 4 + ["b"] * 4, [1, 1, 2, 2] * 2))
+    >>> len(res), res.groups["group_0"].tolist(), res.groups["group_1"].tolist()
+    (4, ['a', 'a', 'b', 'b'], [1, 2, 1, 2])
+    >>> res = by_group(y, s, ["a"] * 4 + ["b"] * 4)
+    >>> print(res)
+    group  n  n_pos  n_neg  auc     95% CI            AP      log_loss
+    a      4      2      2  1.0000  [1.0000, 1.0000]  1.0000    0.2990
+    b      4      2      2  0.7500  [0.0570, 1.0000]  0.8333    0.6122
     """
 
     groups: dict  #: {column name: labels of each group}
@@ -55,6 +105,7 @@ class GroupMetrics:
     weighted: bool = field(default=False, repr=False)
 
     def __len__(self) -> int:
+        """The number of groups."""
         return self.n.shape[0]
 
     def to_dict(self) -> dict:
