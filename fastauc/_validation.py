@@ -29,12 +29,43 @@ class InvalidParameterError(ValueError, TypeError):
 
 
 class UndefinedMetricWarning(UserWarning):
-    """A metric is undefined for the input (for example only one class is
-    present); the function returns NaN, as scikit-learn does.
+    """A metric is undefined for the input, and a conventional value is returned.
+
+    As in scikit-learn: an AUC of rows with one class only is NaN; a
+    precision, recall or F-score with a zero denominator is 0 (or
+    ``zero_division``).  The message says which case it is.
 
     When scikit-learn has been imported, the warnings fastauc emits are of a
     subclass of this class and of ``sklearn.exceptions.UndefinedMetricWarning``,
     so filters and ``pytest.warns`` written for either see them.
+
+    See Also
+    --------
+    roc_auc_score : Warns and returns NaN when ``y_true`` has one class.
+    precision_recall_fscore_support : Warns where ``zero_division="warn"``
+        replaces an undefined ratio.
+    by_group : Warns once for all the groups with a single class.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from fastauc import UndefinedMetricWarning, roc_auc_score
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     auc = roc_auc_score([1, 1, 1], [0.2, 0.5, 0.9])
+    >>> auc
+    nan
+    >>> issubclass(caught[0].category, UndefinedMetricWarning)
+    True
+    >>> print(caught[0].message)
+    Only one class is present in y_true. ROC AUC score is not defined in that case.
+
+    To silence it:
+
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", UndefinedMetricWarning)
+    ...     roc_auc_score([1, 1, 1], [0.2, 0.5, 0.9])
+    nan
     """
 
 
