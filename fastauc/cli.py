@@ -585,8 +585,8 @@ def _report_parser(sub):
                    help="with Spark, report on this catalog table (db.table) instead of a file")
     r.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto",
                    help="where the bootstrap intervals (--ci bootstrap) compute: cuda runs "
-                   "them on the GPU (needs fastauc[gpu]; docs/gpu.md), the rest of the report "
-                   "stays on the CPU cores")
+                   "them on the GPU (needs fastauc[gpu]; docs/guide/gpu.md), the rest of the "
+                   "report stays on the CPU cores")
     r.add_argument("--memory-budget", metavar="SIZE",
                    help="stream files whose in-memory report would need more than this "
                    "(e.g. 8G; default: half the available memory)")

@@ -385,7 +385,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
 
     On the GPU (CUDA arrays of PyTorch, CuPy or JAX): they are copied to the
     host; with ``fastauc.config_context(device='cuda')`` the bootstrap
-    intervals (``ci="bootstrap"``) compute on the GPU.  See docs/gpu.md.
+    intervals (``ci="bootstrap"``) compute on the GPU.  See docs/guide/gpu.md.
 
     Parameters
     ----------

@@ -108,7 +108,7 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
     ``groups`` are constants (tensors or arrays).  CPU tensors reach the
     Numba kernels without a copy (float32 and float64; float16 and bfloat16
     are widened to float32, exactly); CUDA tensors take fastauc's device
-    path (docs/gpu.md): no host copy.
+    path (docs/guide/gpu.md): no host copy.
 
     A batch without a positive-negative pair (one class, or one class of zero
     weight) gives 0 and a zero gradient, as the numpy function, but without

@@ -151,7 +151,7 @@ HOST_NOTE = "CUDA arrays are copied to the host and it computes on the CPU"
 
 def _with_device_note(doc, name):
     """``doc`` with a paragraph after its summary saying what happens to CUDA
-    arrays (PyTorch, CuPy, JAX): see docs/gpu.md."""
+    arrays (PyTorch, CuPy, JAX): see docs/guide/gpu.md."""
     if not doc or "\n\n" not in doc:
         return doc
     summary, rest = doc.split("\n\n", 1)
@@ -159,7 +159,7 @@ def _with_device_note(doc, name):
     words = (f"On the GPU (CUDA arrays of PyTorch, CuPy or JAX, or "
              f"``fastauc.config_context(device='cuda')``): {note}. Returned arrays are in "
              "the scores' library and on their device, wherever it computed (a torch "
-             "tensor in, CPU or CUDA, gives tensors out). See docs/gpu.md.")
+             "tensor in, CPU or CUDA, gives tensors out). See docs/guide/gpu.md.")
     lines, line = [], "   "
     for word in words.split():
         if len(line) + 1 + len(word) > 88:
