@@ -61,6 +61,8 @@ class MannWhitneyResult:
 class ConfidenceInterval:
     """An AUC with a confidence interval (:func:`roc_auc_ci`).
 
+    All four numbers are NaN when the AUC is undefined (one class only).
+
     Attributes
     ----------
     estimate : float
@@ -74,8 +76,6 @@ class ConfidenceInterval:
         on the logit scale, ``transform="logit"``).
     confidence_level : float
         The interval's level, e.g. 0.95.
-
-    All four numbers are NaN when the AUC is undefined (one class only).
 
     See Also
     --------

@@ -87,6 +87,14 @@ class Accumulator:
         True unless a bounded accumulator merged scores into ranges: every
         result is then the in-memory function's on the rows seen.
 
+    See Also
+    --------
+    roc_auc_score, average_precision_score : The in-memory functions whose
+        numbers :meth:`roc_auc` and :meth:`average_precision` give.
+    roc_auc_ci : DeLong's interval, which :meth:`roc_auc_ci` gives from the state.
+    fastauc.streaming.report_stream : A whole :class:`Report` of batches larger
+        than memory, built on accumulators.
+
     Notes
     -----
     Each ``update`` sorts its batch once into a table; tables are merged like
