@@ -34,7 +34,8 @@ def get_config() -> dict:
 
     See Also
     --------
-    set_config, config_context
+    set_config : Change the settings.
+    config_context : Change them within a ``with`` block.
 
     Examples
     --------
@@ -63,7 +64,8 @@ def set_config(device=None) -> None:
 
     See Also
     --------
-    get_config, config_context
+    get_config : The current settings.
+    config_context : Change them within a ``with`` block.
 
     Examples
     --------
@@ -90,7 +92,8 @@ def config_context(*, device=None):
 
     See Also
     --------
-    set_config, get_config
+    set_config : Change the settings for the rest of the program.
+    get_config : The current settings.
 
     Examples
     --------

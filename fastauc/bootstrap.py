@@ -119,6 +119,13 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         ``high``, ``se`` and every replicate are NaN and ``n_dropped`` is
         ``n_resamples``.
 
+    Raises
+    ------
+    ValueError
+        When every replicate drew a single class (a tiny sample with
+        ``stratified=False`` or the Poisson scheme): the interval has no
+        replicate to come from.
+
     Warns
     -----
     UndefinedMetricWarning
@@ -126,12 +133,10 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         all (scikit-learn's words: "Only one class is present in y_true. ROC
         AUC score is not defined in that case.").
 
-    Raises
-    ------
-    ValueError
-        When every replicate drew a single class (a tiny sample with
-        ``stratified=False`` or the Poisson scheme): the interval has no
-        replicate to come from.
+    See Also
+    --------
+    roc_auc_ci : DeLong's interval of the AUC, or this one.
+    bootstrap_test : The paired comparison of two models.
 
     Notes
     -----
@@ -141,11 +146,6 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     order).  It equals the scikit-learn metric of those rows.  Poisson
     replicate ``r`` equals the scikit-learn metric of all rows with
     ``sample_weight`` multiplied by their counts.
-
-    See Also
-    --------
-    roc_auc_ci : DeLong's interval of the AUC, or this one.
-    bootstrap_test : The paired comparison of two models.
 
     References
     ----------

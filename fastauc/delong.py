@@ -61,6 +61,12 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     UndefinedMetricWarning
         When ``y_true`` has one class only (NaN results).
 
+    See Also
+    --------
+    roc_auc_ci : One AUC with its DeLong interval.
+    delong_test : The paired test of two AUCs from this covariance.
+    bootstrap_ci : A bootstrap interval instead.
+
     Notes
     -----
     With weights, a positive's placement is the weighted share of negatives
@@ -68,10 +74,6 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None):
     divisor ``sum(w) - 1`` and ``m = sum(w)``: unit weights give the
     unweighted result and integer weights give the result of repeating rows.
     Details in ``docs/guide/intervals.md``.
-
-    See Also
-    --------
-    roc_auc_ci, delong_test
 
     References
     ----------
@@ -129,6 +131,7 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
         error, clipped to [0, 1] (as pROC's ``ci.auc``).  ``"bootstrap"``:
         :func:`bootstrap_ci` with ``metric="roc_auc"``.
     confidence_level : float, default=0.95
+        Level of the interval, in (0, 1).
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights (see :func:`delong_covariance`).
     transform : {None, "logit"}, default=None
@@ -149,7 +152,9 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
 
     See Also
     --------
-    delong_covariance, bootstrap_ci, roc_auc_score
+    delong_covariance : The AUCs and DeLong covariance of several models.
+    bootstrap_ci : The bootstrap interval (``method="bootstrap"``).
+    roc_auc_score : The AUC alone.
 
     References
     ----------
@@ -212,7 +217,9 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
 
     See Also
     --------
-    delong_covariance, bootstrap_test
+    delong_covariance : The covariance of any number of models' AUCs.
+    bootstrap_test : The paired bootstrap comparison (any metric).
+    report : Every pair of several models compared, with other summaries.
 
     References
     ----------

@@ -43,6 +43,8 @@ def log_loss(y_true, y_proba=None, *, normalize=True, sample_weight=None, labels
     Returns
     -------
     loss : float
+        The (weighted) mean loss per sample, or the sum with
+        ``normalize=False``.
 
     See Also
     --------

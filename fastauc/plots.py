@@ -163,7 +163,10 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
 
     See Also
     --------
-    roc_confidence_band, roc_curve, best_threshold, plot_precision_recall
+    roc_confidence_band : The band's numbers, without drawing.
+    roc_curve : The ROC points.
+    best_threshold : The operating points marked.
+    plot_precision_recall : The precision-recall curve.
 
     Examples
     --------
@@ -224,7 +227,9 @@ def plot_precision_recall(y_true, y_score, *, sample_weight=None, pos_label=None
 
     See Also
     --------
-    precision_recall_curve, average_precision_score, plot_roc
+    precision_recall_curve : The curve's points.
+    average_precision_score : The number in the legend.
+    plot_roc : The ROC curve.
 
     Examples
     --------
@@ -289,7 +294,9 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
 
     See Also
     --------
-    gains_table, lift_at, plot_roc
+    gains_table : The numbers of the lift panel.
+    lift_at : The lift of one top fraction.
+    plot_roc : The ROC curve.
 
     Examples
     --------

@@ -225,6 +225,8 @@ def auc(x, y):
     Returns
     -------
     auc : float
+        Area under the piecewise-linear curve through the points (positive
+        for decreasing ``x`` too, as scikit-learn).
 
     See Also
     --------
@@ -354,6 +356,9 @@ def roc_auc_score(
     Returns
     -------
     auc : float, or ndarray when ``average=None``
+        The AUC (a Python float; NaN with an :class:`UndefinedMetricWarning`
+        when a binary ``y_true`` has one class only), or one AUC per class or
+        label with ``average=None``.
 
     See Also
     --------
@@ -533,6 +538,8 @@ def average_precision_score(y_true, y_score, *, average="macro", pos_label=1, sa
     Returns
     -------
     average_precision : float, or ndarray when ``average=None``
+        The average precision (a Python float), or one value per class or
+        label with ``average=None``.
 
     See Also
     --------

@@ -60,7 +60,9 @@ def mann_whitney_u(
 
     See Also
     --------
-    roc_auc_ci, delong_test
+    roc_auc_score : The AUC alone (``auc`` here).
+    roc_auc_ci : The AUC with a confidence interval.
+    delong_test : The paired test of two models' AUCs on the same rows.
 
     References
     ----------
