@@ -476,10 +476,10 @@ CLASS_SPREAD_ROWS = 1 << 22
 
 def _classes_map(rows, k):
     """How the classes are mapped: each whole in a thread when there are
-    several classes of fewer than ``CLASS_SPREAD_ROWS`` rows (10 classes of
-    1e6 rows on 16 threads: 45 ms with the sorts' own units spread over
-    the threads, since their units are small), else each class's units too
-    on every thread.  The results are the same either way."""
+    several classes of fewer than ``CLASS_SPREAD_ROWS`` rows (their sorts'
+    units are small, so spreading each class's units over the threads gains
+    less than running the classes side by side), else each class's units
+    too on every thread.  The results are the same either way."""
     return map_whole if k > 1 and rows < CLASS_SPREAD_ROWS else map_units
 
 
