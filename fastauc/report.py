@@ -284,7 +284,7 @@ class Report:
         if self.by_group:
             d["by_group"] = {name: _group_table_dict(g) for name, g in self.by_group.items()}
         else:
-            del d["by_group"]  # without ``by``, the same keys as before
+            del d["by_group"]  # without ``by``, no by_group key at all
         d = _plain(d)
         if not self.weighted:
             d["n_positive"], d["n_negative"] = int(d["n_positive"]), int(d["n_negative"])
