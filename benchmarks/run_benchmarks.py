@@ -783,7 +783,7 @@ TITLES = {
               "resident memory of the call):",
     "accumulator": "Batches and merges:",
     "training": "Training for AUC (scores normal + label, 10% positives; rank:pairwise and the "
-                "held-out AUC table: benchmarks/training_table.py, docs/training.md):",
+                "held-out AUC table: benchmarks/training_table.py, docs/guide/training.md):",
 }
 
 

@@ -3,7 +3,7 @@
     python benchmarks/torch_loss.py
 
 Best of 7 runs (2 for the article's code), CPU tensors, 10% positives,
-scores normal + label.  Figures in docs/training.md.
+scores normal + label.  Figures in docs/guide/training.md.
 """
 
 import time, torch, numpy as np, fastauc

@@ -1,6 +1,6 @@
 """Held-out AUC of gradient boosting trained on several objectives.
 
-The table of docs/training.md: LightGBM with its built-in ``binary`` log
+The table of docs/guide/training.md: LightGBM with its built-in ``binary`` log
 loss and with fastauc's square, squared-hinge and AUM objectives, and
 XGBoost's ``rank:pairwise`` (pairs sampled per query; here one query), on
 synthetic data with 1% and 10% positives and on scikit-learn's breast

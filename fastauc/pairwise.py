@@ -5,7 +5,7 @@ step function of the scores, so learners minimise a smooth or convex loss
 summed over all pairs instead.  Written out that sum costs O(P * N); here the
 square and linear losses need per-group sums only (O(n)), and the hinge
 losses and the AUM one sort of the scores (the sort layer that every metric
-uses) and linear walks.  See ``docs/training.md`` for the derivations.
+uses) and linear walks.  See ``docs/guide/training.md`` for the derivations.
 """
 
 from __future__ import annotations
