@@ -13,7 +13,7 @@ processes:
 - ``fastauc demo``: when it printed its first result, and its total time.
 
 Usage: ``python benchmarks/cold_start.py [--runs 3]``; prints a markdown
-table (docs/cli.md keeps the latest one).
+table (docs/guide/deploying.md keeps the latest one).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Usage::
 ``--page`` writes saved outputs of this script (a run on a lent machine, a
 run here) into docs/benchmarks.md's "Every core" section, which
 ``run_benchmarks.py`` keeps when it rewrites the page, and the first one's
-table into README.md and docs/user_guide.md (between ``<!-- cores -->``
+table into README.md and docs/guide/deploying.md (between ``<!-- cores -->``
 markers).
 
 The header names the CPU, numpy's SIMD features, the versions and the sort
@@ -114,7 +114,7 @@ def best(fn, repeat):
 BEGIN, END = "<!-- scaling_cores: begin -->", "<!-- scaling_cores: end -->"
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 README = Path(__file__).resolve().parent.parent / "README.md"
-GUIDE = Path(__file__).resolve().parent.parent / "docs" / "user_guide.md"
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guide" / "deploying.md"
 README_BEGIN, README_END = "<!-- cores -->", "<!-- /cores -->"
 
 
@@ -158,7 +158,9 @@ def write_page(outputs, page=PAGE):
         block += "\n" + "  \n".join(extra) + "\n"
     for doc in (README, GUIDE):  # the same block in both, links relative to each
         if doc.exists():
-            text = block if doc is README else block.replace("docs/benchmarks.md", "benchmarks.md")
+            text = (block if doc is README
+                    else block.replace("](docs/benchmarks.md", "](../benchmarks.md")
+                    .replace("[docs/benchmarks.md]", "[benchmarks.md]"))
             doc.write_text(_replace_between(doc.read_text(), README_BEGIN, README_END, text))
 
 
