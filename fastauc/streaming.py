@@ -43,9 +43,10 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
         and must give the same rows both times.
     names : list of str, default=None
         Model names (``model_1``, ... by default, as :func:`~fastauc.report`).
-    pos_label : label, default=None
+    pos_label : int, float, bool or str, default=None
         The positive class (default: the greater of the two labels).
     confidence_level : float, default=0.95
+        Level of the DeLong intervals and of the paired tests' intervals.
     progress : callable, default=None
         Called with the number of rows of each batch read (a progress bar's
         ``update``).
@@ -55,6 +56,18 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
     Report
         Equal to ``report(y, S, sample_weight=w, ci="delong", by=groups)`` on
         the concatenated batches (to 1e-12).
+
+    Raises
+    ------
+    ValueError
+        If the batches hold no rows, or ``names`` does not have one entry
+        per score column.
+
+    See Also
+    --------
+    fastauc.report : The same report of rows held in memory.
+    fastauc.Accumulator : The state kept for each model (and group).
+    fastauc.by_group : The per-group table of rows held in memory.
 
     Examples
     --------
