@@ -18,8 +18,8 @@ Usage::
 ``--page`` writes saved outputs of this script (a run on a lent machine, a
 run here) into docs/benchmarks.md's "Every core" section, which
 ``run_benchmarks.py`` keeps when it rewrites the page, and the first one's
-table into docs/guide/deploying.md (and README.md, where it has them) between ``<!-- cores -->``
-markers.
+table into docs/guide/deploying.md (and README.md, where it has them)
+between ``<!-- cores -->`` markers.
 
 The header names the CPU, numpy's SIMD features, the versions and the sort
 path chosen at each thread count; docs/benchmarks.md keeps the latest table.
