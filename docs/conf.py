@@ -78,9 +78,11 @@ PUBLIC_NAMES = sorted(
 # -- API reference: autosummary and autodoc ----------------------------------
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": False}
 autodoc_typehints = "none"  # numpydoc's Parameters section says the types
 add_module_names = False
+# A method without a docstring of its own is left out, rather than shown with
+# its base class's words (torch.nn.Module.forward's speak of Module)
+autodoc_inherit_docstrings = False
 # fastauc.report (a function) and fastauc.Report (a class) would be the same
 # file where file names ignore case (macOS, Windows): give the class's page
 # another name there
@@ -91,6 +93,17 @@ autosummary_filename_map = {
     n: n + "-class" for names in _lower.values() if len(names) > 1
     for n in names if n.rsplit(".", 1)[1][:1].isupper()
 }
+
+# Every cross-reference must resolve: a link in a docstring to a fastauc name
+# that has no page is an error.  Other libraries' names (sklearn.metrics.auc,
+# torchmetrics' classes...) stay plain text: the build reads no inventory from
+# the network.
+nitpicky = True
+nitpick_ignore_regex = [
+    (r"py:.*", r"(?:numpy|np|scipy|sklearn|torch|torchmetrics|lightning|dask|distributed|"
+               r"pyspark|pandas|pd|polars|pyarrow|cupy|jax|numba|lightgbm|xgboost|"
+               r"matplotlib)(?:\..*)?"),
+]
 
 # -- numpydoc ----------------------------------------------------------------
 numpydoc_show_class_members = False  # the class template lists the members
@@ -107,8 +120,12 @@ if tags.has("novalidate"):  # noqa: F821 - sphinx-build -t novalidate: pages onl
 # Checked: the public names themselves, not their methods and attributes
 # (an Examples and a See Also for every method would be the class's own
 # examples again).
+# Nor the public constants (fastauc.sklearn.SCORERS...): a ``#:`` comment
+# above the constant is their documentation, without sections.
+_CONSTANTS = {n for n in PUBLIC_NAMES if not callable(
+    getattr(importlib.import_module(n.rpartition(".")[0]), n.rpartition(".")[2]))}
 numpydoc_validation_exclude = {
-    r"^(?!(?:" + "|".join(re.escape(n) for n in PUBLIC_NAMES) + r")$)"
+    r"^(?!(?:" + "|".join(re.escape(n) for n in PUBLIC_NAMES if n not in _CONSTANTS) + r")$)"
 }
 # A result record (a frozen dataclass such as ConfidenceInterval) documents
 # its fields under Attributes, not Parameters: no user builds one.  So PR01
@@ -153,3 +170,20 @@ autosummary_context = {"gallery": GALLERY}
 # Until the user guide pages and the gallery are in place, a toctree entry
 # without its page is tolerated.
 suppress_warnings = ["toc.not_readable"]
+
+
+# -- Members another library puts on fastauc's classes -----------------------
+# scikit-learn gives every estimator set_fit_request & co. (metadata routing):
+# their docstrings are scikit-learn's, with its glossary's links.
+_FOREIGN = ("sklearn", "torch", "torchmetrics", "lightning")
+
+
+def _skip_foreign_members(app, what, name, obj, skip, options):
+    module = getattr(obj, "__module__", None) or ""
+    if what == "class" and module.split(".")[0] in _FOREIGN:
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_foreign_members)
