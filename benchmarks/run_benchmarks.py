@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -926,13 +927,17 @@ def main(argv=None):
 
 
 def _kept_section(old: str) -> str:
-    """The "Every core" section ``benchmarks/scaling_cores.py --page`` wrote
-    (its own runs, often on another machine), kept when the page is rewritten."""
-    begin, end = "<!-- scaling_cores: begin -->", "<!-- scaling_cores: end -->"
-    if begin not in old or end not in old:
-        return ""
-    return begin + old.split(begin, 1)[1].split(end, 1)[0] + end
-
+    """The sections other scripts wrote into the page between their markers
+    (``<!-- NAME: begin -->`` ... ``<!-- NAME: end -->``: ``scaling_cores.py
+    --page``, ``torch_metrics.py --page``; their own runs, often on another
+    machine), kept in order when the page is rewritten."""
+    kept = []
+    for match in re.finditer(r"<!-- ([\w-]+): begin -->", old):
+        end = f"<!-- {match.group(1)}: end -->"
+        rest = old[match.start():]
+        if end in rest:
+            kept.append(rest.split(end, 1)[0] + end)
+    return "\n\n".join(kept)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -108,7 +108,7 @@ def test_cuda_without_a_gpu_says_so_first(block_import, monkeypatch, driver):
     assert "device='auto' (the default) or 'cpu'" in message
     assert message.index("no CUDA GPU found") < message.index(GPU_HINT)
     assert message.endswith("On a machine with an NVIDIA GPU, install the GPU extra: "
-                            f"{GPU_HINT}; docs/gpu.md")
+                            f"{GPU_HINT}; docs/guide/gpu.md")
 
 
 def test_cuda_with_a_gpu_but_no_cupy_names_the_extra(block_import, monkeypatch):

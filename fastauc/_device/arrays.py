@@ -28,7 +28,7 @@ __all__ = ["HOST", "Engine", "cuda_device", "library", "to_host"]
 
 HOST = object()  # a device implementation's answer: "compute this one on the host"
 GPU_EXTRA = ('install the GPU extra: pip install "fastauc[gpu]" (CUDA 13) or '
-             '"fastauc[gpu-cu12]" (CUDA 12); docs/gpu.md')
+             '"fastauc[gpu-cu12]" (CUDA 12); docs/guide/gpu.md')
 
 
 def _module(x) -> str:
