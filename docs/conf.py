@@ -167,10 +167,6 @@ if GALLERY:
     }
 autosummary_context = {"gallery": GALLERY}
 
-# Until the user guide pages and the gallery are in place, a toctree entry
-# without its page is tolerated.
-suppress_warnings = ["toc.not_readable"]
-
 
 # -- Members another library puts on fastauc's classes -----------------------
 # scikit-learn gives every estimator set_fit_request & co. (metadata routing):
