@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import _validation as v
+from .._adapters.docstrings import dask_doc
 from .._adapters.inference import (
     block_covariance,
     bootstrap_result,
@@ -38,6 +39,7 @@ def delong_graph(y_true, y_scores, sample_weight, positive=None):
     return delayed(covariance_of)(sums, tallies)
 
 
+@dask_doc
 def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
     """:func:`fastauc.delong_covariance` of k score columns held by Dask:
     ``(aucs, covariance)``.
@@ -51,20 +53,10 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_scores : list of dask arrays or Series, 2-D dask array or dask DataFrame
-        The scores of ``k`` models on the same rows: a list (or tuple) of
-        1-D columns, the columns of a 2-D array of shape (n_samples, k), the
-        columns of a dask DataFrame, or one 1-D column.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative frequency weights, on the same rows (see
-        :func:`fastauc.delong_covariance`).
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true}
+    {y_scores}
+    {sample_weight/delong}
+    {compute}
 
     Returns
     -------
@@ -120,6 +112,7 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
     return graph.compute() if compute else graph
 
 
+@dask_doc
 def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
                 confidence_level=0.95, sample_weight=None, compute=True):
     """:func:`fastauc.delong_test` (paired) of two score columns held by Dask.
@@ -129,24 +122,13 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_score_a, y_score_b : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the two models on the same rows (dask DataFrame columns, or
-        dask arrays: the other columns are cut into ``y_score_a``'s chunks).
-    alternative : {"two-sided", "less", "greater"}, default="two-sided"
-        ``"greater"``: H1 is ``auc_a > auc_b``.
-    confidence_level : float, default=0.95
-        Level of the interval of the difference (one-sided for one-sided
-        alternatives).
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative frequency weights, on the same rows (see
-        :func:`fastauc.delong_covariance`).
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true}
+    {y_score_a}
+    {y_score_b}
+    {alternative}
+    {confidence_level/difference}
+    {sample_weight/delong}
+    {compute}
 
     Returns
     -------
@@ -214,6 +196,7 @@ def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive
     return g["tallies"], delayed(replicates_of)(sums)
 
 
+@dask_doc
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
                  confidence_level=0.95, method="percentile", stratified=None,
                  sample_weight=None, random_state=None, scheme="poisson", compute=True):
@@ -230,37 +213,17 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (the other columns are cut into its
-        chunks; dask Series with as many partitions are read together).
-    metric : {"roc_auc"}, default="roc_auc"
-        The only metric bootstrapped on Dask for now.
-    n_resamples : int, default=1000
-        Number of replicates.
-    confidence_level : float, default=0.95
-        Level of the interval (of the difference, for a test).
-    method : {"percentile", "basic"}, default="percentile"
-        ``"bca"`` needs the jackknife over all rows and raises on Dask.
-    stratified : None or False, default=None
-        The Poisson scheme is never stratified (``True`` raises).
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative weights: a replicate is the weighted AUC with each
-        row's weight multiplied by its count.
-    random_state : None, int, numpy Generator, RandomState or SeedSequence
-        Seeds the replicates: a row's Poisson(1) count in replicate ``r`` is a
-        function of the seed, ``r`` and the row's global position only, so the
-        same value gives the same replicates whatever the partitioning and the
-        workers (and the in-memory ``scheme="poisson"`` ones).
-    scheme : {"poisson"}, default="poisson"
-        The multinomial scheme draws n rows from all partitions at once and
-        cannot be split across them: ``"multinomial"`` raises.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true}
+    {y_score}
+    {metric/bootstrap}
+    {n_resamples}
+    {confidence_level}
+    {method/bootstrap}
+    {stratified}
+    {sample_weight/bootstrap}
+    {random_state}
+    {scheme}
+    {compute}
 
     Returns
     -------
@@ -322,6 +285,7 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     return result.compute() if compute else result
 
 
+@dask_doc
 def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
                    confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None,
@@ -336,38 +300,19 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_score_a, y_score_b : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the two models on the same rows (dask DataFrame columns, or
-        dask arrays: the other columns are cut into ``y_score_a``'s chunks).
-    metric : {"roc_auc"}, default="roc_auc"
-        The only metric bootstrapped on Dask for now.
-    n_resamples : int, default=1000
-        Number of replicates.
-    confidence_level : float, default=0.95
-        Level of the interval (of the difference, for a test).
-    method : {"percentile", "basic"}, default="percentile"
-        ``"bca"`` needs the jackknife over all rows and raises on Dask.
-    stratified : None or False, default=None
-        The Poisson scheme is never stratified (``True`` raises).
-    alternative : {"two-sided", "less", "greater"}, default="two-sided"
-        ``"greater"``: H1 is ``auc_a > auc_b``.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative weights, multiplied by each row's count in a replicate.
-    random_state : None, int, numpy Generator, RandomState or SeedSequence
-        Seeds the replicates: a row's Poisson(1) count in replicate ``r`` is a
-        function of the seed, ``r`` and the row's global position only, so the
-        same value gives the same replicates whatever the partitioning and the
-        workers (and the in-memory ``scheme="poisson"`` ones).
-    scheme : {"poisson"}, default="poisson"
-        The multinomial scheme draws n rows from all partitions at once and
-        cannot be split across them: ``"multinomial"`` raises.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true}
+    {y_score_a}
+    {y_score_b}
+    {metric/bootstrap}
+    {n_resamples}
+    {confidence_level/difference}
+    {method/bootstrap}
+    {stratified}
+    {alternative}
+    {sample_weight/bootstrap}
+    {random_state}
+    {scheme}
+    {compute}
 
     Returns
     -------

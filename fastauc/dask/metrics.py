@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validation as v
+from .._adapters.docstrings import dask_doc
 from .._adapters.ranges import (
     ap_of,
     auc_interval,
@@ -22,6 +23,7 @@ from .ranges import (as_dask_array, auc_of, blocks_of, classes_of, curve_graph, 
                      range_graph, run, tallies_graph, totals_with_keys)
 
 
+@dask_doc
 def roc_auc_score(y_true, y_score, *, sample_weight=None, compute=True):
     """:func:`fastauc.roc_auc_score` (binary) of dask collections, exactly.
 
@@ -32,19 +34,10 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, compute=True):
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (a dask DataFrame's column, or a
-        one-column dask DataFrame).  The other columns are cut into its
-        chunks; dask Series with as many partitions are read together.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative sample weights, on the same rows.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true}
+    {y_score}
+    {sample_weight}
+    {compute}
 
     Returns
     -------
@@ -90,6 +83,7 @@ def roc_auc_score(y_true, y_score, *, sample_weight=None, compute=True):
     return run(tallies_graph(y_true, y_score, sample_weight), auc_of, compute)
 
 
+@dask_doc
 def average_precision_score(y_true, y_score, *, pos_label=1, sample_weight=None,
                             compute=True):
     """:func:`fastauc.average_precision_score` (binary) of dask collections.
@@ -100,18 +94,11 @@ def average_precision_score(y_true, y_score, *, pos_label=1, sample_weight=None,
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values.
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores (as for :func:`roc_auc_score`).
-    pos_label : int, float, bool or str, default=1
-        The positive class.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative sample weights, on the same rows.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true/pos_label}
+    {y_score}
+    {pos_label/ap}
+    {sample_weight}
+    {compute}
 
     Returns
     -------
@@ -152,6 +139,7 @@ def average_precision_score(y_true, y_score, *, pos_label=1, sample_weight=None,
                 compute)
 
 
+@dask_doc
 def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, transform=None,
                compute=True):
     """:func:`fastauc.roc_auc_ci` (DeLong) of dask collections: the moments of
@@ -159,25 +147,12 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, tr
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (a dask DataFrame's column, or a
-        one-column dask DataFrame).  The other columns are cut into its
-        chunks; dask Series with as many partitions are read together.
-    confidence_level : float, default=0.95
-        Level of the interval.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative frequency weights, on the same rows (see
-        :func:`fastauc.delong_covariance`).
-    transform : {None, "logit"}, default=None
-        ``"logit"``: build the Wald interval for ``logit(auc)`` and map it
-        back, so that it stays inside (0, 1) (as :func:`fastauc.roc_auc_ci`).
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true}
+    {y_score}
+    {confidence_level}
+    {sample_weight/delong}
+    {transform}
+    {compute}
 
     Returns
     -------
@@ -230,6 +205,7 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, tr
     return run(tallies_graph(y_true, y_score, sample_weight), finish, compute)
 
 
+@dask_doc
 def mann_whitney_u(y_true, y_score, *, alternative="two-sided", use_continuity=True,
                    method="auto", sample_weight=None, compute=True):
     """:func:`fastauc.mann_whitney_u` of dask collections.
@@ -240,29 +216,13 @@ def mann_whitney_u(y_true, y_score, *, alternative="two-sided", use_continuity=T
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (a dask DataFrame's column, or a
-        one-column dask DataFrame).  The other columns are cut into its
-        chunks; dask Series with as many partitions are read together.
-    alternative : {"two-sided", "less", "greater"}, default="two-sided"
-        ``"greater"``: positives score stochastically greater than negatives
-        (AUC > 1/2).
-    use_continuity : bool, default=True
-        Continuity correction of 1/2 (asymptotic method only).
-    method : {"auto", "asymptotic", "exact"}, default="auto"
-        ``"exact"`` uses the exact null distribution of U (no tie correction);
-        ``"auto"`` uses it when one class has at most 8 rows and there are no
-        ties, as scipy does.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Frequency weights: a row of weight ``k`` counts as ``k`` rows.
-        ``"exact"`` needs integer class totals.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true}
+    {y_score}
+    {alternative/mann_whitney}
+    {use_continuity}
+    {method/mann_whitney}
+    {sample_weight/mann_whitney}
+    {compute}
 
     Returns
     -------
@@ -307,27 +267,18 @@ def mann_whitney_u(y_true, y_score, *, alternative="two-sided", use_continuity=T
     return run(tallies_graph(y_true, y_score, sample_weight), finish, compute)
 
 
+@dask_doc
 def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, compute=True):
     """:func:`fastauc.log_loss` (binary: the probability of the greater label)
     of dask collections: per-partition weighted sums, added up.
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True labels, two distinct values over all partitions (a partition
-        may hold one).
-    y_proba : dask array, dask Series or array-like of shape (n_samples,)
-        The probability of the greater label, in [0, 1] (clipped to
-        ``[eps, 1 - eps]`` as in memory).  The other columns are cut into
-        its chunks.
-    normalize : bool, default=True
-        Mean loss per (weighted) sample if True, else the sum.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative sample weights, on the same rows.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true/log_loss}
+    {y_proba}
+    {normalize}
+    {sample_weight}
+    {compute}
 
     Returns
     -------
@@ -371,6 +322,7 @@ def log_loss(y_true, y_proba, *, normalize=True, sample_weight=None, compute=Tru
     return result.compute() if compute else result
 
 
+@dask_doc
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_intermediate=True,
               max_points=None, compute=True):
     """:func:`fastauc.roc_curve` of dask collections: ``(fpr, tpr, thresholds)``.
@@ -382,28 +334,13 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels.  If they are not {0, 1} or {-1, 1}, ``pos_label``
-        must be given (scikit-learn's rule).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (a dask DataFrame's column, or a
-        one-column dask DataFrame).  The other columns are cut into its
-        chunks; dask Series with as many partitions are read together.
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative sample weights, on the same rows.
-    drop_intermediate : bool, default=True
-        Drop thresholds that are collinear with their neighbours (scikit-learn's
-        second-difference rule); they do not change the plotted curve or AUC.
-    max_points : int, default=None
-        Thin the curve on the workers to about this many points, every one
-        a point of the exact curve (``drop_intermediate`` then applies to
-        those).  None: every distinct threshold.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true/curve}
+    {y_score}
+    {pos_label}
+    {sample_weight}
+    {drop_intermediate/roc}
+    {max_points}
+    {compute}
 
     Returns
     -------
@@ -454,6 +391,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None, drop_inter
     return result.compute() if compute else result
 
 
+@dask_doc
 def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None,
                            drop_intermediate=False, max_points=None, compute=True):
     """:func:`fastauc.precision_recall_curve` of dask collections (``max_points``
@@ -464,28 +402,13 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels.  If they are not {0, 1} or {-1, 1}, ``pos_label``
-        must be given (scikit-learn's rule).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (a dask DataFrame's column, or a
-        one-column dask DataFrame).  The other columns are cut into its
-        chunks; dask Series with as many partitions are read together.
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative sample weights, on the same rows.
-    drop_intermediate : bool, default=False
-        Drop thresholds where the true positive count does not change from
-        the previous or the next threshold.
-    max_points : int, default=None
-        Thin the curve on the workers to about this many points, every one
-        a point of the exact curve (``drop_intermediate`` then applies to
-        those).  None: every distinct threshold.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true/curve}
+    {y_score}
+    {pos_label}
+    {sample_weight}
+    {drop_intermediate/pr}
+    {max_points}
+    {compute}
 
     Returns
     -------
@@ -534,6 +457,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
 
 # ---------------------------------------------------------------- thresholds
 
+@dask_doc
 def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None, max_points=None,
                       compute=True):
     """:func:`fastauc.threshold_metrics` of dask collections (the confusion
@@ -541,24 +465,12 @@ def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None, ma
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels.  If they are not {0, 1} or {-1, 1}, ``pos_label``
-        must be given (scikit-learn's rule).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (a dask DataFrame's column, or a
-        one-column dask DataFrame).  The other columns are cut into its
-        chunks; dask Series with as many partitions are read together.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative sample weights, on the same rows.
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class.
-    max_points : int, default=None
-        Keep about this many thresholds, thinned on the workers, each with
-        its exact confusion matrix.  None: every distinct threshold.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true/curve}
+    {y_score}
+    {sample_weight}
+    {pos_label}
+    {max_points/thresholds}
+    {compute}
 
     Returns
     -------
@@ -598,6 +510,7 @@ def threshold_metrics(y_true, y_score, *, sample_weight=None, pos_label=None, ma
     return result.compute() if compute else result
 
 
+@dask_doc
 def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None, cost_fp=None,
                    cost_fn=None, pos_label=None, compute=True):
     """:func:`fastauc.best_threshold` of dask collections: each key
@@ -606,28 +519,15 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        True binary labels.  If they are not {0, 1} or {-1, 1}, ``pos_label``
-        must be given (scikit-learn's rule).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (a dask DataFrame's column, or a
-        one-column dask DataFrame).  The other columns are cut into its
-        chunks; dask Series with as many partitions are read together.
-    metric : {"f1", "fbeta", "mcc", "youden", "accuracy", "closest_topleft", "cost"}
-        ``"closest_topleft"`` minimises ``(1 - tpr)^2 + fpr^2`` (pROC's
-        "closest.topleft"); ``"cost"`` minimises ``cost_fp * FP + cost_fn * FN``.
-    beta : float, default=1.0
-        For ``"fbeta"``.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative sample weights, on the same rows.
-    cost_fp, cost_fn : float, default=None
-        For ``"cost"`` (both required, non-negative).
-    pos_label : int, float, bool or str, default=None
-        The label of the positive class.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true/curve}
+    {y_score}
+    {metric/best}
+    {beta}
+    {sample_weight}
+    {cost_fp}
+    {cost_fn}
+    {pos_label}
+    {compute}
 
     Returns
     -------

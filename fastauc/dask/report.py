@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import _validation as v
+from .._adapters.docstrings import dask_doc
 from .._adapters.inference import boot_interval, report_bootstrap
 from .._adapters.ranges import n_ranges_for
 from .._adapters.reports import (
@@ -34,6 +35,7 @@ def _bootstrap_intervals(y_true, cols, sample_weight, pos_label, level, ci, opti
                                         level, method) for c in cols]
 
 
+@dask_doc
 def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, sample_weight=None,
            names=None, pos_label=None, confidence_level=0.95, ci="delong", compute=True,
            **bootstrap_options):
@@ -58,7 +60,7 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
         Binary labels: {0, 1}, {-1, 1}, bool, strings..., the greater one
         positive unless ``pos_label`` is given.  With ``target``: the dask
         DataFrame that holds the label, score and weight columns.
-    y_scores : list of dask arrays or Series, 2-D dask array or dask DataFrame
+    y_scores : list of dask arrays or Series, 2-D dask array or dask DataFrame, default=None
         One column per model, on the rows of ``y_true`` (a list or tuple of
         1-D columns, the columns of a 2-D array of shape (n_samples, k), the
         columns of a dask DataFrame, or one 1-D column).  Not used with
@@ -71,26 +73,13 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
         default names).
     weight : str, default=None
         With ``target``: the column of weights (else ``sample_weight``).
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative (frequency) weights.
-    names : list of str, default=None
-        Model names (default ``model_1``, ..., or the ``scores`` columns).
-    pos_label : label, default=None
-        The positive class.
-    confidence_level : float, default=0.95
-        Level of the AUC intervals and of the paired tests' intervals.
-    ci : {"delong", "bootstrap"}, default="delong"
-        How the AUC interval is computed: DeLong's, or :func:`bootstrap_ci`'s
-        with the Poisson scheme.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
-    **bootstrap_options
-        For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``method``
-        (``"percentile"`` or ``"basic"``), ``scheme`` (``"poisson"`` only),
-        ``stratified`` (None or False), as in :func:`bootstrap_ci`;
-        ``progress`` is accepted and ignored.
+    {sample_weight/delong}
+    {names}
+    {pos_label/greater}
+    {confidence_level/report}
+    {ci}
+    {compute}
+    {**bootstrap_options}
 
     Returns
     -------
@@ -207,6 +196,7 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
 
 # ---------------------------------------------------------------- per group
 
+@dask_doc
 def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
              confidence_level=0.95, dropna=False, compute=True):
     """:func:`fastauc.by_group` of dask collections: every group's AUC with its
@@ -220,29 +210,14 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
 
     Parameters
     ----------
-    y_true : dask array, dask Series or array-like of shape (n_samples,)
-        Binary labels; the positive class is ``pos_label`` or, by default, the
-        greater of the two labels (over all rows).
-    y_score : dask array, dask Series or array-like of shape (n_samples,)
-        Scores of the positive class (the other columns are cut into its
-        chunks; dask Series with as many partitions are read together).
-    groups : dask array, dask Series or array-like of shape (n_samples,), or tuple of them
-        Group labels (numbers, strings, booleans), or a tuple of such
-        columns: one group per combination that occurs.
-    sample_weight : dask array, dask Series or array-like of shape (n_samples,), default=None
-        Non-negative frequency weights (DeLong's variance counts a row of
-        weight 2 as two rows).
-    pos_label : label, default=None
-        The positive class.
-    confidence_level : float, default=0.95
-        Level of the DeLong intervals.
-    dropna : bool, default=False
-        Leave out rows whose group label is missing (NaN, None) instead of
-        raising.
-    compute : bool, default=True
-        Run the graph (on the current ``distributed`` client, else dask's
-        local scheduler) and return the result; ``False`` returns a
-        ``dask.delayed.Delayed`` object whose ``.compute()`` gives it.
+    {y_true/pos_label}
+    {y_score}
+    {groups}
+    {sample_weight/delong}
+    {pos_label/greater}
+    {confidence_level/groups}
+    {dropna}
+    {compute}
 
     Returns
     -------

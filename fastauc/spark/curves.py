@@ -6,6 +6,7 @@ import pickle
 
 import numpy as np
 
+from .._adapters.docstrings import spark_doc
 from .._adapters.ranges import (
     best_of,
     classes_of,
@@ -16,7 +17,7 @@ from .._adapters.ranges import (
     thresholds_of,
 )
 from .ranges import (blob, collect, curve, key_ranges, partition_arrays, per_range,
-                     select_columns, session_example)
+                     select_columns)
 
 # the numpy dtype each Spark numeric type arrives as (decimals are read as double)
 _DTYPES = {"tinyint": np.int8, "smallint": np.int16, "int": np.int32, "bigint": np.int64,
@@ -28,7 +29,7 @@ def _score_dtype(df, score):
     return np.dtype(_DTYPES.get(df.schema[score].dataType.simpleString(), np.float64))
 
 
-@session_example
+@spark_doc
 def roc_curve(df, y_true, y_score, *, pos_label=None, sample_weight=None,
               drop_intermediate=True, max_points=None):
     """:func:`fastauc.roc_curve` of a Spark DataFrame's columns: the same points.
@@ -39,23 +40,23 @@ def roc_curve(df, y_true, y_score, *, pos_label=None, sample_weight=None,
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    pos_label : int, float, bool or str, default=None
-        The positive class; by default labels must be {0, 1} or {-1, 1}
-        (scikit-learn's rule).
-    sample_weight : str, default=None
-        A column of non-negative weights.
-    drop_intermediate : bool, default=True
-        Drop the thresholds that add nothing to the curve's shape, as in memory.
-    max_points : int, default=None
-        Thin the curve on the executors to about this many points, every one
-        a point of the exact curve (``drop_intermediate`` then applies to those).
+    {df}
+    {y_true/curve}
+    {y_score}
+    {pos_label}
+    {sample_weight}
+    {drop_intermediate/roc}
+    {max_points}
 
     Returns
     -------
-    fpr, tpr, thresholds : ndarray
+    fpr : ndarray of shape (>2,)
+        Increasing false positive rates; ``fpr[i]`` is the rate of predictions
+        with ``score >= thresholds[i]``.
+    tpr : ndarray of shape (>2,)
+        Increasing true positive rates.
+    thresholds : ndarray of shape (n_thresholds,)
+        Decreasing distinct scores, float64; ``thresholds[0] == inf``.
 
     Raises
     ------
@@ -82,7 +83,7 @@ def roc_curve(df, y_true, y_score, *, pos_label=None, sample_weight=None,
     return roc_points(t, drop_intermediate)
 
 
-@session_example
+@spark_doc
 def precision_recall_curve(df, y_true, y_score, *, pos_label=None, sample_weight=None,
                            drop_intermediate=False, max_points=None):
     """:func:`fastauc.precision_recall_curve` of a Spark DataFrame's columns:
@@ -90,19 +91,22 @@ def precision_recall_curve(df, y_true, y_score, *, pos_label=None, sample_weight
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    pos_label : int, float, bool or str, default=None
-        As for :func:`roc_curve`.
-    sample_weight : str, default=None
-    drop_intermediate : bool, default=False
-    max_points : int, default=None
-        As for :func:`roc_curve`.
+    {df}
+    {y_true/curve}
+    {y_score}
+    {pos_label}
+    {sample_weight}
+    {drop_intermediate/pr}
+    {max_points}
 
     Returns
     -------
-    precision, recall, thresholds : ndarray
+    precision : ndarray of shape (n_thresholds + 1,)
+        Precision at each threshold (increasing thresholds); last element 1.
+    recall : ndarray of shape (n_thresholds + 1,)
+        Decreasing recall; last element 0.
+    thresholds : ndarray of shape (n_thresholds,)
+        Increasing distinct scores, in the score column's type.
 
     Raises
     ------
@@ -112,6 +116,7 @@ def precision_recall_curve(df, y_true, y_score, *, pos_label=None, sample_weight
     See Also
     --------
     fastauc.precision_recall_curve : The in-memory function.
+    fastauc.dask.precision_recall_curve : The same on Dask.
 
     Examples
     --------
@@ -127,7 +132,7 @@ def precision_recall_curve(df, y_true, y_score, *, pos_label=None, sample_weight
     return pr_points(t, drop_intermediate, _score_dtype(df, y_score))
 
 
-@session_example
+@spark_doc
 def threshold_metrics(df, y_true, y_score, *, sample_weight=None, pos_label=None,
                       max_points=None):
     """:func:`fastauc.threshold_metrics` of a Spark DataFrame's columns: the
@@ -135,18 +140,20 @@ def threshold_metrics(df, y_true, y_score, *, sample_weight=None, pos_label=None
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    sample_weight : str, default=None
-    pos_label : int, float, bool or str, default=None
-        As for :func:`roc_curve`.
-    max_points : int, default=None
-        As for :func:`roc_curve`.
+    {df}
+    {y_true/curve}
+    {y_score}
+    {sample_weight}
+    {pos_label}
+    {max_points/thresholds}
 
     Returns
     -------
-    fastauc.ThresholdMetrics
+    metrics : fastauc.ThresholdMetrics
+        Arrays with one entry per distinct score, thresholds decreasing:
+        ``threshold``, ``tp``, ``fp``, ``tn``, ``fn`` (weighted counts),
+        ``tpr``, ``fpr``, ``precision``, ``f1``, ``mcc``, ``youden``... (see
+        :func:`fastauc.threshold_metrics`).
 
     Raises
     ------
@@ -156,6 +163,7 @@ def threshold_metrics(df, y_true, y_score, *, sample_weight=None, pos_label=None
     See Also
     --------
     fastauc.threshold_metrics : The in-memory function.
+    fastauc.dask.threshold_metrics : The same on Dask.
     best_threshold : The best of those thresholds for a metric.
 
     Examples
@@ -168,7 +176,7 @@ def threshold_metrics(df, y_true, y_score, *, sample_weight=None, pos_label=None
     return thresholds_of(curve(df, y_true, y_score, sample_weight, pos_label, max_points))
 
 
-@session_example
+@spark_doc
 def best_threshold(df, y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None,
                    cost_fp=None, cost_fn=None, pos_label=None):
     """:func:`fastauc.best_threshold` of a Spark DataFrame's columns: each key
@@ -178,21 +186,21 @@ def best_threshold(df, y_true, y_score, *, metric="f1", beta=1.0, sample_weight=
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    metric : {"f1", "fbeta", "mcc", "youden", "accuracy", "closest_topleft", "cost"}
-    beta : float, default=1.0
-        For ``"fbeta"``.
-    sample_weight : str, default=None
-    cost_fp, cost_fn : float
-        For ``"cost"`` (both required, non-negative).
-    pos_label : int, float, bool or str, default=None
-        As for :func:`roc_curve`.
+    {df}
+    {y_true/curve}
+    {y_score}
+    {metric/best}
+    {beta}
+    {sample_weight}
+    {cost_fp}
+    {cost_fn}
+    {pos_label}
 
     Returns
     -------
-    fastauc.BestThreshold
+    best : fastauc.BestThreshold
+        ``(threshold, value, metric)``; among equally good thresholds the
+        highest.
 
     Raises
     ------
@@ -202,6 +210,7 @@ def best_threshold(df, y_true, y_score, *, metric="f1", beta=1.0, sample_weight=
     See Also
     --------
     fastauc.best_threshold : The in-memory function.
+    fastauc.dask.best_threshold : The same on Dask.
 
     Examples
     --------
@@ -219,7 +228,7 @@ def best_threshold(df, y_true, y_score, *, metric="f1", beta=1.0, sample_weight=
     return best_of([b for _, b in bests], metric)
 
 
-@session_example
+@spark_doc
 def log_loss(df, y_true, y_proba, *, normalize=True, sample_weight=None):
     """:func:`fastauc.log_loss` (binary: ``y_proba`` is the probability of the
     greater label) of a Spark DataFrame's columns: each partition's weighted
@@ -227,18 +236,17 @@ def log_loss(df, y_true, y_proba, *, normalize=True, sample_weight=None):
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true : str
-        The label column (two distinct values).
-    y_proba : str
-        The column of probabilities of the greater label.
-    normalize : bool, default=True
-        The mean loss per (weighted) row, else the sum.
-    sample_weight : str, default=None
+    {df}
+    {y_true/log_loss}
+    {y_proba}
+    {normalize}
+    {sample_weight}
 
     Returns
     -------
     loss : float
+        ``-sum_i w_i log p_i[y_i] / sum_i w_i`` (the sum with
+        ``normalize=False``).
 
     Raises
     ------
@@ -248,6 +256,7 @@ def log_loss(df, y_true, y_proba, *, normalize=True, sample_weight=None):
     See Also
     --------
     fastauc.log_loss : The in-memory function.
+    fastauc.dask.log_loss : The same on Dask.
 
     Examples
     --------

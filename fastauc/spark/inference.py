@@ -7,6 +7,7 @@ import pickle
 import numpy as np
 
 from .. import _validation as v
+from .._adapters.docstrings import spark_doc
 from .._adapters.inference import (
     block_covariance,
     bootstrap_result,
@@ -45,7 +46,6 @@ from .ranges import (
     partition_columns,
     row_of_partition,
     select_scores,
-    session_example,
     tallies_of,
 )
 
@@ -188,7 +188,7 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
             merged.unpersist()
 
 
-@session_example
+@spark_doc
 def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
     """:func:`fastauc.delong_covariance` of k score columns of a Spark
     DataFrame: ``(aucs, covariance)``, the in-memory numbers.
@@ -202,18 +202,19 @@ def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true : str
-        The label column (two distinct values; the greater one is positive).
-    y_scores : str or list of str
-        The score columns of the k models.
-    sample_weight : str, default=None
-        A column of non-negative (frequency) weights.
+    {df}
+    {y_true}
+    {y_scores}
+    {sample_weight/delong}
 
     Returns
     -------
     aucs : ndarray of shape (k,)
+        Each model's AUC.
     cov : ndarray of shape (k, k)
+        ``cov[a, b] = S10[a, b] / m + S01[a, b] / n``, with ``S10`` and ``S01``
+        the sample covariances of the positives' and negatives' placement
+        values, as pROC computes them (the in-memory numbers).
 
     Raises
     ------
@@ -223,6 +224,7 @@ def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
     See Also
     --------
     fastauc.delong_covariance : The in-memory function.
+    fastauc.dask.delong_covariance : The same on Dask.
     delong_test : The paired test of two columns.
 
     Examples
@@ -237,7 +239,7 @@ def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
     return delong_parts(df, y_true, y_scores, sample_weight)
 
 
-@session_example
+@spark_doc
 def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
                 confidence_level=0.95, sample_weight=None):
     """:func:`fastauc.delong_test` (paired) of two score columns of a Spark
@@ -245,19 +247,20 @@ def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true : str
-        The label column.
-    y_score_a, y_score_b : str
-        The two models' score columns.
-    alternative : {"two-sided", "less", "greater"}, default="two-sided"
-        ``"greater"``: H1 is ``auc_a > auc_b``.
-    confidence_level : float, default=0.95
-    sample_weight : str, default=None
+    {df}
+    {y_true}
+    {y_score_a}
+    {y_score_b}
+    {alternative}
+    {confidence_level/difference}
+    {sample_weight/delong}
 
     Returns
     -------
-    fastauc.DeLongTestResult
+    result : fastauc.DeLongTestResult
+        ``statistic`` (z), ``pvalue``, ``difference`` (auc_a - auc_b), ``low``,
+        ``high``, ``se``, ``auc_a``, ``auc_b``.  Identical scores give z = 0,
+        p = 1.
 
     Raises
     ------
@@ -267,6 +270,7 @@ def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
     See Also
     --------
     fastauc.delong_test : The in-memory function.
+    fastauc.dask.delong_test : The same on Dask.
 
     Examples
     --------
@@ -331,7 +335,7 @@ def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=N
     return tallies, replicates_of([x for _, x in got])
 
 
-@session_example
+@spark_doc
 def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
                  confidence_level=0.95, method="percentile", stratified=None,
                  sample_weight=None, random_state=None, scheme="poisson"):
@@ -355,26 +359,25 @@ def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    metric : {"roc_auc"}, default="roc_auc"
-    n_resamples : int, default=1000
-    confidence_level : float, default=0.95
-    method : {"percentile", "basic"}, default="percentile"
-        ``"bca"`` needs the jackknife over all rows at once and raises.
-    stratified : None or False
-        The Poisson scheme does not stratify.
-    sample_weight : str, default=None
-    random_state : int, numpy Generator or None, default=None
-        As in memory: the same seed gives the same replicates.
-    scheme : {"poisson"}, default="poisson"
-        The multinomial scheme draws n rows from all partitions at once and
-        raises.
+    {df}
+    {y_true}
+    {y_score}
+    {metric/bootstrap}
+    {n_resamples}
+    {confidence_level}
+    {method/bootstrap}
+    {stratified}
+    {sample_weight/bootstrap}
+    {random_state}
+    {scheme}
 
     Returns
     -------
-    fastauc.BootstrapResult
+    result : fastauc.BootstrapResult
+        ``estimate`` (the AUC of all rows), ``low``, ``high``, ``se`` (the
+        standard deviation of the replicates), ``method``, ``n_resamples``,
+        ``n_dropped`` (replicates whose resample has no weight in a class)
+        and ``replicates`` (NaN where dropped).
 
     Raises
     ------
@@ -405,7 +408,7 @@ def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     return bootstrap_result(tallies, reps, level, method, n_resamples, metric)
 
 
-@session_example
+@spark_doc
 def bootstrap_test(df, y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
                    confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None,
@@ -422,18 +425,28 @@ def bootstrap_test(df, y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resa
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true : str
-    y_score_a, y_score_b : str
-        The two models' score columns.
-    metric, n_resamples, confidence_level, method, stratified, sample_weight, \
-random_state, scheme
-        As for :func:`bootstrap_ci`.
-    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+    {df}
+    {y_true}
+    {y_score_a}
+    {y_score_b}
+    {metric/bootstrap}
+    {n_resamples}
+    {confidence_level/difference}
+    {method/bootstrap}
+    {stratified}
+    {alternative}
+    {sample_weight/bootstrap}
+    {random_state}
+    {scheme}
 
     Returns
     -------
-    fastauc.BootstrapTestResult
+    result : fastauc.BootstrapTestResult
+        ``difference`` (auc_a - auc_b on all rows), its interval
+        ``low``/``high``, ``se`` (standard deviation of the replicate
+        differences), ``statistic = difference / se`` and its normal
+        ``pvalue``, ``estimate_a``, ``estimate_b`` and ``replicates`` of
+        shape (n_resamples, 2).
 
     Raises
     ------
@@ -443,6 +456,7 @@ random_state, scheme
     See Also
     --------
     fastauc.bootstrap_test : The in-memory function.
+    fastauc.dask.bootstrap_test : The same on Dask.
     delong_test : DeLong's paired test.
 
     Examples

@@ -6,30 +6,29 @@ from __future__ import annotations
 import time
 
 from .. import _validation as v
+from .._adapters.docstrings import spark_doc
 from .._adapters.ranges import ap_of, auc_interval, auc_of, mann_whitney_of
 from .._stats import ALTERNATIVES as _ALTERNATIVES
-from .ranges import auc_tallies, collect, session_example, tallies
+from .ranges import auc_tallies, collect, tallies
 
-@session_example
+@spark_doc
 def roc_auc_score(df, y_true, y_score, *, sample_weight=None):
     """:func:`fastauc.roc_auc_score` (binary) of a Spark DataFrame's columns,
     exactly: the in-memory number for any partitioning.
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true : str
-        The label column: numbers, booleans or strings, two distinct values
-        (the greater one is the positive class).
-    y_score : str
-        The score column: any numeric type (decimals are read as double).
-    sample_weight : str, default=None
-        A column of non-negative weights.
+    {df}
+    {y_true}
+    {y_score}
+    {sample_weight}
 
     Returns
     -------
     auc : float
-        NaN, with an ``UndefinedMetricWarning``, when one class is missing.
+        The area under the ROC curve, ties counted one half; NaN, with an
+        ``UndefinedMetricWarning``, when one class is missing or weighs
+        nothing.
 
     Raises
     ------
@@ -53,24 +52,24 @@ def roc_auc_score(df, y_true, y_score, *, sample_weight=None):
     return auc_of(auc_tallies(df, y_true, y_score, sample_weight))
 
 
-@session_example
+@spark_doc
 def average_precision_score(df, y_true, y_score, *, pos_label=1, sample_weight=None):
     """:func:`fastauc.average_precision_score` (binary) of a Spark
     DataFrame's columns, exactly.
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    pos_label : int, float, bool or str, default=1
-        The positive class.
-    sample_weight : str, default=None
-        A column of non-negative weights.
+    {df}
+    {y_true/pos_label}
+    {y_score}
+    {pos_label/ap}
+    {sample_weight}
 
     Returns
     -------
     average_precision : float
+        ``AP = sum_n (R_n - R_{n-1}) P_n`` over the distinct thresholds; 0,
+        with a warning, when no row is positive.
 
     Raises
     ------
@@ -80,6 +79,7 @@ def average_precision_score(df, y_true, y_score, *, pos_label=1, sample_weight=N
     See Also
     --------
     fastauc.average_precision_score : The in-memory function.
+    fastauc.dask.average_precision_score : The same on Dask.
 
     Examples
     --------
@@ -91,7 +91,7 @@ def average_precision_score(df, y_true, y_score, *, pos_label=1, sample_weight=N
     return ap_of(tallies(df, y_true, y_score, sample_weight, positive=pos_label), pos_label)
 
 
-@session_example
+@spark_doc
 def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None,
                transform=None):
     """:func:`fastauc.roc_auc_ci` (DeLong) of a Spark DataFrame's columns: the
@@ -99,17 +99,19 @@ def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    confidence_level : float, default=0.95
-    sample_weight : str, default=None
-    transform : {None, "logit"}, default=None
-        As in :func:`fastauc.roc_auc_ci`.
+    {df}
+    {y_true}
+    {y_score}
+    {confidence_level}
+    {sample_weight/delong}
+    {transform}
 
     Returns
     -------
     ci : fastauc.ConfidenceInterval
+        ``estimate``, ``low``, ``high``, ``se``, ``method`` (``"delong"``)
+        and ``confidence_level``: the Wald interval ``auc ± z * se`` with
+        DeLong's standard error, clipped to [0, 1].
 
     Raises
     ------
@@ -119,6 +121,7 @@ def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None
     See Also
     --------
     fastauc.roc_auc_ci : The in-memory function.
+    fastauc.dask.roc_auc_ci : The same on Dask.
 
     References
     ----------
@@ -138,24 +141,26 @@ def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None
     return auc_interval(tallies(df, y_true, y_score, sample_weight), level, transform)
 
 
-@session_example
+@spark_doc
 def mann_whitney_u(df, y_true, y_score, *, alternative="two-sided", use_continuity=True,
                    method="auto", sample_weight=None):
     """:func:`fastauc.mann_whitney_u` of a Spark DataFrame's columns.
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    alternative : {"two-sided", "less", "greater"}, default="two-sided"
-    use_continuity : bool, default=True
-    method : {"auto", "asymptotic", "exact"}, default="auto"
-    sample_weight : str, default=None
+    {df}
+    {y_true}
+    {y_score}
+    {alternative/mann_whitney}
+    {use_continuity}
+    {method/mann_whitney}
+    {sample_weight/mann_whitney}
 
     Returns
     -------
     result : fastauc.MannWhitneyResult
+        ``statistic`` (U of the positives), ``pvalue``, ``auc`` (U / (n_pos *
+        n_neg)), ``n_pos``, ``n_neg`` and the ``method`` used.
 
     Raises
     ------
@@ -165,6 +170,7 @@ def mann_whitney_u(df, y_true, y_score, *, alternative="two-sided", use_continui
     See Also
     --------
     fastauc.mann_whitney_u : The in-memory function.
+    fastauc.dask.mann_whitney_u : The same on Dask.
 
     Examples
     --------
@@ -205,7 +211,11 @@ def warm_executors(spark, tasks=None):
     Parameters
     ----------
     spark : pyspark.sql.SparkSession
+        The session whose executors are warmed.
     tasks : int, default=None
+        Number of tasks of the warm-up job (each runs in one Python worker);
+        by default ``spark.default.parallelism``, or 2 when it is not set.
+        Give at least the number of executor cores to reach every worker.
 
     Returns
     -------

@@ -35,22 +35,6 @@ NUMERIC = ("tinyint", "smallint", "int", "bigint", "float", "double")
 LABELS = NUMERIC + ("boolean", "string")
 
 
-_EXAMPLE_SESSION = """
-    >>> from pyspark.sql import SparkSession
-    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()
-    >>> import numpy as np, fastauc, fastauc.spark
-    >>> rng = np.random.default_rng(0)
-    >>> y, s = rng.integers(0, 2, 2000), np.round(rng.random(2000), 2)
-    >>> df = spark.createDataFrame([(int(a), float(b)) for a, b in zip(y, s)],
-    ...                            "label long, score double").repartition(7)"""
-
-
-def session_example(f):
-    """A docstring's ``>>> SESSION`` line replaced by the example session."""
-    f.__doc__ = f.__doc__.replace("    >>> SESSION", _EXAMPLE_SESSION.strip("\n"))
-    return f
-
-
 def load_spark():
     try:
         import pyarrow  # noqa: F401 - mapInArrow hands over Arrow batches

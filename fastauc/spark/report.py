@@ -10,6 +10,7 @@ import pickle
 import numpy as np
 
 from .. import _validation as v
+from .._adapters.docstrings import spark_doc
 from .._adapters.inference import boot_interval, report_bootstrap
 from .._adapters.ranges import classes_of, label_meta
 from .._adapters.reports import model_section, prob_loss_block, range_report, report_of
@@ -23,7 +24,6 @@ from .ranges import (
     partition_columns,
     per_range,
     select_scores,
-    session_example,
     tallies_of,
 )
 
@@ -47,7 +47,7 @@ def _losses(df, target, scores, weight, classes):
     return [[p[j] for p in per_part] for j in range(len(scores))]
 
 
-@session_example
+@spark_doc
 def report(df, target, scores, *, weight=None, names=None, pos_label=None,
            confidence_level=0.95, ci="delong", by=None, **bootstrap_options):
     """:func:`fastauc.report` of a Spark DataFrame's columns: the in-memory
@@ -63,7 +63,7 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
+    {df}
     target : str
         The label column: two distinct values, the greater one positive
         unless ``pos_label`` is given.
@@ -71,27 +71,20 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         The score columns, one per model (and the models' default names).
     weight : str, default=None
         A column of non-negative (frequency) weights.
-    names : list of str, default=None
-        The models' names (default: the score columns).
-    pos_label : int, float, bool or str, default=None
-        The positive class.
-    confidence_level : float, default=0.95
-        Level of the AUC intervals and of the paired tests' intervals.
-    ci : {"delong", "bootstrap"}, default="delong"
-        DeLong's interval, or :func:`bootstrap_ci`'s with the Poisson scheme.
+    {names}
+    {pos_label/greater}
+    {confidence_level/report}
+    {ci}
     by : str or list of str, default=None
         Group columns: ``report.by_group`` then holds each model's
         :func:`by_group` table (DeLong intervals at ``confidence_level``),
         computed first (so that a null group label fails before the
         report's jobs), one :func:`by_group` call per model.
-    **bootstrap_options
-        For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``method``
-        (``"percentile"`` or ``"basic"``), ``scheme`` (``"poisson"`` only),
-        ``stratified`` (None or False); ``progress`` is accepted and ignored.
+    {**bootstrap_options}
 
     Returns
     -------
-    fastauc.Report
+    report : fastauc.Report
         ``models`` (one :class:`fastauc.ModelReport` each) and
         ``comparisons`` (the paired DeLong test of every pair of models);
         with ``by``, ``by_group`` (model name -> :class:`fastauc.GroupMetrics`,
@@ -179,7 +172,7 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     return dataclasses.replace(rep, by_group=groups) if groups else rep
 
 
-@session_example
+@spark_doc
 def by_group(df, y_true, y_score, groups, *, sample_weight=None, pos_label=None,
              confidence_level=0.95, dropna=False):
     """:func:`fastauc.by_group` of a Spark DataFrame: every group's AUC with
@@ -194,24 +187,18 @@ def by_group(df, y_true, y_score, groups, *, sample_weight=None, pos_label=None,
 
     Parameters
     ----------
-    df : pyspark.sql.DataFrame
-    y_true, y_score : str
-        The label and score columns (as for :func:`roc_auc_score`).
-    groups : str or list of str
-        The group column(s), of any type: one group per combination that
-        occurs.  The result's ``groups`` are keyed by these names.
-    sample_weight : str, default=None
-        A column of non-negative (frequency) weights.
-    pos_label : int, float, bool or str, default=None
-        The positive class (default: the greater label of all rows).
-    confidence_level : float, default=0.95
-        Level of the DeLong intervals.
-    dropna : bool, default=False
-        Leave out rows whose group label is null or NaN instead of raising.
+    {df}
+    {y_true/pos_label}
+    {y_score}
+    {groups}
+    {sample_weight/delong}
+    {pos_label/greater}
+    {confidence_level/groups}
+    {dropna}
 
     Returns
     -------
-    fastauc.GroupMetrics
+    table : fastauc.GroupMetrics
         Arrays per column (``n``, ``n_pos``, ``n_neg``, ``pos_weight``,
         ``neg_weight``, ``auc``, ``auc_low``, ``auc_high``, ``auc_se``,
         ``average_precision``, ``log_loss``) in sorted group order.
