@@ -619,30 +619,44 @@ class BinaryAUROC(_TableMetric):
     """Exact ROC AUC of everything ``update`` saw, in training loops.
 
     The constructor takes torchmetrics' ``BinaryAUROC`` arguments but
-    ``thresholds`` (this one is exact): ``max_fpr`` (McClish's standardised
-    partial AUC), ``ignore_index``, ``validate_args`` and the ``Metric``
-    keyword arguments (``sync_on_compute``, ``dist_sync_on_step``,
-    ``compute_on_cpu``...).  ``update`` appends the batch (O(batch): the
-    scores in their dtype and one byte a label); ``compute`` sorts what came
-    since the last ``compute`` once and merges it with what was sorted
-    before, keeping the smaller of the sorted rows and the distinct-score
-    table (see Notes).  Scores are ranked as given (no sigmoid: large logits
-    do not tie), counts are exact and weights summed in float64.  Under DDP
-    each rank's sorted state is gathered and every rank computes the
-    all-data AUC.  ``update`` takes an optional ``sample_weight``.
-    ``forward`` (a training step's logged value) returns the batch's AUC at
-    the cost of the batch.
-
-    ``max_groups`` bounds the state as :class:`fastauc.Accumulator` does:
-    once the table would pass that many rows, scores are merged into ranges
-    (at most ``max_groups`` of them, plus up to ``max(8 * max_groups,
-    65536)`` rows waiting to be folded in), ``compute`` gives the midpoint of
-    the certified :meth:`auc_bounds` (width about ``1 / max_groups``), and
-    the interval and ``max_fpr`` need the exact table.
+    ``thresholds`` (this one is exact).  ``update`` appends the batch
+    (O(batch): the scores in their dtype and one byte a label); ``compute``
+    sorts what came since the last ``compute`` once and merges it with what
+    was sorted before, keeping the smaller of the sorted rows and the
+    distinct-score table (see Notes).  Scores are ranked as given (no
+    sigmoid: large logits do not tie), counts are exact and weights summed
+    in float64.  Under DDP each rank's sorted state is gathered and every
+    rank computes the all-data AUC.  ``update`` takes an optional
+    ``sample_weight``.  ``forward`` (a training step's logged value) returns
+    the batch's AUC at the cost of the batch.
 
     ``compute`` before any ``update`` returns NaN with torchmetrics' warning
     (compute before update); a class without rows or weight gives NaN with
     scikit-learn's ``UndefinedMetricWarning``, as ``roc_auc_score``.
+
+    Parameters
+    ----------
+    max_fpr : float in (0, 1], default=None
+        If given, McClish's standardised partial AUC over ``FPR <= max_fpr``,
+        as :func:`fastauc.roc_auc_score` gives it; needs the exact table.
+    ignore_index : int, default=None
+        Rows whose target equals this value are left out.
+    validate_args : bool, default=True
+        Check every batch: floating-point ``preds``, finite scores, 0/1 or
+        bool targets, finite non-negative weights.  ``False`` skips these
+        checks (the tensors' types and lengths are checked anyway).
+    max_groups : int, default=None
+        Bound the state as :class:`fastauc.Accumulator` does (at least 2):
+        once the table would pass that many rows, scores are merged into
+        ranges (at most ``max_groups`` of them, plus up to ``max(8 *
+        max_groups, 65536)`` rows waiting to be folded in), ``compute`` gives
+        the midpoint of the certified :meth:`auc_bounds` (width about
+        ``1 / max_groups``), and :meth:`delong_interval` and ``max_fpr`` need
+        the exact table.  None: exact, the state grows with the distinct
+        scores.
+    **kwargs
+        torchmetrics' ``Metric`` keyword arguments: ``sync_on_compute``,
+        ``dist_sync_on_step``, ``compute_on_cpu``, ``process_group``...
 
     Notes
     -----
@@ -651,6 +665,13 @@ class BinaryAUROC(_TableMetric):
     ``BinaryAUROC`` keeps 12: float32 scores and int64 targets); once sorted,
     ``min(n * (b + 1), d * (b + 16))`` with ``b`` the scores' bytes (the
     table where ties make it smaller; weighted rows always as the table).
+
+    See Also
+    --------
+    BinaryAveragePrecision : The average precision on the same state.
+    fastauc.roc_auc_score : The in-memory function.
+    fastauc.Accumulator : The same table outside torch, with ``max_groups``.
+    torchmetrics.classification.BinaryAUROC : The metric this one replaces.
 
     Examples
     --------
@@ -751,6 +772,28 @@ class BinaryAveragePrecision(_TableMetric):
     """Exact average precision (scikit-learn's step sum) on the same state as
     :class:`BinaryAUROC` (appended rows, sorted runs; ``forward`` at the
     cost of the batch).
+
+    ``update(preds, target, sample_weight=None)`` as for
+    :class:`BinaryAUROC`; ``compute`` gives 0, with a warning, while no
+    positive has weight (as :func:`fastauc.average_precision_score`).
+
+    Parameters
+    ----------
+    ignore_index : int, default=None
+        Rows whose target equals this value are left out.
+    validate_args : bool, default=True
+        Check every batch: floating-point ``preds``, finite scores, 0/1 or
+        bool targets, finite non-negative weights.  ``False`` skips these
+        checks (the tensors' types and lengths are checked anyway).
+    **kwargs
+        torchmetrics' ``Metric`` keyword arguments: ``sync_on_compute``,
+        ``dist_sync_on_step``, ``compute_on_cpu``, ``process_group``...
+
+    See Also
+    --------
+    BinaryAUROC : The AUC on the same state.
+    fastauc.average_precision_score : The in-memory function.
+    torchmetrics.classification.BinaryAveragePrecision : The metric this one replaces.
 
     Examples
     --------

@@ -118,14 +118,48 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
     Parameters
     ----------
     y_true : tensor or array-like of shape (n_samples,)
+        Binary labels; the greater label is positive unless ``pos_label``
+        says otherwise.  A constant: no gradient flows to it.
     y_score : tensor of shape (n_samples,) or (n_samples, 1)
-        Floating-point scores (logits or probabilities).
-    loss, margin, sample_weight, pos_label, groups, normalize
-        As :func:`fastauc.pairwise_loss`.
+        Floating-point scores (logits or probabilities), on any device; the
+        gradient flows to it.
+    loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
+        The surrogate of the pairwise step, as in :func:`fastauc.pairwise_loss`.
+    margin : float, default=1.0
+        Finite, > 0 for the hinge losses, >= 0 otherwise (unused by
+        ``"linear"`` and ``"aum"``).
+    sample_weight : tensor or array-like of shape (n_samples,), default=None
+        Non-negative row weights; a pair weighs ``w_i * w_j``.  A constant.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (default: the greater label).
+    groups : tensor or array-like of shape (n_samples,), default=None
+        A query id per row: only pairs within a group count, summed over the
+        groups.  A constant.
+    normalize : {True, False, "all_pairs"}, default=True
+        ``True`` divides by the total pair weight, ``False`` gives the raw
+        weighted sum, ``"all_pairs"`` the mean over all ``N**2`` ordered pairs
+        (as in :func:`fastauc.pairwise_loss`).
 
     Returns
     -------
     loss : 0-d tensor
+        The loss, on ``y_score``'s device and in its dtype, differentiable in
+        ``y_score``.
+
+    Raises
+    ------
+    TypeError
+        ``y_score`` not a floating-point tensor (with a hint when the labels
+        look like the scores: the order is ``(y_true, y_score)``).
+    ValueError
+        ``y_score`` of another shape, tensors on different devices, and what
+        :func:`fastauc.pairwise_loss` refuses.
+
+    See Also
+    --------
+    PairwiseAUCLoss : The same as an ``nn.Module``.
+    fastauc.pairwise_loss : The numpy function (value only).
+    fastauc.pairwise_loss_gradient : The value with its gradient and Hessian, in numpy.
 
     Examples
     --------
@@ -146,10 +180,27 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
 class PairwiseAUCLoss(torch.nn.Module):
     """:func:`pairwise_loss` as an ``nn.Module``: ``PairwiseAUCLoss()(y_score, y_true)``.
 
+    Called as a criterion, torch's way: ``criterion(y_score, y_true,
+    sample_weight=None, groups=None)``, scores first (the functions take
+    labels first, as scikit-learn does).
+
     Parameters
     ----------
-    loss, margin, normalize, pos_label
-        As :func:`fastauc.pairwise_loss`.
+    loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
+        The surrogate of the pairwise step, as in :func:`fastauc.pairwise_loss`.
+    margin : float, default=1.0
+        Finite, > 0 for the hinge losses, >= 0 otherwise (unused by
+        ``"linear"`` and ``"aum"``).
+    normalize : {True, False, "all_pairs"}, default=True
+        ``True`` divides by the total pair weight, ``False`` gives the raw
+        weighted sum, ``"all_pairs"`` the mean over all ``N**2`` ordered pairs.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (default: the greater label).
+
+    See Also
+    --------
+    pairwise_loss : The function this module calls.
+    fastauc.pairwise_loss : The numpy function (value only).
 
     Examples
     --------
