@@ -52,7 +52,7 @@ which function each worker calls):
   scikit-learn function.  The workers need fastauc installed (true for loky
   on one machine; with a Dask or Ray backend, on every worker).
 - The first score in each new loky worker also loads fastauc's compiled
-  kernels from Numba's cache (about 0.2 s on the reference machine); loky
+  kernels from Numba's cache (a fraction of a second); loky
   keeps its workers for later calls (300 s idle by default), which then pay
   nothing.
 - Code that passes the *string* to the workers and resolves it there gets
@@ -90,20 +90,53 @@ import fastauc as _fastauc
 __all__ = ["FUNCTIONS", "SCORERS", "fallback_counts", "get_scorer", "get_scorer_names",
            "is_patched", "patch", "patched", "unpatch"]
 
-#: The ``sklearn.metrics`` functions :func:`patch` replaces.
 FUNCTIONS = (
     "roc_auc_score", "roc_curve", "auc", "average_precision_score", "precision_recall_curve",
     "det_curve", "log_loss", "f1_score", "fbeta_score", "precision_score", "recall_score",
     "precision_recall_fscore_support",
 )
+"""The ``sklearn.metrics`` functions :func:`patch` replaces (a tuple of str).
 
-#: The scorer names :func:`get_scorer` knows and :func:`patch` replaces.
+Each is replaced by fastauc's function of the same name, which hands the
+inputs it does not take to scikit-learn's (see the module's "Fallback").
+
+See Also
+--------
+SCORERS : The scorer names :func:`patch` replaces.
+patch : Route these functions to fastauc.
+
+Examples
+--------
+>>> import fastauc.sklearn
+>>> fastauc.sklearn.FUNCTIONS[:3]
+('roc_auc_score', 'roc_curve', 'auc')
+>>> len(fastauc.sklearn.FUNCTIONS)
+12
+"""
+
 SCORERS = (
     "roc_auc", "roc_auc_ovr", "roc_auc_ovo", "roc_auc_ovr_weighted", "roc_auc_ovo_weighted",
     "average_precision", "neg_log_loss",
     *(f"{m}{a}" for m in ("f1", "precision", "recall")
       for a in ("", "_macro", "_micro", "_weighted", "_samples")),
 )
+"""The scorer names :func:`get_scorer` knows and :func:`patch` replaces (a
+tuple of str).
+
+See Also
+--------
+get_scorer_names : The same names, sorted, as a list.
+get_scorer : A fastauc-backed scorer of one of these names.
+FUNCTIONS : The ``sklearn.metrics`` functions :func:`patch` replaces.
+
+Examples
+--------
+>>> import fastauc.sklearn
+>>> fastauc.sklearn.SCORERS[:3]
+('roc_auc', 'roc_auc_ovr', 'roc_auc_ovo')
+>>> "neg_log_loss" in fastauc.sklearn.SCORERS
+True
+"""
 
 # scikit-learn's objects as they were when this module was first imported (our own
 # patch cannot have run yet; another tool's replacement of sklearn.metrics would be
@@ -240,15 +273,46 @@ def get_scorer_names() -> list:
 
 
 def is_patched() -> bool:
-    """Whether :func:`patch` is in effect."""
+    """Whether :func:`patch` is in effect.
+
+    Returns
+    -------
+    patched : bool
+        True between :func:`patch` and :func:`unpatch` (or inside
+        :func:`patched`).
+
+    See Also
+    --------
+    patch : Route scikit-learn's functions and scorers to fastauc.
+    patched : The patch as a context manager.
+
+    Examples
+    --------
+    >>> import fastauc.sklearn
+    >>> fastauc.sklearn.is_patched()
+    False
+    >>> with fastauc.sklearn.patched():
+    ...     fastauc.sklearn.is_patched()
+    True
+    >>> fastauc.sklearn.is_patched()
+    False
+    """
     return bool(_saved)
 
 
 def patch() -> None:
     """Route ``sklearn.metrics.<name>`` and the string scorers to fastauc.
 
-    Idempotent: patching twice is patching once.  :func:`unpatch` restores
-    scikit-learn's own objects.
+    Replaces the attributes ``sklearn.metrics.<name>`` for every name in
+    :data:`FUNCTIONS` and the entries of scikit-learn's scorer registry for
+    every name in :data:`SCORERS`.  Idempotent: patching twice is patching
+    once.  :func:`unpatch` restores scikit-learn's own objects.
+
+    See Also
+    --------
+    unpatch : Put scikit-learn's objects back.
+    patched : The patch as a context manager.
+    get_scorer : One fastauc-backed scorer, without patching.
 
     Examples
     --------
@@ -273,7 +337,26 @@ def patch() -> None:
 
 
 def unpatch() -> None:
-    """Put back exactly the objects :func:`patch` replaced (no-op when not patched)."""
+    """Put back exactly the objects :func:`patch` replaced (no-op when not patched).
+
+    See Also
+    --------
+    patch : What this undoes.
+    patched : The patch as a context manager.
+
+    Examples
+    --------
+    >>> import sklearn.metrics
+    >>> import fastauc.sklearn
+    >>> original = sklearn.metrics.roc_auc_score
+    >>> fastauc.sklearn.patch()
+    >>> sklearn.metrics.roc_auc_score is original
+    False
+    >>> fastauc.sklearn.unpatch()
+    >>> sklearn.metrics.roc_auc_score is original
+    True
+    >>> fastauc.sklearn.unpatch()  # not patched: nothing to do
+    """
     with _lock:
         if not _saved:
             return
@@ -286,6 +369,15 @@ def unpatch() -> None:
 def patched():
     """Context manager: :func:`patch` on entry; on exit, :func:`unpatch` unless
     the patch was already in effect on entry.
+
+    Yields
+    ------
+    None
+
+    See Also
+    --------
+    patch, unpatch : The same in two calls.
+    get_scorer : One fastauc-backed scorer, without patching.
 
     Examples
     --------
@@ -309,5 +401,36 @@ def patched():
 
 
 def fallback_counts() -> dict:
-    """``{function name: calls handed to scikit-learn}`` in this process."""
+    """``{function name: calls handed to scikit-learn}`` in this process.
+
+    A fastauc-backed function (patched, or behind a :func:`get_scorer`
+    scorer) hands an input to scikit-learn's original when fastauc does not
+    take it: a scipy sparse matrix, a non-numpy array-API array, or a call
+    where fastauc raises ``ValueError``, ``TypeError`` or
+    ``NotImplementedError``.
+
+    Returns
+    -------
+    counts : dict of str to int
+        The calls of each function of :data:`FUNCTIONS` that went to
+        scikit-learn since this module was imported (functions that never
+        fell back are left out).  A copy: later calls do not change it.
+
+    See Also
+    --------
+    patch : Route scikit-learn's functions and scorers to fastauc.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse, sklearn.metrics
+    >>> import fastauc.sklearn
+    >>> before = fastauc.sklearn.fallback_counts().get("f1_score", 0)
+    >>> Y = scipy.sparse.csr_matrix(np.array([[0, 1], [1, 0], [1, 1]]))  # sparse multilabel
+    >>> with fastauc.sklearn.patched():
+    ...     f1 = sklearn.metrics.f1_score(Y, Y, average="micro")  # scikit-learn computes it
+    >>> float(f1)
+    1.0
+    >>> fastauc.sklearn.fallback_counts()["f1_score"] - before
+    1
+    """
     return dict(_fallbacks)
