@@ -205,8 +205,6 @@ def _training(fastauc, y, p, q, w, k, P):
         part(fastauc, y, p, q, w, k, P)
 
 
-#: The common calls by family, each compiled for the signatures real calls
-#: use (integer and boolean labels, weights, float32 scores).
 GROUPS = {
     "ranking": _ranking,
     "log_loss": _log_loss,
@@ -219,6 +217,37 @@ GROUPS = {
     "large": _large,
     "training": _training,
 }
+"""The families of calls :func:`warmup` compiles, by name (a dict of name to
+the function that makes the calls; ``fastauc warmup --groups NAME ...``).
+
+:meta hide-value:
+
+Each family's calls run on 70,000 rows, compiled for the signatures real
+calls use (integer and boolean labels, weights, float32 scores).
+
+- ``"ranking"``: ROC AUC (also float32 scores and ``max_fpr``), average
+  precision, the ROC, precision-recall and DET curves;
+- ``"log_loss"``: the binary log loss;
+- ``"delong"``: DeLong's interval and paired test, the Mann-Whitney test;
+- ``"thresholds"``: threshold metrics, best thresholds, partial AUC, gains;
+- ``"groups"``: :func:`fastauc.by_group`;
+- ``"bootstrap"``: bootstrap intervals and tests (both schemes);
+- ``"report"``: :func:`fastauc.report` of two models;
+- ``"multiclass"``: one-vs-rest and one-vs-one AUC;
+- ``"large"``: the paths of inputs from 2**18 rows and of long curves;
+- ``"training"``: the all-pairs losses and the training metrics' tables
+  (what ``fastauc.torch`` calls on the CPU), numpy only.
+
+See Also
+--------
+warmup : Compile (or load) these families.
+
+Examples
+--------
+>>> from fastauc.deploy import GROUPS
+>>> sorted(GROUPS)[:4]
+['bootstrap', 'delong', 'groups', 'large']
+"""
 
 
 def _run_groups(names):
@@ -279,6 +308,19 @@ def warmup(out=None, *, groups=None, jobs=1):
     -------
     seconds : float
         How long it took.
+
+    Raises
+    ------
+    ValueError
+        A name in ``groups`` that is not a key of :data:`GROUPS`.
+    RuntimeError
+        A child process (``jobs > 1``) that failed.
+
+    See Also
+    --------
+    GROUPS : The families of calls.
+    fastauc.dask.warm_workers : The same on every Dask worker.
+    fastauc.spark.warm_executors : The same in Spark's executors.
 
     Examples
     --------

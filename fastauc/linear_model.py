@@ -49,25 +49,42 @@ class AUCLinearClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     loss : {"squared_hinge", "square", "hinge", "linear"}, default="squared_hinge"
-        ``"aum"`` is refused: it scales with the margins, so its penalised
-        minimum is ``coef_ = 0``.
+        The all-pairs surrogate (:func:`fastauc.pairwise_loss`).  ``"aum"`` is
+        refused: it scales with the margins, so its penalised minimum is
+        ``coef_ = 0``.
     C : float, default=1.0
-        Inverse regularisation strength (> 0).
+        Inverse regularisation strength (finite, > 0), as in
+        :class:`~sklearn.linear_model.LogisticRegression`.
     margin : float, default=1.0
-        The margin of the hinge and square losses.
-    threshold_metric : str, default="accuracy"
-        Metric of :func:`fastauc.best_threshold` that places the intercept.
+        The margin of the hinge and square losses: finite, > 0 for the hinge
+        losses, >= 0 otherwise (unused by ``"linear"``).
+    threshold_metric : {"accuracy", "f1", "fbeta", "mcc", "youden", "closest_topleft"}, \
+default="accuracy"
+        Metric of :func:`fastauc.best_threshold` whose best threshold on the
+        training margins places the intercept (``"fbeta"`` with beta 1).
     max_iter : int, default=500
+        The most L-BFGS iterations (>= 1); a ``ConvergenceWarning`` when they
+        do not suffice.
     tol : float, default=1e-6
-        L-BFGS's tolerance on the projected gradient.
+        L-BFGS's tolerance on the projected gradient (>= 0).
 
     Attributes
     ----------
     coef_ : ndarray of shape (1, n_features)
+        The coefficients ``w``.
     intercept_ : ndarray of shape (1,)
+        Minus the cut between the training margins at the best threshold of
+        ``threshold_metric``: rows with ``X @ w + intercept_ > 0`` are
+        predicted positive.
     classes_ : ndarray of shape (2,)
+        The two labels seen by ``fit``, sorted; the greater is positive.
     n_features_in_ : int
+        Number of features seen by ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of the features seen by ``fit``, when ``X`` has string column
+        names (a pandas DataFrame).
     n_iter_ : ndarray of shape (1,)
+        L-BFGS's iterations.
     loss_ : float
         The penalised objective at the solution.
 
@@ -75,6 +92,8 @@ class AUCLinearClassifier(ClassifierMixin, BaseEstimator):
     --------
     fastauc.pairwise_loss_gradient : The loss and gradient minimised.
     fastauc.objectives : The same losses for gradient boosting.
+    fastauc.torch.PairwiseAUCLoss : The same losses for neural networks.
+    sklearn.linear_model.LogisticRegression : The same model fitted to the log loss.
 
     Examples
     --------
@@ -129,13 +148,17 @@ class AUCLinearClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Two classes; the greater label is positive.
         sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative row weights (a pair weighs the product of its rows');
+            both classes need a positive total weight.
 
         Returns
         -------
-        self
+        self : AUCLinearClassifier
+            The fitted estimator.
         """
         margin = self._checked_margin()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)

@@ -148,8 +148,10 @@ def lightgbm_objective(loss="squared_hinge", margin=1.0):
     Parameters
     ----------
     loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
-        As in :func:`fastauc.pairwise_loss`.
+        The all-pairs surrogate, as in :func:`fastauc.pairwise_loss`.
     margin : float, default=1.0
+        The margin of the hinge and square losses: finite, > 0 for the hinge
+        losses, >= 0 otherwise (unused by ``"linear"`` and ``"aum"``).
 
     Returns
     -------
@@ -194,7 +196,10 @@ def xgboost_objective(loss="squared_hinge", margin=1.0):
     Parameters
     ----------
     loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
+        The all-pairs surrogate, as in :func:`fastauc.pairwise_loss`.
     margin : float, default=1.0
+        The margin of the hinge and square losses: finite, > 0 for the hinge
+        losses, >= 0 otherwise (unused by ``"linear"`` and ``"aum"``).
 
     Returns
     -------
@@ -208,6 +213,8 @@ def xgboost_objective(loss="squared_hinge", margin=1.0):
     See Also
     --------
     xgboost_metric : fastauc's metrics for early stopping.
+    lightgbm_objective : The same loss for LightGBM (its Notes hold for both).
+    fastauc.pairwise_loss_gradient : The gradient computed.
 
     Examples
     --------
@@ -306,10 +313,19 @@ def lightgbm_metric(metric="roc_auc", *, max_fpr=None, loss="squared_hinge", mar
 
     Parameters
     ----------
-    metric : {"roc_auc", "average_precision", "partial_auc", "pairwise_loss"}
-    max_fpr : float in (0, 1], for ``metric="partial_auc"``
-        McClish's standardised partial AUC, as ``roc_auc_score(max_fpr=...)``.
-    loss, margin : for ``metric="pairwise_loss"`` (:func:`fastauc.pairwise_loss`)
+    metric : {"roc_auc", "average_precision", "partial_auc", "pairwise_loss"}, default="roc_auc"
+        The value reported (higher is better, but for ``"pairwise_loss"``):
+        :func:`fastauc.roc_auc_score`, :func:`fastauc.average_precision_score`,
+        the partial AUC up to ``max_fpr``, or :func:`fastauc.pairwise_loss`.
+    max_fpr : float in (0, 1], default=None
+        For ``metric="partial_auc"`` (required there): McClish's standardised
+        partial AUC, as ``roc_auc_score(max_fpr=...)``.
+    loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
+        For ``metric="pairwise_loss"``: the surrogate, as in
+        :func:`fastauc.pairwise_loss`.
+    margin : float, default=1.0
+        For ``metric="pairwise_loss"``: the margin of the hinge and square
+        losses.
 
     Returns
     -------
@@ -318,6 +334,18 @@ def lightgbm_metric(metric="roc_auc", *, max_fpr=None, loss="squared_hinge", mar
         eval_metric=metric)``: returns ``(name, value, is_higher_better)``.
         Weighted by the data set's weights; with query groups, the mean of
         the groups' values over the groups that have both classes.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``metric``, ``"partial_auc"`` without a ``max_fpr`` in
+        (0, 1], and for ``"pairwise_loss"`` a ``loss`` or ``margin`` that
+        :func:`fastauc.pairwise_loss` refuses.
+
+    See Also
+    --------
+    lightgbm_objective : An all-pairs loss as LightGBM's objective.
+    xgboost_metric : The same metrics for XGBoost.
 
     Examples
     --------
@@ -331,9 +359,24 @@ def lightgbm_metric(metric="roc_auc", *, max_fpr=None, loss="squared_hinge", mar
 
 
 def xgboost_metric(metric="roc_auc", *, max_fpr=None, loss="squared_hinge", margin=1.0):
-    """fastauc's metrics as an XGBoost evaluation metric.
+    """fastauc's AUC, average precision, partial AUC or a pairwise loss as an
+    XGBoost evaluation metric.
 
-    Parameters are those of :func:`lightgbm_metric`.
+    Parameters
+    ----------
+    metric : {"roc_auc", "average_precision", "partial_auc", "pairwise_loss"}, default="roc_auc"
+        The value reported (higher is better, but for ``"pairwise_loss"``):
+        :func:`fastauc.roc_auc_score`, :func:`fastauc.average_precision_score`,
+        the partial AUC up to ``max_fpr``, or :func:`fastauc.pairwise_loss`.
+    max_fpr : float in (0, 1], default=None
+        For ``metric="partial_auc"`` (required there): McClish's standardised
+        partial AUC, as ``roc_auc_score(max_fpr=...)``.
+    loss : {"squared_hinge", "square", "hinge", "linear", "aum"}, default="squared_hinge"
+        For ``metric="pairwise_loss"``: the surrogate, as in
+        :func:`fastauc.pairwise_loss`.
+    margin : float, default=1.0
+        For ``metric="pairwise_loss"``: the margin of the hinge and square
+        losses.
 
     Returns
     -------
@@ -344,6 +387,16 @@ def xgboost_metric(metric="roc_auc", *, max_fpr=None, loss="squared_hinge", marg
         minimises a custom metric when early stopping unless told otherwise:
         pass ``xgboost.callback.EarlyStopping(..., maximize=True)`` for the
         AUC metrics.
+
+    Raises
+    ------
+    ValueError
+        As :func:`lightgbm_metric`.
+
+    See Also
+    --------
+    xgboost_objective : An all-pairs loss as XGBoost's objective.
+    lightgbm_metric : The same metrics for LightGBM.
 
     Examples
     --------
