@@ -10,7 +10,6 @@ the scripts; ``make -C docs html-noplot`` skips running them).
 from __future__ import annotations
 
 import importlib
-import os
 import re
 import sys
 from pathlib import Path
@@ -72,7 +71,7 @@ PUBLIC_MODULES = ("fastauc", "fastauc.dask", "fastauc.spark", "fastauc.torch",
                   "fastauc.streaming")
 PUBLIC_NAMES = sorted(
     {f"{m}.{name}" for m in PUBLIC_MODULES for name in importlib.import_module(m).__all__}
-    | {"fastauc.AUCLinearClassifier"}
+    | {f"fastauc.{name}" for name in fastauc._LAZY_CLASSES}
 )
 
 # -- API reference: autosummary and autodoc ----------------------------------
