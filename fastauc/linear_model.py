@@ -80,7 +80,7 @@ default="accuracy"
         The two labels seen by ``fit``, sorted; the greater is positive.
     n_features_in_ : int
         Number of features seen by ``fit``.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the features seen by ``fit``, when ``X`` has string column
         names (a pandas DataFrame).
     n_iter_ : ndarray of shape (1,)
