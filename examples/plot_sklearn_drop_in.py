@@ -45,7 +45,7 @@ print("roc_curve: same points:",
 # The time of each
 # ----------------
 # Best of three calls each (fastauc's kernels are compiled and cached on
-# first use, so the first call of a session is not timed here).
+# first use, so the first call in a process is not timed here).
 
 
 def best_time(f, repeat=3):
