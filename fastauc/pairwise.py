@@ -77,11 +77,13 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
     See Also
     --------
     pairwise_loss_gradient : The same with the gradient and the Hessian.
-    fastauc.naive.pairwise_loss : The O(n**2) definition.
-    fastauc.naive.article_loss : The article's loss with outer products.
 
     Notes
     -----
+    ``fastauc.naive.pairwise_loss`` is the O(n**2) definition this is tested
+    against, and ``fastauc.naive.article_loss`` the article's loss written
+    with outer products.
+
     A hinge pair counts when ``d < margin`` (the float difference, strictly):
     at ``d == margin`` it adds 0 to the value, the gradient and the Hessian.
 
@@ -158,7 +160,11 @@ def pairwise_loss_gradient(y_true, y_score, *, loss="squared_hinge", margin=1.0,
     --------
     pairwise_loss : The value alone.
     fastauc.objectives : Gradient-boosting objectives built on this.
-    fastauc.naive.pairwise_loss : The O(n**2) definition, with the gradient.
+
+    Notes
+    -----
+    ``fastauc.naive.pairwise_loss`` is the O(n**2) definition, with the
+    gradient, that this is tested against.
 
     References
     ----------

@@ -363,7 +363,11 @@ def roc_auc_score(
     See Also
     --------
     roc_curve : The curve whose area this is.
-    fastauc.naive.pairwise_auc : The O(n*m) definition, for testing.
+
+    Notes
+    -----
+    ``fastauc.naive.pairwise_auc`` is the O(n*m) definition (every
+    positive-negative pair, ties one half) this is tested against.
 
     References
     ----------

@@ -237,8 +237,6 @@ def _work_words():
     return found
 
 
-@pytest.mark.xfail(strict=False, reason="examples/plot_sklearn_drop_in.py:48 says 'the first "
-                   "call of a session' (a Python process); remove this mark once it is reworded")
 def test_pages_speak_to_users():
     found = _work_words()
     assert not found, "words about the work, not for users:\n" + "\n".join(found)
