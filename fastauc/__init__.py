@@ -15,6 +15,13 @@ from .classification import (
     precision_score,
     recall_score,
 )
+from .calibration import (
+    brier_score_loss,
+    calibration_curve,
+    calibration_error,
+    d2_brier_score,
+    d2_log_loss_score,
+)
 from .bootstrap import BootstrapResult, BootstrapTestResult, bootstrap_ci, bootstrap_test
 from .delong import (
     ConfidenceInterval,
@@ -99,7 +106,12 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "best_threshold",
     "bootstrap_ci",
     "bootstrap_test",
+    "brier_score_loss",
     "by_group",
+    "calibration_curve",
+    "calibration_error",
+    "d2_brier_score",
+    "d2_log_loss_score",
     "delong_covariance",
     "delong_test",
     "det_curve",

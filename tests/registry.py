@@ -33,6 +33,7 @@ from typing import Callable
 
 import numpy as np
 import scipy.stats as ss
+import sklearn.calibration as calibration
 import sklearn.metrics as skm
 
 import fastauc
@@ -502,6 +503,30 @@ GOALS = {
 }
 
 
+
+def _calibration_error(y, p, w, n_bins, norm):
+    """torchmetrics' binary calibration error from its definition, row by row
+    (``torch.bucketize(p, edges, right=True) - 1`` as ``np.digitize``), with
+    sample weights; tests/test_calibration.py compares with torchmetrics."""
+    w = np.ones(len(p)) if w is None else np.asarray(w, np.float64)
+    p = np.asarray(p, np.float64)
+    i = np.arange(n_bins + 1)
+    step = 1.0 / n_bins
+    edges = np.where(i < (n_bins + 1) // 2, step * i, 1.0 - step * (n_bins - i))
+    b = np.digitize(p, edges, right=False) - 1
+    count = np.bincount(b, weights=w, minlength=n_bins + 1)
+    conf = np.bincount(b, weights=w * p, minlength=n_bins + 1)
+    acc = np.bincount(b, weights=w * (np.asarray(y) == 1), minlength=n_bins + 1)
+    with np.errstate(invalid="ignore"):
+        gap = np.nan_to_num(np.abs(acc / count - conf / count))
+    prop = count / count.sum()
+    if norm == "l1":
+        return float(gap @ prop)
+    if norm == "max":
+        return float(gap.max())
+    return float(np.sqrt(gap**2 @ prop))
+
+
 SK_GOAL = ">= 10x scikit-learn"
 MULTICLASS_PRED_WORDS = {"third class": ("multiclass", "average='binary'")}
 f = fastauc
@@ -572,6 +597,50 @@ REGISTRY = [
       lambda d, w: f.log_loss(d["y"], d["P"], sample_weight=w),
       lambda d, w: sk(skm.log_loss, d["y"], d["P"], sample_weight=w),
       MULTICLASS, True),
+    # ---------------------------------------------------------------- calibration
+    C("brier_score_loss", "brier_score_loss",
+      lambda d, w: f.brier_score_loss(d["y"], d["p"], sample_weight=w),
+      lambda d, w: sk(skm.brier_score_loss, d["y"], d["p"], sample_weight=w),
+      PROBA, True, bench={}, bench_reference=True,
+      bad_words={"third class": ("inferred from y_true is multiclass", "binary")}),
+    C("brier_score_loss[multiclass]", "brier_score_loss",
+      lambda d, w: f.brier_score_loss(d["y"], d["P"], sample_weight=w),
+      lambda d, w: sk(skm.brier_score_loss, d["y"], d["P"], sample_weight=w),
+      MULTICLASS, True),
+    C("d2_brier_score", "d2_brier_score",
+      lambda d, w: f.d2_brier_score(d["y"], d["p"], sample_weight=w),
+      lambda d, w: sk(skm.d2_brier_score, d["y"], d["p"], sample_weight=w),
+      PROBA, True,
+      bad_words={"third class": ("inferred from y_true is multiclass", "binary"),
+                 "empty": None}),  # NaN and a warning below two rows, as scikit-learn
+    C("d2_brier_score[multiclass]", "d2_brier_score",
+      lambda d, w: f.d2_brier_score(d["y"], d["P"], sample_weight=w),
+      lambda d, w: sk(skm.d2_brier_score, d["y"], d["P"], sample_weight=w),
+      MULTICLASS, True),
+    C("d2_log_loss_score", "d2_log_loss_score",
+      lambda d, w: f.d2_log_loss_score(d["y"], d["p"], sample_weight=w),
+      lambda d, w: sk(skm.d2_log_loss_score, d["y"], d["p"], sample_weight=w),
+      PROBA, True,
+      bad_words={"third class": ("different number of classes", "3 vs 2"),
+                 "empty": None}),  # NaN and a warning below two rows, as scikit-learn
+    C("d2_log_loss_score[multiclass]", "d2_log_loss_score",
+      lambda d, w: f.d2_log_loss_score(d["y"], d["P"], sample_weight=w),
+      lambda d, w: sk(skm.d2_log_loss_score, d["y"], d["P"], sample_weight=w),
+      MULTICLASS, True),
+    *[C(f"calibration_curve[{strategy}]", "calibration_curve",
+        lambda d, w, strategy=strategy: f.calibration_curve(d["y"], d["p"], n_bins=7,
+                                                            strategy=strategy),
+        lambda d, w, strategy=strategy: sk(calibration.calibration_curve, d["y"], d["p"],
+                                           n_bins=7, strategy=strategy),
+        PROBA, False, reason="scikit-learn's calibration_curve takes no sample_weight",
+        bad_words={"third class": ("pos_label is not specified",)})
+      for strategy in ("uniform", "quantile")],
+    *[C(f"calibration_error[{norm}]", "calibration_error",
+        lambda d, w, norm=norm: f.calibration_error(d["y"], d["p"], n_bins=10, norm=norm,
+                                                    sample_weight=w),
+        lambda d, w, norm=norm: _calibration_error(d["y"], d["p"], w, 10, norm),
+        PROBA, True, bad_words={"third class": ("3 classes", "binary")})
+      for norm in ("l1", "l2", "max")],
     # ---------------------------------------------------------------- training losses
     *[C(f"pairwise_loss[{loss}]", "pairwise_loss",
         lambda d, w, loss=loss: f.pairwise_loss(d["y"], d["s"], loss=loss, sample_weight=w),

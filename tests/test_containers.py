@@ -44,6 +44,13 @@ CALLS = {
     "det_curve": lambda y, s, s2, w, p: fastauc.det_curve(y, s, sample_weight=w),
     "auc": lambda y, s, s2, w, p: fastauc.auc(*fastauc.roc_curve(y, s)[:2]),
     "log_loss": lambda y, s, s2, w, p: fastauc.log_loss(y, s, sample_weight=w),
+    "brier_score_loss": lambda y, s, s2, w, p: fastauc.brier_score_loss(y, s, sample_weight=w),
+    "d2_brier_score": lambda y, s, s2, w, p: fastauc.d2_brier_score(y, s, sample_weight=w),
+    "d2_log_loss_score":
+        lambda y, s, s2, w, p: fastauc.d2_log_loss_score(y, s, sample_weight=w),
+    "calibration_curve": lambda y, s, s2, w, p: fastauc.calibration_curve(y, s, n_bins=4),
+    "calibration_error":
+        lambda y, s, s2, w, p: fastauc.calibration_error(y, s, sample_weight=w),
     "pairwise_loss": lambda y, s, s2, w, p: fastauc.pairwise_loss(y, s, sample_weight=w),
     "pairwise_loss_gradient": lambda y, s, s2, w, p:
         fastauc.pairwise_loss_gradient(y, s, sample_weight=w, groups=GROUPS, hessian=True),

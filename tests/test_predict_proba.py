@@ -23,6 +23,8 @@ from .registry import BY_NAME, assert_close, close_figures, first_entries, publi
 TAKES_2D = {
     "log_loss": "takes the probability of every class: (n, 2) is a binary classifier's "
                 "predict_proba output, which scikit-learn's log_loss takes as well",
+    **dict.fromkeys(("brier_score_loss", "d2_brier_score", "d2_log_loss_score"),
+                    "takes the probability of every class, as scikit-learn's does"),
 }
 #: functions that also take 2-D scores when y_true is not binary (tested below): with a
 #: binary y_true, (n, 2) scores raise, as scikit-learn's do
@@ -36,6 +38,8 @@ MODELS_AS_COLUMNS = ("delong_covariance", "report")
 #: functions whose input is not a model's scores (curve points): scikit-learn's words,
 #: no advice about predict_proba
 NOT_SCORES = {"auc"}
+#: functions whose scores are named y_prob (scikit-learn's calibration_curve)
+PROB_NAMES = dict.fromkeys(("calibration_curve", "calibration_error"), "y_prob")
 CLASSIFICATION = {"f1_score", "fbeta_score", "precision_score", "recall_score",
                   "precision_recall_fscore_support"}
 
@@ -85,6 +89,7 @@ def test_one_model_functions_refuse_predict_proba(entry):
     else:
         assert "predict_proba" in message
         name = "y_score_a" if entry.data.name == "two score columns" else "y_score"
+        name = PROB_NAMES.get(entry.function, name)
         assert f"{name}[:, 1]" in message, message  # the positive class's column
     np.testing.assert_array_equal(d[entry.data.score], P)  # the input is left alone
 

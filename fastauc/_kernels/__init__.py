@@ -10,5 +10,7 @@ checks everything first.  They are grouped by what they compute:
   merging tables, sweeping key ranges, the segmented (per-group) table;
 - ``sweeps``: the merge-sweep over the sorted runs of the two classes that
   writes the table (or the curve points) while it sweeps it;
-- ``losses``: log loss.
+- ``losses``: log loss;
+- ``calibration``: the Brier score's sums and the calibration bins over a
+  table.
 """
