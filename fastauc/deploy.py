@@ -54,6 +54,17 @@ def _log_loss(fastauc, y, p, q, w, k, P):
         fastauc.log_loss(yy, p, sample_weight=ww)
 
 
+def _calibration(fastauc, y, p, q, w, k, P):
+    for yy, ww in _variants(y, w):
+        fastauc.brier_score_loss(yy, p, sample_weight=ww)
+        fastauc.calibration_error(yy, p, sample_weight=ww)
+        fastauc.calibration_curve(yy, p)
+    fastauc.calibration_curve(y, p, strategy="quantile")
+    fastauc.d2_brier_score(y, p)
+    fastauc.d2_log_loss_score(y, p)
+    fastauc.brier_score_loss(y, p.astype(np.float32))
+
+
 def _delong(fastauc, y, p, q, w, k, P):
     for yy, ww in _variants(y, w):
         fastauc.roc_auc_ci(yy, p, sample_weight=ww)
@@ -208,6 +219,7 @@ def _training(fastauc, y, p, q, w, k, P):
 GROUPS = {
     "ranking": _ranking,
     "log_loss": _log_loss,
+    "calibration": _calibration,
     "delong": _delong,
     "thresholds": _thresholds,
     "groups": _groups,
