@@ -32,6 +32,14 @@ from .delong import (
 )
 from .groups import GroupMetrics, by_group
 from .losses import log_loss
+from .operating_points import (
+    OperatingPoint,
+    confusion_matrix_at_thresholds,
+    precision_at_recall,
+    recall_at_precision,
+    sensitivity_at_specificity,
+    specificity_at_sensitivity,
+)
 from .pairwise import pairwise_loss, pairwise_loss_gradient
 from .ranktests import MannWhitneyResult, mann_whitney_u
 from .thresholds import (
@@ -97,6 +105,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "GainsTable",
     "GroupMetrics",
     "MannWhitneyResult",
+    "OperatingPoint",
     "ModelReport",
     "Report",
     "ThresholdMetrics",
@@ -110,6 +119,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "by_group",
     "calibration_curve",
     "calibration_error",
+    "confusion_matrix_at_thresholds",
     "d2_brier_score",
     "d2_log_loss_score",
     "delong_covariance",
@@ -128,9 +138,11 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "plot_gains",
     "plot_precision_recall",
     "plot_roc",
+    "precision_at_recall",
     "precision_recall_curve",
     "precision_recall_fscore_support",
     "precision_score",
+    "recall_at_precision",
     "recall_score",
     "report",
     "roc_auc_ci",
@@ -138,5 +150,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "roc_confidence_band",
     "roc_convex_hull",
     "roc_curve",
+    "sensitivity_at_specificity",
+    "specificity_at_sensitivity",
     "threshold_metrics",
 ]

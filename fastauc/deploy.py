@@ -76,6 +76,9 @@ def _thresholds(fastauc, y, p, q, w, k, P):
     for yy, ww in _variants(y, w):
         fastauc.threshold_metrics(yy, p, sample_weight=ww)
         fastauc.best_threshold(yy, p, sample_weight=ww)
+        fastauc.sensitivity_at_specificity(yy, p, 0.9, sample_weight=ww)
+        fastauc.recall_at_precision(yy, p, 0.5, sample_weight=ww)
+        fastauc.confusion_matrix_at_thresholds(yy, p, sample_weight=ww)
     fastauc.partial_auc(y, p, fpr_range=(0, 0.2))
     fastauc.gains_table(y, p)
 

@@ -917,3 +917,58 @@ def pairwise_loss(y_true, y_score, *, loss="squared_hinge", margin=1.0, sample_w
     if loss == "linear" and normalize == "all_pairs":
         value += 0.5
     return float(value), grad, hess
+
+
+def operating_point(y_true, y_score, rule, minimum, sample_weight=None):
+    """torchmetrics' operating point by a loop over the distinct thresholds.
+
+    ``rule`` is ``"sensitivity_at_specificity"``, ``"specificity_at_sensitivity"``
+    (candidates: a start point at threshold 1.0 with nothing predicted
+    positive, then every distinct score; the first, i.e. highest, threshold
+    of greatest value with the constraint met, else ``(0.0, 1e6)``),
+    ``"precision_at_recall"`` or ``"recall_at_precision"`` (candidates: the
+    distinct scores; the greatest (value, other rate, threshold) with the
+    constraint met; threshold NaN when the value is 0 or nothing qualifies).
+    A rate of an absent class is 0 (sensitivity, specificity) or 1 (recall).
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        As in :func:`confusion_at_thresholds`.
+    rule : str
+        The operating point, named as its fastauc function.
+    minimum : float
+        The floor on the constrained rate.
+
+    Returns
+    -------
+    value, threshold : float
+
+    Examples
+    --------
+    >>> from fastauc.naive import operating_point
+    >>> operating_point([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "precision_at_recall", 1.0)
+    (0.6666666666666666, 0.35)
+    """
+    thresholds, tp, fp, total_pos, total_neg = confusion_at_thresholds(y_true, y_score,
+                                                                       sample_weight)
+    best = None
+    if rule in ("sensitivity_at_specificity", "specificity_at_sensitivity"):
+        points = [(1.0 if not len(thresholds) or thresholds[0] <= 1 else math.inf, 0.0, 0.0)]
+        points += list(zip(thresholds, tp, fp))
+        for t, tp_t, fp_t in points:
+            sens = tp_t / total_pos if total_pos > 0 else 0.0
+            spec = 1.0 - (fp_t / total_neg if total_neg > 0 else 0.0)
+            value, other = (sens, spec) if rule == "sensitivity_at_specificity" else (spec, sens)
+            if other >= minimum and (best is None or value > best[0]):
+                best = (value, float(t))
+        return best if best is not None else (0.0, 1e6)
+    for t, tp_t, fp_t in zip(thresholds, tp, fp):
+        precision = tp_t / (tp_t + fp_t)
+        recall = tp_t / total_pos if total_pos > 0 else 1.0
+        key = (precision, recall) if rule == "precision_at_recall" else (recall, precision)
+        if key[1] >= minimum and (best is None or (*key, t) > best):
+            best = (*key, float(t))
+    if best is None or best[0] == 0.0:
+        return (0.0 if best is None else float(best[0]), math.nan)
+    return float(best[0]), best[2]

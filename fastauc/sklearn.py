@@ -94,6 +94,7 @@ FUNCTIONS = (
     "roc_auc_score", "roc_curve", "auc", "average_precision_score", "precision_recall_curve",
     "det_curve", "log_loss", "f1_score", "fbeta_score", "precision_score", "recall_score",
     "precision_recall_fscore_support", "brier_score_loss", "d2_brier_score", "d2_log_loss_score",
+    "confusion_matrix_at_thresholds",
 )
 """The ``sklearn.metrics`` functions :func:`patch` replaces (a tuple of str).
 
@@ -111,7 +112,7 @@ Examples
 >>> fastauc.sklearn.FUNCTIONS[:3]
 ('roc_auc_score', 'roc_curve', 'auc')
 >>> len(fastauc.sklearn.FUNCTIONS)
-15
+16
 """
 
 SCORERS = (

@@ -63,6 +63,12 @@ CALLS = {
     "threshold_metrics":
         lambda y, s, s2, w, p: fastauc.threshold_metrics(y, s, sample_weight=w).to_dict(),
     "best_threshold": lambda y, s, s2, w, p: fastauc.best_threshold(y, s, sample_weight=w),
+    **{name: (lambda y, s, s2, w, p, name=name: getattr(fastauc, name)(y, s, 0.5,
+                                                                      sample_weight=w))
+       for name in ("sensitivity_at_specificity", "specificity_at_sensitivity",
+                    "precision_at_recall", "recall_at_precision")},
+    "confusion_matrix_at_thresholds": lambda y, s, s2, w, p:
+        fastauc.confusion_matrix_at_thresholds(y, s, sample_weight=w),
     "gini": lambda y, s, s2, w, p: fastauc.gini(y, s, sample_weight=w),
     "lift_at": lambda y, s, s2, w, p: fastauc.lift_at(y, s, 0.1, sample_weight=w),
     "gains_table": lambda y, s, s2, w, p: fastauc.gains_table(y, s, sample_weight=w),

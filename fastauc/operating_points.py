@@ -1,0 +1,375 @@
+"""Operating points: the best value of one rate subject to a floor on another.
+
+``sensitivity_at_specificity``, ``specificity_at_sensitivity``,
+``precision_at_recall`` and ``recall_at_precision`` follow torchmetrics'
+binary ``*_at_specificity`` / ``*_at_fixed_*`` rules; ``confusion_matrix_at_thresholds``
+is scikit-learn's.  All of them read the same sweep as ``threshold_metrics``:
+the distinct scores, highest first, with the cumulative weights ``tp(t)`` and
+``fp(t)`` of the positives and negatives with ``score >= t``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._curves import threshold_tallies
+from ._device import dispatch
+
+__all__ = [
+    "OperatingPoint",
+    "confusion_matrix_at_thresholds",
+    "precision_at_recall",
+    "recall_at_precision",
+    "sensitivity_at_specificity",
+    "specificity_at_sensitivity",
+]
+
+#: the threshold reported when no threshold meets a ROC constraint (torchmetrics')
+NO_ROC_THRESHOLD = 1e6
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """Result of the ``*_at_*`` operating-point functions.
+
+    Unpacks as ``value, threshold``, like torchmetrics' tuple.
+
+    Attributes
+    ----------
+    value : float
+        The best value of the metric maximised among the thresholds that meet
+        the constraint (0.0 when none does).
+    threshold : float
+        The threshold reaching it: predict positive when ``score >= threshold``.
+
+    See Also
+    --------
+    sensitivity_at_specificity : The best sensitivity at a minimum specificity.
+    precision_at_recall : The best precision at a minimum recall.
+
+    Examples
+    --------
+    >>> from fastauc import sensitivity_at_specificity
+    >>> value, threshold = sensitivity_at_specificity([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], 0.5)
+    >>> value, threshold
+    (1.0, 0.35)
+    """
+
+    value: float
+    threshold: float
+
+    def __iter__(self):
+        return iter((self.value, self.threshold))
+
+
+def _check_minimum(value, name):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or \
+            not (0.0 <= float(value) <= 1.0):
+        raise ValueError(f"{name} must be a number in [0, 1], got {value!r}.")
+    return float(value)
+
+
+def _rates(y_true, y_score, sample_weight, pos_label):
+    """The sweep's thresholds (descending) with tp and fp, and the class weights."""
+    thr, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight,
+                                                        pos_label)
+    return thr, np.asarray(tps, np.float64), np.asarray(fps, np.float64), total_p, total_n
+
+
+def _roc_points(y_true, y_score, sample_weight, pos_label):
+    """torchmetrics' ROC points: a start point (nothing predicted positive) at
+    threshold 1.0 (``inf`` when a score exceeds 1), then every distinct score;
+    a rate of an absent class is 0."""
+    thr, tps, fps, total_p, total_n = _rates(y_true, y_score, sample_weight, pos_label)
+    start = 1.0 if thr.shape[0] == 0 or thr[0] <= 1.0 else math.inf
+    thr = np.concatenate(([start], thr))
+    tpr = np.concatenate(([0.0], tps / total_p if total_p > 0 else np.zeros_like(tps)))
+    fpr = np.concatenate(([0.0], fps / total_n if total_n > 0 else np.zeros_like(fps)))
+    return thr, tpr, 1.0 - fpr
+
+
+def _first_max(value, allowed, thr):
+    """The highest threshold of greatest ``value`` among ``allowed`` (torch.argmax's
+    first index), or (0.0, 1e6) when nothing is allowed."""
+    idx = np.flatnonzero(allowed)
+    if idx.shape[0] == 0:
+        return OperatingPoint(0.0, NO_ROC_THRESHOLD)
+    j = idx[np.argmax(value[idx])]
+    return OperatingPoint(float(value[j]), float(thr[j]))
+
+
+def _pr_points(y_true, y_score, sample_weight, pos_label):
+    """torchmetrics' precision-recall points with a threshold (the end point
+    (recall 0, precision 1) has none): recall is 1 everywhere without positives."""
+    thr, tps, fps, total_p, _ = _rates(y_true, y_score, sample_weight, pos_label)
+    precision = tps / (tps + fps)
+    recall = tps / total_p if total_p > 0 else np.ones_like(tps)
+    return thr, precision, recall
+
+
+def _lexmax(first, second, allowed, thr):
+    """The highest threshold maximising ``(first, second)`` lexicographically among
+    ``allowed``; threshold NaN when ``first`` is 0 there or nothing is allowed."""
+    idx = np.flatnonzero(allowed)
+    if idx.shape[0] == 0:
+        return OperatingPoint(0.0, math.nan)
+    idx = idx[first[idx] == first[idx].max()]
+    j = idx[np.argmax(second[idx])]  # thresholds descend: the first is the highest
+    best = float(first[j])
+    return OperatingPoint(best, float(thr[j]) if best != 0.0 else math.nan)
+
+
+@dispatch("y_score")
+def sensitivity_at_specificity(y_true, y_score, min_specificity, *, sample_weight=None,
+                               pos_label=None):
+    """The highest sensitivity among the thresholds with specificity >= a minimum.
+
+    torchmetrics' ``binary_sensitivity_at_specificity`` (``thresholds=None``):
+    the candidates are the ROC points, a start point where nothing is
+    predicted positive (reported at threshold 1.0, or ``inf`` when a score
+    exceeds 1) and every distinct score; among those with
+    ``specificity >= min_specificity`` the one of highest sensitivity, the
+    highest threshold on ties.  When none qualifies the result is
+    ``(0.0, 1e6)``, as in torchmetrics.  Without negatives the specificity is
+    1 everywhere; without positives the sensitivity is 0.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class; row ``i`` is predicted positive at
+        threshold ``t`` when ``y_score[i] >= t``.
+    min_specificity : float
+        The lowest specificity (true negative rate) allowed, in [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the rates become ratios of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
+
+    Returns
+    -------
+    OperatingPoint
+        ``value`` (the sensitivity) and ``threshold``; unpacks as a pair.
+
+    See Also
+    --------
+    specificity_at_sensitivity : The converse constraint.
+    roc_curve : Every (fpr, tpr) point.
+    threshold_metrics : Every metric at every threshold.
+
+    Examples
+    --------
+    >>> from fastauc import sensitivity_at_specificity
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]
+    >>> sensitivity_at_specificity(y, s, 0.9)
+    OperatingPoint(value=0.6666666666666666, threshold=0.7)
+    """
+    minimum = _check_minimum(min_specificity, "min_specificity")
+    thr, sens, spec = _roc_points(y_true, y_score, sample_weight, pos_label)
+    return _first_max(sens, spec >= minimum, thr)
+
+
+@dispatch("y_score")
+def specificity_at_sensitivity(y_true, y_score, min_sensitivity, *, sample_weight=None,
+                               pos_label=None):
+    """The highest specificity among the thresholds with sensitivity >= a minimum.
+
+    torchmetrics' ``binary_specificity_at_sensitivity`` (``thresholds=None``):
+    the candidates are the ROC points, a start point where nothing is
+    predicted positive (reported at threshold 1.0, or ``inf`` when a score
+    exceeds 1) and every distinct score; among those with
+    ``sensitivity >= min_sensitivity`` the one of highest specificity, the
+    highest threshold on ties.  When none qualifies the result is
+    ``(0.0, 1e6)``, as in torchmetrics.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class; row ``i`` is predicted positive at
+        threshold ``t`` when ``y_score[i] >= t``.
+    min_sensitivity : float
+        The lowest sensitivity (true positive rate, recall) allowed, in [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the rates become ratios of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
+
+    Returns
+    -------
+    OperatingPoint
+        ``value`` (the specificity) and ``threshold``; unpacks as a pair.
+
+    See Also
+    --------
+    sensitivity_at_specificity : The converse constraint.
+    roc_curve : Every (fpr, tpr) point.
+
+    Examples
+    --------
+    >>> from fastauc import specificity_at_sensitivity
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]
+    >>> specificity_at_sensitivity(y, s, 1.0)
+    OperatingPoint(value=0.6666666666666667, threshold=0.35)
+    """
+    minimum = _check_minimum(min_sensitivity, "min_sensitivity")
+    thr, sens, spec = _roc_points(y_true, y_score, sample_weight, pos_label)
+    return _first_max(spec, sens >= minimum, thr)
+
+
+@dispatch("y_score")
+def precision_at_recall(y_true, y_score, min_recall, *, sample_weight=None, pos_label=None):
+    """The highest precision among the thresholds with recall >= a minimum.
+
+    torchmetrics' ``binary_precision_at_fixed_recall`` (``thresholds=None``):
+    the candidates are the distinct scores (the precision-recall curve's end
+    point, which has no threshold, is not one); among those with
+    ``recall >= min_recall`` the one of highest precision, then highest
+    recall, then highest threshold.  When none qualifies, or the best
+    precision is 0, the threshold is NaN (the value then 0.0).  Without
+    positives the recall is 1 everywhere, as in torchmetrics.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class; row ``i`` is predicted positive at
+        threshold ``t`` when ``y_score[i] >= t``.
+    min_recall : float
+        The lowest recall allowed, in [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the rates become ratios of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
+
+    Returns
+    -------
+    OperatingPoint
+        ``value`` (the precision) and ``threshold``; unpacks as a pair.
+
+    See Also
+    --------
+    recall_at_precision : The converse constraint.
+    precision_recall_curve : Every (precision, recall) point.
+
+    Examples
+    --------
+    >>> from fastauc import precision_at_recall
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]
+    >>> precision_at_recall(y, s, 0.9)
+    OperatingPoint(value=0.75, threshold=0.35)
+    """
+    minimum = _check_minimum(min_recall, "min_recall")
+    thr, precision, recall = _pr_points(y_true, y_score, sample_weight, pos_label)
+    return _lexmax(precision, recall, recall >= minimum, thr)
+
+
+@dispatch("y_score")
+def recall_at_precision(y_true, y_score, min_precision, *, sample_weight=None, pos_label=None):
+    """The highest recall among the thresholds with precision >= a minimum.
+
+    torchmetrics' ``binary_recall_at_fixed_precision`` (``thresholds=None``):
+    the candidates are the distinct scores (the precision-recall curve's end
+    point, which has no threshold, is not one); among those with
+    ``precision >= min_precision`` the one of highest recall, then highest
+    precision, then highest threshold.  When none qualifies, or the best
+    recall is 0, the threshold is NaN (the value then 0.0).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class; row ``i`` is predicted positive at
+        threshold ``t`` when ``y_score[i] >= t``.
+    min_precision : float
+        The lowest precision allowed, in [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the rates become ratios of weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
+
+    Returns
+    -------
+    OperatingPoint
+        ``value`` (the recall) and ``threshold``; unpacks as a pair.
+
+    See Also
+    --------
+    precision_at_recall : The converse constraint.
+    precision_recall_curve : Every (precision, recall) point.
+
+    Examples
+    --------
+    >>> from fastauc import recall_at_precision
+    >>> y = [0, 0, 1, 1, 0, 1]
+    >>> s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]
+    >>> recall_at_precision(y, s, 0.8)
+    OperatingPoint(value=0.6666666666666666, threshold=0.7)
+    """
+    minimum = _check_minimum(min_precision, "min_precision")
+    thr, precision, recall = _pr_points(y_true, y_score, sample_weight, pos_label)
+    return _lexmax(recall, precision, precision >= minimum, thr)
+
+
+@dispatch("y_score")
+def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_weight=None):
+    """The binary confusion matrix at every distinct threshold, from one sort.
+
+    scikit-learn's ``sklearn.metrics.confusion_matrix_at_thresholds``: the
+    thresholds are the distinct scores (of rows with non-zero weight),
+    decreasing; at threshold ``t`` a row is predicted positive when its score
+    is ``>= t``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class (probabilities or decision values).
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights; the counts become sums of weights.
+
+    Returns
+    -------
+    tns : ndarray of shape (n_thresholds,)
+        True negatives (weighted) at each threshold.
+    fps : ndarray of shape (n_thresholds,)
+        False positives.
+    fns : ndarray of shape (n_thresholds,)
+        False negatives.
+    tps : ndarray of shape (n_thresholds,)
+        True positives.
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, decreasing.
+
+    See Also
+    --------
+    threshold_metrics : Every confusion-matrix metric at every threshold.
+    roc_curve : The rates alone.
+
+    Examples
+    --------
+    >>> from fastauc import confusion_matrix_at_thresholds
+    >>> tns, fps, fns, tps, thr = confusion_matrix_at_thresholds([0, 0, 1, 1],
+    ...                                                          [0.1, 0.4, 0.35, 0.8])
+    >>> tns, fps, fns, tps, thr
+    (array([2., 1., 1., 0.]), array([0., 1., 1., 2.]), array([1., 1., 0., 0.]), \
+array([1., 1., 2., 2.]), array([0.8 , 0.4 , 0.35, 0.1 ]))
+    """
+    thr, tps, fps, _, _ = _rates(y_true, y_score, sample_weight, pos_label)
+    if tps.shape[0] == 0:
+        return tps, fps, tps, tps, thr
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, thr
