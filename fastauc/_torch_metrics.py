@@ -32,6 +32,7 @@ merged table's class weights.
 
 from __future__ import annotations
 
+import types
 import warnings
 
 import numpy as np
@@ -66,6 +67,14 @@ HOST_KERNELS = True
 class _Engine:
     """How one device builds and merges tables; a table is engine-specific,
     ``columns`` gives it as float64 tensors (keys, pos, neg), descending."""
+
+    @classmethod
+    def merge(cls, tables):
+        """The tables merged by a balanced tree of the engine's linear merges."""
+        while len(tables) > 1:
+            tables = [cls._merge2(tables[i], tables[i + 1]) if i + 1 < len(tables)
+                      else tables[i] for i in range(0, len(tables), 2)]
+        return tables[0]
 
 
 class _Numba(_Engine):
@@ -107,11 +116,8 @@ class _Numba(_Engine):
         return Table(float_keys(keys.numpy()), pos.numpy(), neg.numpy())
 
     @staticmethod
-    def merge(tables):
-        while len(tables) > 1:  # a balanced tree of linear merges
-            tables = [tables[i].merge(tables[i + 1]) if i + 1 < len(tables) else tables[i]
-                      for i in range(0, len(tables), 2)]
-        return tables[0]
+    def _merge2(a, b):
+        return a.merge(b)
 
     @staticmethod
     def columns(t):
@@ -153,13 +159,6 @@ class _Torch(_Engine):
     @staticmethod
     def table(keys, pos, neg):
         return keys.to(F64) + 0.0, pos, neg
-
-    @classmethod
-    def merge(cls, tables):
-        while len(tables) > 1:
-            tables = [cls._merge2(tables[i], tables[i + 1]) if i + 1 < len(tables)
-                      else tables[i] for i in range(0, len(tables), 2)]
-        return tables[0]
 
     @classmethod
     def _merge2(cls, a, b):
@@ -596,11 +595,13 @@ class _TableMetric(Metric):
     def _value(self, keys, p, q, batch=False):
         raise NotImplementedError
 
-    def _undefined(self, message, batch):
-        """A class without weight: the warning, unless no row came at all
-        (torchmetrics then already warned that compute came before update)."""
+    def _undefined(self, message, batch, category=None):
+        """A class without weight: the warning (``UndefinedMetricWarning`` by
+        default), at the user's line, unless no row came at all (torchmetrics
+        then already warned that compute came before update)."""
         if batch or self.update_called or _cat(self.runs) is not None:
-            v.warn_undefined(message, stacklevel=None)
+            warnings.warn(message, category or v.undefined_metric_warning(),
+                          stacklevel=v.caller_stacklevel())
 
 
 def _in_01(target):
@@ -811,15 +812,10 @@ class BinaryAveragePrecision(_TableMetric):
     def _value(self, keys, p, q, batch=False):
         tp, fp, total_p, _ = _totals(p, q)
         if total_p <= 0:
-            if batch or self.update_called or _cat(self.runs) is not None:
-                warnings.warn(NO_POSITIVE_PR, UserWarning, stacklevel=v.caller_stacklevel())
+            self._undefined(NO_POSITIVE_PR, batch, UserWarning)
             return torch.tensor(0.0, dtype=F64, device=p.device)
         seen = tp + fp  # (0 only above the first positive, where p is 0)
         return torch.dot(p, tp / torch.where(seen > 0, seen, 1.0)) / total_p
 
 
-class _TorchXP:
-    xp = torch
-
-
-_TORCH_XP = _TorchXP()  # torch as the array namespace of _device.tallies
+_TORCH_XP = types.SimpleNamespace(xp=torch)  # torch as the array namespace of _device.tallies
