@@ -22,6 +22,8 @@ from .calibration import (
     d2_brier_score,
     d2_log_loss_score,
 )
+from .coords import Coords, coords
+from .coords_intervals import CoordsCI, coords_ci
 from .bootstrap import BootstrapResult, BootstrapTestResult, bootstrap_ci, bootstrap_test
 from .delong import (
     ConfidenceInterval,
@@ -101,6 +103,8 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "Comparison",
     "ConfidenceInterval",
     "ConvexHull",
+    "Coords",
+    "CoordsCI",
     "DeLongTestResult",
     "GainsTable",
     "GroupMetrics",
@@ -120,6 +124,8 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "calibration_curve",
     "calibration_error",
     "confusion_matrix_at_thresholds",
+    "coords",
+    "coords_ci",
     "d2_brier_score",
     "d2_log_loss_score",
     "delong_covariance",

@@ -79,6 +79,11 @@ def _thresholds(fastauc, y, p, q, w, k, P):
         fastauc.sensitivity_at_specificity(yy, p, 0.9, sample_weight=ww)
         fastauc.recall_at_precision(yy, p, 0.5, sample_weight=ww)
         fastauc.confusion_matrix_at_thresholds(yy, p, sample_weight=ww)
+        fastauc.coords(yy, p, [0.5, 0.9], input="specificity", ret="all", sample_weight=ww)
+        fastauc.coords(yy, p, "best", sample_weight=ww)
+        fastauc.coords_ci(yy, p, [0.9], input="specificity", n_resamples=20, sample_weight=ww)
+        fastauc.coords_ci(yy, p, "best", n_resamples=20, sample_weight=ww, best_policy="omit")
+    fastauc.coords_ci(y, p, [0.5], method="clopper-pearson")
     fastauc.partial_auc(y, p, fpr_range=(0, 0.2))
     fastauc.gains_table(y, p)
 

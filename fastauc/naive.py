@@ -24,6 +24,7 @@ __all__ = [
     "best_threshold",
     "by_group",
     "confusion_at_thresholds",
+    "coords",
     "delong_covariance",
     "delong_interval",
     "delong_test",
@@ -972,3 +973,116 @@ def operating_point(y_true, y_score, rule, minimum, sample_weight=None):
     if best is None or best[0] == 0.0:
         return (0.0 if best is None else float(best[0]), math.nan)
     return float(best[0]), best[2]
+
+
+def coords(y_true, y_score, x="all", input="threshold", ret=("threshold", "specificity",
+                                                            "sensitivity"),
+           sample_weight=None, r=1.0):
+    """pROC's ``coords`` by its definitions, one point at a time.
+
+    The curve's points are the midpoints between consecutive distinct scores
+    (rows of zero weight left out), from ``-inf`` to ``+inf``; at each, the
+    weighted positives and negatives with ``score >= threshold`` are counted.
+    A rate given as ``x`` is looked up in pROC's order (thresholds
+    increasing): an exact value takes the first point for a coordinate that
+    grows along that order and the last otherwise; between points, the
+    sensitivity and specificity are interpolated linearly.  ``r`` is pROC's
+    ``best.weights`` ratio.  ``x="best"`` gives the points of greatest
+    ``se + r sp``.
+
+    Parameters
+    ----------
+    y_true, y_score, sample_weight
+        Labels (1 positive), scores, weights.
+    x : "all", "best" or sequence of float
+    input : str
+        pROC's canonical name of a monotone coordinate.
+    ret : sequence of str
+        pROC's canonical names (plus "f1" and "mcc").
+    r : float
+
+    Returns
+    -------
+    dict of str to list of float
+
+    Examples
+    --------
+    >>> from fastauc.naive import coords
+    >>> coords([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0.5], input="specificity")["threshold"]
+    [0.375]
+    """
+    y = np.asarray(y_true) == 1
+    s = np.asarray(y_score, np.float64)
+    w = np.ones(len(s)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    y, s, w = y[w != 0], s[w != 0], w[w != 0]
+    P = float(sum(w[i] for i in range(len(s)) if y[i]))
+    N = float(sum(w[i] for i in range(len(s)) if not y[i]))
+    u = sorted(set(s.tolist()))
+    thresholds = [-math.inf]
+    for a, b in zip(u[:-1], u[1:]):
+        t = (a + b) / 2
+        if abs(t) > 1e100:
+            t = a / 2 + b / 2
+        thresholds.append(b if t == a else t)
+    thresholds.append(math.inf)
+
+    def se_sp(t):
+        tp = sum(w[i] for i in range(len(s)) if y[i] and s[i] >= t)
+        fp = sum(w[i] for i in range(len(s)) if not y[i] and s[i] >= t)
+        return tp / P, (N - fp) / N
+
+    points = [(t,) + se_sp(t) for t in thresholds]
+
+    def value(name, se, sp):
+        tp, tn = se * P, sp * N
+        fn, fp = P - tp, N - tn
+        return {"sensitivity": se, "specificity": sp, "tpr": se, "recall": se, "tnr": sp,
+                "tn": tn, "tp": tp, "fn": fn, "fp": fp, "fpr": 1 - sp, "1-specificity": 1 - sp,
+                "fnr": fn / (tp + fn), "1-sensitivity": 1 - se}[name]
+
+    grows = {"sensitivity": False, "tpr": False, "recall": False, "tp": False, "fp": False,
+             "fpr": False, "1-specificity": False}  # along thresholds increasing
+    rows = []
+    if isinstance(x, str) and x == "all":
+        rows = points
+    elif isinstance(x, str):
+        crit = [se + r * sp for _, se, sp in points]
+        rows = [p for p, c in zip(points, crit) if c == max(crit)]
+    elif input == "threshold":
+        rows = [(t,) + se_sp(t) for t in x]
+    else:
+        iv = [value(input, se, sp) for _, se, sp in points]
+        up = grows.get(input, True)
+        for val in x:
+            hits = [i for i, a in enumerate(iv) if a == val]
+            if hits:
+                i = hits[0] if up else hits[-1]
+                rows.append(points[i])
+                continue
+            j = next(i for i, a in enumerate(iv) if (a > val if up else a < val))
+            prop = (val - iv[j]) / (iv[j - 1] - iv[j])
+            rows.append((math.nan, points[j][1] + prop * (points[j - 1][1] - points[j][1]),
+                         points[j][2] + prop * (points[j - 1][2] - points[j][2])))
+    out = {name: [] for name in ret}
+    for t, se, sp in rows:
+        tp, tn = se * P, sp * N
+        fn, fp = P - tp, N - tn
+
+        def div(a, b):
+            return a / b if b != 0 else (math.nan if a == 0 else math.copysign(math.inf, a))
+
+        acc = (tp + tn) / (P + N)
+        npv, ppv = div(tn, tn + fn), div(tp, tp + fp)
+        mcc_den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+        vals = {"threshold": t, "specificity": sp, "sensitivity": se, "accuracy": acc,
+                "tn": tn, "tp": tp, "fn": fn, "fp": fp, "npv": npv, "ppv": ppv,
+                "fdr": div(fp, tp + fp), "fpr": 1 - sp, "tpr": se, "tnr": sp,
+                "fnr": div(fn, tp + fn), "1-specificity": 1 - sp, "1-sensitivity": 1 - se,
+                "1-accuracy": 1 - acc, "1-npv": 1 - npv, "1-ppv": 1 - ppv, "precision": ppv,
+                "recall": se, "lr_pos": div(se, 1 - sp), "lr_neg": div(1 - se, sp),
+                "youden": se + r * sp, "closest.topleft": (1 - se) ** 2 + r * (1 - sp) ** 2,
+                "f1": 2 * tp / (2 * tp + fp + fn) if tp > 0 else 0.0,
+                "mcc": (tp * tn - fp * fn) / math.sqrt(mcc_den) if mcc_den > 0 else 0.0}
+        for name in ret:
+            out[name].append(vals[name])
+    return out

@@ -246,6 +246,67 @@ def _bootstrap_reference(d, w):
             "se": ok.std(ddof=1), "replicates": reps}
 
 
+COORDS_RET = ("threshold", "specificity", "sensitivity", "ppv", "npv", "youden", "lr_pos",
+              "accuracy", "f1", "mcc")
+
+
+def _coords_view(r):
+    return {k: np.asarray(r[k]) for k in r}
+
+
+def _naive_coords(x, input="threshold"):
+    def ref(d, w):
+        out = naive.coords(d["y"], d["s"], x, input=input, ret=COORDS_RET, sample_weight=w)
+        return {k: np.asarray(v, float) for k, v in out.items()}
+    return ref
+
+
+def _coords_ci_reference(d, w):
+    """fastauc.naive.coords on every reconstructed resample; R's type-7 quantiles."""
+    y, s = d["y"], d["s"]
+    ret = ("specificity", "sensitivity", "ppv")
+    rows = _resampled_rows(d, w, ["s"], BOOT["random_state"], BOOT["n_resamples"])
+    reps = []
+    for r in rows:
+        ww = None if w is None else w[r]
+        wp = np.ones(len(r)) if ww is None else ww
+        if wp[y[r] == 1].sum() == 0 or wp[y[r] == 0].sum() == 0:
+            reps.append(np.full((2, 3), np.nan))
+            continue
+        out = naive.coords(y[r], s[r], [0.5, 0.8], input="specificity", ret=ret,
+                           sample_weight=ww)
+        reps.append(np.column_stack([out[k] for k in ret]))
+    reps = np.array(reps)
+    low, high = np.nanquantile(reps, [0.025, 0.975], axis=0)
+    return {"low": low, "high": high, "replicates": reps}
+
+
+def _wilson_coords(d, w):
+    """scipy's Wilson interval of each proportion at thresholds 0, 0.5, 1."""
+    y, s = d["y"], d["s"]
+    ww = np.ones(len(y)) if w is None else w
+    low, high = [], []
+    for t in (0.0, 0.5, 1.0):
+        tp = ww[(y == 1) & (s >= t)].sum()
+        fp = ww[(y == 0) & (s >= t)].sum()
+        P, N = ww[y == 1].sum(), ww[y == 0].sum()
+        rows_l, rows_h = [], []
+        for k, n in ((tp, P), (N - fp, N), (tp, tp + fp)):
+            if n == 0:
+                rows_l.append(np.nan)
+                rows_h.append(np.nan)
+                continue
+            z = ss.norm.ppf(0.975)
+            p = k / n
+            c = (p + z * z / (2 * n)) / (1 + z * z / n)
+            h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+            rows_l.append(max(0.0, c - h))
+            rows_h.append(min(1.0, c + h))
+        low.append(rows_l)
+        high.append(rows_h)
+    return {"low": np.array(low), "high": np.array(high)}
+
+
 def _poisson_bootstrap_reference(d, w):
     """scikit-learn's AUC with every row's weight times its Poisson count (from
     the definition in fastauc.naive); the percentile interval."""
@@ -748,6 +809,38 @@ REGISTRY = [
       BINARY, True, view=lambda r: tuple(r),
       invariances={**dict.fromkeys(INVARIANCES, ALL), "scale": (4,)},
       notes="the counts are weighted: they scale with the weights (the thresholds do not)"),
+    C("coords", "coords",
+      lambda d, w: f.coords(d["y"], d["s"], ret=COORDS_RET, sample_weight=w),
+      _naive_coords("all"), BINARY, True, view=_coords_view,
+      notes="pROC's values: tests/test_coords.py compares with pROC's own test tables"),
+    C("coords[specificity]", "coords",
+      lambda d, w: f.coords(d["y"], d["s"], [0.3, 0.8, 0.95], input="specificity",
+                            ret=COORDS_RET, sample_weight=w),
+      _naive_coords([0.3, 0.8, 0.95], "specificity"), BINARY, True, view=_coords_view,
+      tol=1e-10, reason="interpolated: the same formula, rounding differs at 1e-16"),
+    C("coords[best]", "coords",
+      lambda d, w: f.coords(d["y"], d["s"], "best", ret=COORDS_RET, sample_weight=w),
+      _naive_coords("best"), BINARY, True, view=_coords_view),
+    C("coords_ci[wilson]", "coords_ci",
+      lambda d, w: f.coords_ci(d["y"], d["s"], [0.0, 0.5, 1.0], method="wilson",
+                               ret=["sensitivity", "specificity", "ppv"], sample_weight=w),
+      lambda d, w: _wilson_coords(d, w), BINARY, True,
+      view=lambda r: {"low": np.column_stack([r.low[k] for k in r.low]),
+                      "high": np.column_stack([r.high[k] for k in r.high])},
+      invariances={"unit": ALL, "repeat": ALL, "zero": ALL, "shuffle": ALL},
+      notes="weights are frequencies: the trials are the weighted totals, so scaling the "
+            "weights changes the intervals"),
+    C("coords_ci", "coords_ci",
+      lambda d, w, **kw: f.coords_ci(d["y"], d["s"], [0.5, 0.8], input="specificity",
+                                     ret=["specificity", "sensitivity", "ppv"], sample_weight=w,
+                                     **{**BOOT, **kw}),
+      _coords_ci_reference, BINARY, True,
+      view=lambda r: {"low": np.column_stack([r.low[k] for k in r.low]),
+                      "high": np.column_stack([r.high[k] for k in r.high]),
+                      "replicates": r.replicates},
+      invariances={"unit": ALL, "scale": ALL},
+      notes="a replicate draws rows, not weight (as bootstrap_ci): only unit and scaled "
+            "weights keep the replicates", slow=True),
     C("gini", "gini", lambda d, w: f.gini(d["y"], d["s"], sample_weight=w),
       lambda d, w: 2.0 * sk(skm.roc_auc_score, d["y"], d["s"], sample_weight=w) - 1.0,
       BINARY, True, bad_words={"third class": ("multi_class", "3 classes")}),

@@ -67,6 +67,11 @@ CALLS = {
                                                                       sample_weight=w))
        for name in ("sensitivity_at_specificity", "specificity_at_sensitivity",
                     "precision_at_recall", "recall_at_precision")},
+    "coords": lambda y, s, s2, w, p: dict(fastauc.coords(y, s, [0.2, 0.7], input="specificity",
+                                                           ret="all", sample_weight=w).columns),
+    "coords_ci": lambda y, s, s2, w, p: {"replicates": fastauc.coords_ci(
+        y, s, [0.5], ret="sensitivity", n_resamples=20, random_state=0,
+        sample_weight=w).replicates},
     "confusion_matrix_at_thresholds": lambda y, s, s2, w, p:
         fastauc.confusion_matrix_at_thresholds(y, s, sample_weight=w),
     "gini": lambda y, s, s2, w, p: fastauc.gini(y, s, sample_weight=w),
