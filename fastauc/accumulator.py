@@ -26,6 +26,8 @@ from ._label_codec import decode_classes, decode_label, encode_classes, encode_l
 from ._parallel import map_units
 from ._sort import CHUNK_MIN
 from ._table import Table, float_keys, sorted_tallies
+from .coords import coords
+from .coords_intervals import coords_ci
 from .delong import roc_auc_ci
 from .losses import log_loss
 from .ranking import average_precision_score, det_curve, precision_recall_curve, roc_auc_score
@@ -549,6 +551,26 @@ class Accumulator:
         """``partial_auc`` of the rows seen."""
         return self._call(partial_auc, fpr_range=fpr_range, tpr_range=tpr_range,
                           correct=correct)
+
+    def coords(self, x="all", input="threshold", ret=("threshold", "specificity", "sensitivity"),
+               best_method="youden", best_weights=(1.0, 0.5)):
+        """:func:`fastauc.coords` of the rows seen (pROC's coordinates)."""
+        return self._call(coords, x=x, input=input, ret=ret, best_method=best_method,
+                          best_weights=best_weights)
+
+    def coords_ci(self, x, input="threshold", ret=None, method="wilson", confidence_level=0.95,
+                  best_method="youden", best_weights=(1.0, 0.5)):
+        """:func:`fastauc.coords_ci` of the rows seen, by a binomial method
+        (``"wilson"``, ``"clopper-pearson"``, ``"agresti-coull"``): the
+        bootstrap needs the rows, which an accumulator does not keep."""
+        if method == "bootstrap":
+            raise ValueError("coords_ci(method='bootstrap') needs the rows, which an "
+                             "Accumulator does not keep: use a binomial method ('wilson', "
+                             "'clopper-pearson', 'agresti-coull') or fastauc.coords_ci on "
+                             "the rows")
+        return self._call(coords_ci, x=x, input=input, ret=ret, method=method,
+                          confidence_level=confidence_level, best_method=best_method,
+                          best_weights=best_weights)
 
     def report(self, confidence_level=0.95, name=None):
         """``report`` of one model (DeLong's interval), with the rows seen."""

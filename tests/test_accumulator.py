@@ -105,6 +105,16 @@ RESULTS = {
     "best_threshold": (lambda acc: acc.best_threshold("mcc"),
                        lambda y, s, w, p: fastauc.best_threshold(y, s, metric="mcc",
                                                                  sample_weight=w, pos_label=p)),
+    "coords": (lambda acc: acc.coords([0.3, 0.8], input="specificity", ret="all"),
+               lambda y, s, w, p: fastauc.coords(y, s, [0.3, 0.8], input="specificity", ret="all",
+                                                 sample_weight=w, pos_label=p)),
+    "coords_best": (lambda acc: acc.coords("best", ret=["threshold", "youden", "f1"]),
+                    lambda y, s, w, p: fastauc.coords(y, s, "best", sample_weight=w, pos_label=p,
+                                                      ret=["threshold", "youden", "f1"])),
+    "coords_ci": (lambda acc: acc.coords_ci([0.0, 0.5], ret=["sensitivity", "ppv", "tp"]),
+                  lambda y, s, w, p: fastauc.coords_ci(y, s, [0.0, 0.5], method="wilson",
+                                                       ret=["sensitivity", "ppv", "tp"],
+                                                       sample_weight=w, pos_label=p)),
     "partial_auc": (lambda acc: acc.partial_auc(fpr_range=(0, 0.3), correct=True),
                     lambda y, s, w, p: fastauc.partial_auc(y, s, fpr_range=(0, 0.3),
                                                            correct=True, sample_weight=w,
@@ -700,3 +710,11 @@ def test_scratch_kept_per_thread_is_never_in_a_result(rng):
         np.testing.assert_array_equal(a, b)
     big = _table.spare("test", _table.SPARE_MAX + 1, np.float64)
     assert "test" not in _table._SPARE.__dict__ and big.shape[0] == _table.SPARE_MAX + 1
+
+
+def test_coords_ci_bootstrap_needs_rows():
+    acc = Accumulator().update([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4])
+    with pytest.raises(ValueError, match="needs the rows"):
+        acc.coords_ci([0.5], method="bootstrap")
+    ci = acc.coords_ci([0.25], ret="sensitivity", method="clopper-pearson")
+    assert ci.method == "clopper-pearson" and ci.estimate.sensitivity[0] == 0.5
