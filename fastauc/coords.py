@@ -64,7 +64,7 @@ class Coords:
     >>> from fastauc import coords
     >>> c = coords([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0.5], input="specificity")
     >>> c.threshold, c.sensitivity
-    (array([0.375]), array([1.]))
+    (array([0.225]), array([1.]))
     """
 
     columns: dict
@@ -349,15 +349,39 @@ def coords_of_curve(curve: _Curve, x, input, ret, best_method, best_weights,
     return Coords({nm: np.ascontiguousarray(out[:, j]) for j, nm in enumerate(names)})
 
 
+def _curve_of_tallies(t, compact) -> _Curve:
+    """The curve of ``Tallies`` with curves (a spare slot in front); ``compact``
+    leaves out keys without weight (a table merged elsewhere may keep them;
+    the in-memory sweep never does)."""
+    t.tps[0] = 0.0  # the spare slot in front: point 0, nothing predicted positive
+    t.fps[0] = 0.0
+    scores = keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:]))
+    tps, fps = np.asarray(t.tps, np.float64), np.asarray(t.fps, np.float64)
+    if compact:
+        keep = (np.diff(tps) != 0) | (np.diff(fps) != 0)
+        if not keep.all():
+            keep = np.concatenate(([True], keep))
+            scores, tps, fps = scores[keep[1:]], tps[keep], fps[keep]
+    return _Curve(scores, tps, fps, t.total_pos, t.total_neg)
+
+
 def _curve(y_true, y_score, sample_weight, pos_label) -> _Curve:
     """One sort and sweep of the rows (rows of zero weight make no point)."""
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                         default_rule="sklearn")
-    t = sorted_tallies(is_pos, s, w, curve=True)
-    t.tps[0] = 0.0  # the spare slot in front: point 0, nothing predicted positive
-    t.fps[0] = 0.0
-    scores = keys_to_floats(t.thr_keys[1:], t.thr_keys[1:])
-    return _Curve(scores, t.tps, t.fps, t.total_pos, t.total_neg)
+    return _curve_of_tallies(sorted_tallies(is_pos, s, w, curve=True), compact=False)
+
+
+def coords_of_tallies(t, x="all", input="threshold",
+                      ret=("threshold", "specificity", "sensitivity"), best_method="youden",
+                      best_weights=(1.0, 0.5)) -> Coords:
+    """:func:`coords` of the curve tallies an engine built (Dask, Spark: the
+    ranges' points, ``_adapters.ranges.curve_tallies``), with the in-memory
+    function's warning for one class."""
+    curve = _curve_of_tallies(t, compact=True)
+    if curve.P <= 0 or curve.N <= 0:
+        warn_roc_totals(curve.P, curve.N)
+    return coords_of_curve(curve, x, input, ret, best_method, best_weights)
 
 
 @dispatch("y_score")
@@ -465,11 +489,12 @@ def coords(y_true, y_score, x="all", *, input="threshold",
     >>> s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]
     >>> c = coords(y, s)
     >>> c.threshold
-    array([-inf, 0.15, 0.275, 0.375, 0.55, 0.75, inf])
+    array([ -inf, 0.15 , 0.275, 0.375, 0.55 , 0.75 ,   inf])
     >>> coords(y, s, [0.5, 0.9], input="specificity", ret=["sensitivity", "threshold"]).sensitivity
-    array([1., 1.])
-    >>> coords(y, s, "best", ret=["threshold", "youden"]).youden
-    array([2.])
+    array([1.        , 0.66666667])
+    >>> best = coords(y, s, "best", ret=["threshold", "youden"])  # two points tie
+    >>> best.threshold, best.youden
+    (array([0.275, 0.55 ]), array([1.66666667, 1.66666667]))
     """
     curve = _curve(y_true, y_score, sample_weight, pos_label)
     if curve.P <= 0 or curve.N <= 0:

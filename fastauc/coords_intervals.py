@@ -306,12 +306,12 @@ def coords_ci(y_true, y_score, x, *, input="threshold", ret=None, method="bootst
     >>> ci = coords_ci(y, s, [0.8, 0.9], input="specificity", ret="sensitivity",
     ...                n_resamples=500, random_state=0)
     >>> ci.estimate.sensitivity.round(3)
-    array([0.567, 0.402])
+    array([0.62 , 0.404])
     >>> bool(np.all(ci.low.sensitivity < ci.high.sensitivity))
     True
     >>> w = coords_ci(y, s, [0.5], ret=["sensitivity", "specificity"], method="wilson")
     >>> w.low.sensitivity.round(3), w.high.sensitivity.round(3)
-    (array([0.646]), array([0.728]))
+    (array([0.689]), array([0.764]))
     """
     if method not in _CI_METHODS:
         raise ValueError(f"method must be one of {', '.join(repr(m) for m in _CI_METHODS)}, "

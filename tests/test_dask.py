@@ -283,6 +283,15 @@ def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch)
                                    atol=TOL)
     with pytest.raises(ValueError, match="cost_fp"):
         fd.best_threshold(Y, S, metric="cost")
+    # pROC's coordinates from the same points (zero-weight scores make no point)
+    for x, kw in (("all", {}), ("best", {}), ([0.5, 0.9], {"input": "specificity"}),
+                  ([-1.0, 0.0, 0.37], {})):
+        got = fd.coords(Y, S, x, sample_weight=W, ret="all", **kw)
+        ref = fastauc.coords(y, s, x, sample_weight=w, ret="all", **kw)
+        for name in ref:
+            np.testing.assert_allclose(got[name], ref[name], rtol=1e-12, atol=TOL)
+    with pytest.raises(ValueError, match="not a valid coordinate"):
+        fd.coords(Y, S, ret="sesame", compute=False)
 
 
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1 << 21)])

@@ -174,6 +174,11 @@ def test_curves_thresholds_and_log_loss_equal_in_memory(spark, rng, partitions, 
     np.testing.assert_array_equal(got.threshold, ref.threshold)
     for name in ("tp", "fp", "tn", "fn", "f1", "mcc"):
         np.testing.assert_allclose(getattr(got, name), getattr(ref, name), rtol=TOL, atol=TOL)
+    for x, kw in (("all", {}), ([0.5, 0.9], {"input": "specificity"})):
+        got = fs.coords(df, "label", "score", x, sample_weight="w", ret="all", **kw)
+        ref = fastauc.coords(y, s, x, sample_weight=w, ret="all", **kw)
+        for name in ref:
+            np.testing.assert_allclose(got[name], ref[name], rtol=TOL, atol=TOL)
     p = 1 / (1 + np.exp(-s.astype(np.float64)))
     dfp = _frame(spark, {"label": y, "p": p, "w": w}, partitions).cache()
     for weight, ww, normalize in ((None, None, True), ("w", w, False)):

@@ -187,6 +187,24 @@ PARAMETERS = {
         "float, default=None",
         'Cost of a false negative, for ``metric="cost"`` (required there with '
         "``cost_fp``; non-negative)."),
+    "x/coords": Param(
+        '"all", "local maxima", "best" or array-like of float, default="all"',
+        "The points: every point of the curve, pROC's local maxima, the best point(s) by "
+        "``best_method``, or values of the coordinate ``input``."),
+    "input/coords": Param(
+        'str, default="threshold"',
+        "What numeric ``x`` holds: a threshold (predict positive when ``score >= x``) or a "
+        'monotone coordinate (``"specificity"``, ``"sensitivity"``, ``"fpr"``, ...), '
+        "interpolated between the curve's points as pROC does."),
+    "ret/coords": Param(
+        'str or sequence of str, default=("threshold", "specificity", "sensitivity")',
+        'The coordinates returned (pROC\'s names, ``"f1"``, ``"mcc"``, or ``"all"``).'),
+    "best_method": Param(
+        '{"youden", "closest.topleft"}, default="youden"',
+        'The criterion of ``x="best"``.'),
+    "best_weights": Param(
+        "tuple of 2 floats, default=(1.0, 0.5)",
+        "pROC's ``best.weights``: the relative cost of a false negative and the prevalence."),
     "metric/bootstrap": Param(
         '{"roc_auc"}, default="roc_auc"',
         "The metric resampled; the clusters bootstrap the AUC only."),

@@ -33,13 +33,13 @@ scheduler when there is none.
 
 from .deploy import warm_workers
 from .inference import bootstrap_ci, bootstrap_test, delong_covariance, delong_test
-from .metrics import (average_precision_score, best_threshold, log_loss, mann_whitney_u,
+from .metrics import (average_precision_score, best_threshold, coords, log_loss, mann_whitney_u,
                       precision_recall_curve, roc_auc_ci, roc_auc_score, roc_curve,
                       threshold_metrics)
 from .report import by_group, report
 
 __all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
-           "by_group",
+           "by_group", "coords",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",
            "precision_recall_curve", "report", "roc_auc_ci", "roc_auc_score", "roc_curve",
            "threshold_metrics", "warm_workers"]

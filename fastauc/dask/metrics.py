@@ -573,3 +573,66 @@ def best_threshold(y_true, y_score, *, metric="f1", beta=1.0, sample_weight=None
 
     result = delayed(best_of)(bests, metric)
     return result.compute() if compute else result
+
+
+@dask_doc
+def coords(y_true, y_score, x="all", *, input="threshold",
+           ret=("threshold", "specificity", "sensitivity"), sample_weight=None, pos_label=None,
+           best_method="youden", best_weights=(1.0, 0.5), compute=True):
+    """:func:`fastauc.coords` of dask collections: pROC's coordinates of the ROC
+    curve, from the ranges' points (the curve's distinct scores with their
+    cumulative weights come to the client, as for :func:`threshold_metrics`).
+
+    Parameters
+    ----------
+    {y_true/curve}
+    {y_score}
+    {x/coords}
+    {input/coords}
+    {ret/coords}
+    {sample_weight}
+    {pos_label}
+    {best_method}
+    {best_weights}
+    {compute}
+
+    Returns
+    -------
+    coords : fastauc.Coords or dask.delayed.Delayed
+        One array per coordinate of ``ret``, one entry per point, equal to
+        :func:`fastauc.coords` of the same rows.  A ``Delayed`` of it when
+        ``compute=False``.
+
+    Raises
+    ------
+    ValueError
+        Before any task runs: an unknown coordinate name.  Then as
+        :func:`fastauc.coords`.
+
+    See Also
+    --------
+    fastauc.coords : The in-memory function.
+    fastauc.spark.coords : The same on Spark.
+    threshold_metrics : Every threshold's confusion matrix.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np
+    >>> import fastauc, fastauc.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 10_000)
+    >>> s = np.round(y + rng.normal(size=10_000), 2)  # many tied scores
+    >>> Y, S = da.from_array(y, 1000), da.from_array(s, 1000)  # 10 chunks
+    >>> c = fastauc.dask.coords(Y, S, [0.8, 0.9], input="specificity", ret="sensitivity")
+    >>> ref = fastauc.coords(y, s, [0.8, 0.9], input="specificity", ret="sensitivity")
+    >>> np.allclose(c.sensitivity, ref.sensitivity, rtol=1e-12)
+    True
+    """
+    from ..coords import _input_code, _ret_codes, coords_of_tallies
+
+    _ret_codes(ret, None)  # the words of a bad name before any task runs
+    _input_code(input)
+    graph = curve_graph(y_true, y_score, sample_weight, pos_label, None)
+    result = load_dask()[0].delayed(coords_of_tallies)(graph, x, input, ret, best_method,
+                                                         best_weights)
+    return result.compute() if compute else result

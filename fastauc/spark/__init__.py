@@ -23,6 +23,7 @@ extra (``pip install "fastauc[spark]"``); imported only when used.
 
 from .curves import (
     best_threshold,
+    coords,
     log_loss,
     precision_recall_curve,
     roc_curve,
@@ -39,7 +40,7 @@ from .metrics import (
 from .report import by_group, report
 
 __all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
-           "by_group",
+           "by_group", "coords",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",
            "precision_recall_curve", "report", "roc_auc_ci", "roc_auc_score", "roc_curve",
            "threshold_metrics", "warm_executors"]

@@ -229,6 +229,62 @@ def best_threshold(df, y_true, y_score, *, metric="f1", beta=1.0, sample_weight=
 
 
 @spark_doc
+def coords(df, y_true, y_score, x="all", *, input="threshold",
+           ret=("threshold", "specificity", "sensitivity"), sample_weight=None, pos_label=None,
+           best_method="youden", best_weights=(1.0, 0.5)):
+    """:func:`fastauc.coords` of a Spark DataFrame's columns: pROC's
+    coordinates of the ROC curve, from the ranges' points (the curve's
+    distinct scores with their cumulative weights come to the driver, as for
+    :func:`threshold_metrics`).
+
+    Parameters
+    ----------
+    {df}
+    {y_true/curve}
+    {y_score}
+    {x/coords}
+    {input/coords}
+    {ret/coords}
+    {sample_weight}
+    {pos_label}
+    {best_method}
+    {best_weights}
+
+    Returns
+    -------
+    coords : fastauc.Coords
+        One array per coordinate of ``ret``, one entry per point, equal to
+        :func:`fastauc.coords` of the same rows.
+
+    Raises
+    ------
+    ValueError
+        Before any job runs: an unknown coordinate name.  Then as
+        :func:`fastauc.coords`.
+
+    See Also
+    --------
+    fastauc.coords : The in-memory function.
+    fastauc.dask.coords : The same on Dask.
+    threshold_metrics : Every threshold's confusion matrix.
+
+    Examples
+    --------
+    >>> SESSION
+    >>> c = fastauc.spark.coords(df, "label", "score", [0.9], input="specificity")
+    >>> ref = fastauc.coords(y, s, [0.9], input="specificity")
+    >>> bool(np.allclose(c.sensitivity, ref.sensitivity, rtol=1e-12))
+    True
+    """
+    from ..coords import _input_code, _ret_codes, coords_of_tallies
+
+    _ret_codes(ret, None)  # the words of a bad name before any job runs
+    _input_code(input)
+    t = curve(df, y_true, y_score, sample_weight, pos_label, None)
+    return coords_of_tallies(t, x, input, ret, best_method, best_weights)
+
+
+@spark_doc
 def log_loss(df, y_true, y_proba, *, normalize=True, sample_weight=None):
     """:func:`fastauc.log_loss` (binary: ``y_proba`` is the probability of the
     greater label) of a Spark DataFrame's columns: each partition's weighted
