@@ -367,6 +367,7 @@ class _TableMetric(Metric):
 
     def _reduce_states(self, incoming_state):
         super()._reduce_states(incoming_state)  # merge_state: the lists joined
+        self._computed = None  # (torchmetrics' merge_state keeps the value cached before it)
         self._waiting[0] = sum(x.shape[0] for x in self.score)
         if self.max_groups is not None and self._waiting[0] >= self._bounded_rows():
             self._compact()

@@ -11,6 +11,13 @@ when used: ``import fastauc.torch``.
   metrics whose state is the distinct-score table (each distinct score with
   its positive and negative count and weight), exact at any number of rows,
   merged across processes under DDP (no all-gather of raw predictions).
+- :class:`BinaryROC`, :class:`BinaryPrecisionRecallCurve`, the operating
+  points (:class:`BinarySensitivityAtSpecificity`,
+  :class:`BinarySpecificityAtSensitivity`,
+  :class:`BinaryPrecisionAtFixedRecall`,
+  :class:`BinaryRecallAtFixedPrecision`) and
+  :class:`BinaryCalibrationError`: torchmetrics' curve metrics on the same
+  state, exact, or binned at given thresholds from the same table.
 """
 
 from __future__ import annotations
@@ -22,7 +29,19 @@ from ._containers import _from_torch
 from ._pairwise import QUIET_NO_PAIRS
 from .pairwise import pairwise_loss_gradient
 
-__all__ = ["BinaryAUROC", "BinaryAveragePrecision", "PairwiseAUCLoss", "pairwise_loss"]
+__all__ = [
+    "BinaryAUROC",
+    "BinaryAveragePrecision",
+    "BinaryCalibrationError",
+    "BinaryPrecisionAtFixedRecall",
+    "BinaryPrecisionRecallCurve",
+    "BinaryROC",
+    "BinaryRecallAtFixedPrecision",
+    "BinarySensitivityAtSpecificity",
+    "BinarySpecificityAtSensitivity",
+    "PairwiseAUCLoss",
+    "pairwise_loss",
+]
 
 
 # ------------------------------------------------------------------ the loss
@@ -231,6 +250,9 @@ class PairwiseAUCLoss(torch.nn.Module):
 # ------------------------------------------------------------------ the metrics
 
 _METRICS = ("BinaryAUROC", "BinaryAveragePrecision")
+_CURVES = ("BinaryCalibrationError", "BinaryPrecisionAtFixedRecall",
+           "BinaryPrecisionRecallCurve", "BinaryROC", "BinaryRecallAtFixedPrecision",
+           "BinarySensitivityAtSpecificity", "BinarySpecificityAtSensitivity")
 
 
 def __getattr__(name):
@@ -240,8 +262,12 @@ def __getattr__(name):
         from . import _torch_metrics
 
         return getattr(_torch_metrics, name)
+    if name in _CURVES:
+        from . import _torch_curves
+
+        return getattr(_torch_curves, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(list(globals()) + list(_METRICS))
+    return sorted(list(globals()) + list(_METRICS) + list(_CURVES))
