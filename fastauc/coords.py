@@ -242,31 +242,12 @@ class _Curve:
 
 
 def _measures_vec(thr, se, sp, P, N, r, codes):
-    """``_kernels.coords.measures`` over arrays of points (the same formulas,
-    written for numpy: the whole curve at once)."""
+    """``_kernels.coords.measures`` of every point (the replicates' function)."""
+    out = np.empty((se.shape[0], codes.shape[0]))
     with np.errstate(divide="ignore", invalid="ignore"):
-        tp = se * P
-        fn = P - tp
-        tn = sp * N
-        fp = N - tn
-        npv = tn / (tn + fn)
-        ppv = tp / (tp + fp)
-        acc = (tp + tn) / (P + N)
-        den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
-        f1 = np.where(tp > 0, 2.0 * tp / (2.0 * tp + fp + fn), 0.0)
-        mcc = np.where(den > 0, (tp * tn - fp * fn) / np.sqrt(np.where(den > 0, den, 1.0)), 0.0)
-        table = {0: lambda: thr, 1: lambda: sp, 2: lambda: se, 3: lambda: acc, 4: lambda: tn,
-                 5: lambda: tp, 6: lambda: fn, 7: lambda: fp, 8: lambda: npv, 9: lambda: ppv,
-                 10: lambda: fp / (tp + fp), 11: lambda: 1.0 - sp, 12: lambda: se,
-                 13: lambda: sp, 14: lambda: fn / (tp + fn), 15: lambda: 1.0 - sp,
-                 16: lambda: 1.0 - se, 17: lambda: 1.0 - acc, 18: lambda: 1.0 - npv,
-                 19: lambda: 1.0 - ppv, 20: lambda: ppv, 21: lambda: se,
-                 22: lambda: se / (1.0 - sp), 23: lambda: (1.0 - se) / sp,
-                 24: lambda: se + r * sp,
-                 25: lambda: (1.0 - se) ** 2 + r * (1.0 - sp) ** 2, 26: lambda: f1,
-                 27: lambda: mcc}
-        return np.column_stack([np.asarray(table[int(c)](), np.float64) * np.ones_like(se)
-                                for c in codes]) if len(codes) else np.empty((se.shape[0], 0))
+        K.measures_many(np.ascontiguousarray(thr, np.float64), se, sp, float(P), float(N),
+                        float(r), codes, out)
+    return out
 
 
 def _local_maxima(se, sp):

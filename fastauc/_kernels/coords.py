@@ -292,6 +292,13 @@ def measures(thr, se, sp, P, N, r, codes, out):
 
 
 @jit
+def measures_many(thr, se, sp, P, N, r, codes, out):
+    """``measures`` of every point ``i`` into ``out[i]``."""
+    for i in range(se.shape[0]):
+        measures(thr[i], se[i], sp[i], P, N, r, codes, out[i])
+
+
+@jit
 def evaluate(tpc, fpc, scores, P, N, input_code, xs, kx, best, method, r, codes, policy, seed,
              rep, out, ks, res):
     """One curve's coordinates ``codes`` at every ``xs`` into ``out`` (len(xs),
