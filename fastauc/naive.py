@@ -1009,7 +1009,7 @@ def coords(y_true, y_score, x="all", input="threshold", ret=("threshold", "speci
     --------
     >>> from fastauc.naive import coords
     >>> coords([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0.5], input="specificity")["threshold"]
-    [0.375]
+    [0.225]
     """
     y = np.asarray(y_true) == 1
     s = np.asarray(y_score, np.float64)
