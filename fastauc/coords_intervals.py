@@ -22,7 +22,7 @@ from ._kernels.sorting import keys_to_floats
 from ._parallel import map_units
 from ._resample import _prepare, batch_size, layout_table
 from ._stats import norm_ppf
-from .coords import (
+from ._coords import (
     _INPUTS,
     Coords,
     _best_args,

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from .._jit import jit
-from .resampling import _count_draws, uniform_pick
+from .resampling import count_draws, uniform_pick
 
 # what ``x`` is given as (the monotone coordinates pROC accepts as input)
 IN_THRESHOLD = 0
@@ -390,7 +390,7 @@ def coords_batch(seed, r_start, out, strata, w, bp, bn, n_pos, scores, input_cod
     res = np.empty(3)
     for i in range(out.shape[0]):
         rep = r_start + i
-        ok = _count_draws(seed, rep, strata, small, draws)
+        ok = count_draws(seed, rep, strata, small, draws)
         wrapped[i] = not ok
         if ok:
             P, N = _replicate_curve(small, w, bp, bn, n_pos, cp, cn, tpc, fpc)
@@ -412,7 +412,7 @@ def coords_wide(seed, rep, out_row, strata, w, bp, bn, n_pos, scores, input_code
     G = scores.shape[0]
     n = strata[-1]
     wide = np.zeros(n, np.int64)
-    _count_draws(seed, rep, strata, wide, draws)
+    count_draws(seed, rep, strata, wide, draws)
     tpc = np.empty(G + 1)
     fpc = np.empty(G + 1)
     P, N = _replicate_curve(wide, w, bp, bn, n_pos, np.empty(n_pos + 1),

@@ -240,6 +240,9 @@ def _count_draws(seed, r, strata, cnt, buf):
     return not wrapped
 
 
+#: the draws of replicate ``r`` added to counts, for the other kernels' replicates
+count_draws = _count_draws
+
 def draw_buffer(n, itemsize=1, direct_bytes=DIRECT_BYTES):
     """``_count_draws``' scratch for the counts of ``n`` positions (``itemsize``
     bytes each): empty (count each draw as it is made) while the counts fit

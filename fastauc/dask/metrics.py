@@ -628,7 +628,7 @@ def coords(y_true, y_score, x="all", *, input="threshold",
     >>> np.allclose(c.sensitivity, ref.sensitivity, rtol=1e-12)
     True
     """
-    from ..coords import _input_code, _ret_codes, coords_of_tallies
+    from .._coords import _input_code, _ret_codes, coords_of_tallies
 
     _ret_codes(ret, None)  # the words of a bad name before any task runs
     _input_code(input)

@@ -276,7 +276,7 @@ def coords(df, y_true, y_score, x="all", *, input="threshold",
     >>> bool(np.allclose(c.sensitivity, ref.sensitivity, rtol=1e-12))
     True
     """
-    from ..coords import _input_code, _ret_codes, coords_of_tallies
+    from .._coords import _input_code, _ret_codes, coords_of_tallies
 
     _ret_codes(ret, None)  # the words of a bad name before any job runs
     _input_code(input)
