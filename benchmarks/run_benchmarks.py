@@ -929,8 +929,9 @@ def main(argv=None):
 def _kept_section(old: str) -> str:
     """The sections other scripts wrote into the page between their markers
     (``<!-- NAME: begin -->`` ... ``<!-- NAME: end -->``: ``scaling_cores.py
-    --page``, ``torch_metrics.py --page``; their own runs, often on another
-    machine), kept in order when the page is rewritten."""
+    --page``, ``torch_metrics.py --page``, ``operating_points.py --page``;
+    their own runs, often on another machine), kept in order when the page
+    is rewritten."""
     kept = []
     for match in re.finditer(r"<!-- ([\w-]+): begin -->", old):
         end = f"<!-- {match.group(1)}: end -->"

@@ -1,10 +1,13 @@
 """Calibration metrics of predicted probabilities, scikit-learn's and torchmetrics' API.
 
-Each binary metric is a function of the distinct-probability table
-(``_table.Table``: every distinct predicted probability with the positive
-and the negative weight there), built with the one sort; the Brier score,
-its skill score, the reliability curve and the calibration errors are sums
-over that table, each one pass of a kernel (``_kernels.calibration``).
+The Brier score, its skill score, the bins of the reliability curve and
+the calibration errors are sums over the rows that need no order: one pass
+of a kernel (``_kernels.calibration``) over row blocks on the threads, whose
+partial sums are added in block order (the blocks depend on the number of
+rows only, so the result does not depend on the number of threads).  The
+quantile edges are order statistics, found by selection without a sort: the
+rows are counted by the top bits of their probability, and only the rows of
+the few buckets that hold the wanted ranks are gathered and partitioned.
 Several probability columns (multiclass) take no sort: their Brier score is
 a row-wise numpy sum, and the D² of the log loss is ``log_loss`` against the
 loss of the class frequencies.
@@ -18,8 +21,14 @@ import numpy as np
 
 from . import _validation as v
 from ._device import dispatch
-from ._kernels.calibration import bin_sums, brier_sums
-from ._table import Table
+from ._kernels.calibration import (
+    BUCKETS,
+    bin_rows,
+    brier_rows,
+    bucket_counts_of,
+    gather_buckets,
+)
+from ._parallel import map_units, row_blocks
 from .losses import log_loss
 
 __all__ = ["brier_score_loss", "calibration_curve", "calibration_error", "d2_brier_score",
@@ -70,9 +79,9 @@ def _binary_pos_label(classes, pos_label):
     return classes[-1]
 
 
-def _binary_table(y_true, y_proba, sample_weight, pos_label) -> Table:
+def _binary_rows(y_true, y_proba, sample_weight, pos_label):
     """scikit-learn's checks of a binary target and one probability column
-    (in its order), then the table of the rows."""
+    (in its order); returns ``(is_pos, p, w)``."""
     p = v.as_float_array(y_proba, "y_proba")
     y = v.as_label_array(y_true)
     v.check_finite(p, "y_proba")
@@ -83,24 +92,63 @@ def _binary_table(y_true, y_proba, sample_weight, pos_label) -> Table:
         raise ValueError(f"The type of the target inferred from y_true is {kind} but should be "
                          "binary according to the shape of y_prob.")
     _check_range(p)
-    is_pos = v.positive_mask(y, _binary_pos_label(classes, pos_label))
-    return Table.from_rows(is_pos, p, w, name="y_proba")
+    return v.positive_mask(y, _binary_pos_label(classes, pos_label)), p, w
 
 
-def _squared_errors(t: Table):
-    """``(sum_i w_i (y_i - p_i)^2, sum_i w_i (y_i - ybar)^2, sum_i w_i)`` of a table."""
-    sse, total_pos, total_neg = brier_sums(t.keys, t.pos, t.neg)
+def _neumaier(pairs):
+    """The compensated sum of partial Neumaier sums ``(s, c)``, in order."""
+    s = c = 0.0
+    for ps, pc in pairs:
+        for x in (ps, pc):
+            t = s + x
+            c += (s - t) + x if abs(s) >= abs(x) else (x - t) + s
+            s = t
+    return s + c
+
+
+def _squared_errors(is_pos, p, w):
+    """``(sum_i w_i (y_i - p_i)^2, sum_i w_i (y_i - ybar)^2, sum_i w_i)`` of
+    the rows: compensated sums of row blocks (``brier_rows``), added in
+    block order."""
+    parts = map_units(brier_rows, [(p[a:b], is_pos[a:b], w[a:b] if w.shape[0] else w)
+                                   for a, b in row_blocks(p.shape[0])])
+    sse, total_pos, total_neg = (_neumaier([(r[k], r[k + 1]) for r in parts])
+                                 for k in (0, 2, 4))
     total = total_pos + total_neg
     ybar = total_pos / total
     sse_null = total_pos * (1.0 - ybar) ** 2 + total_neg * ybar**2
     return sse, sse_null, total
 
 
-def _bins(t: Table, edges, n_bins, right):
-    """``(weight, sum of w p, positive weight)`` per bin (``bin_sums``)."""
-    out = bin_sums(t.keys, t.pos, t.neg, np.ascontiguousarray(edges, np.float64), right,
-                   np.zeros((3, n_bins)))
-    return out[0], out[1], out[2]
+def _row_bins(labels, p, w, edges, n_bins, right, scale, shift):
+    """``(weight, sum of w p, positive weight)`` per bin from the rows
+    (``bin_rows``: row blocks on the threads, added in block order),
+    ``(least, greatest, non-finite rows)`` of ``p`` and ``(least, greatest)``
+    of ``labels`` (the positive mask, or int64 labels, 1 the positive)."""
+    edges = np.ascontiguousarray(edges, np.float64)
+    blocks = row_blocks(p.shape[0])
+    outs = [np.zeros((3, n_bins)) for _ in blocks]
+    parts = map_units(bin_rows, [(p[a:b], labels[a:b], w[a:b] if w.shape[0] else w, edges,
+                                  right, float(scale), shift, out)
+                                 for (a, b), out in zip(blocks, outs)])
+    out = outs[0]
+    for more in outs[1:]:
+        out += more
+    lo = min(r[0] for r in parts)
+    hi = max(r[1] for r in parts)
+    return ((out[0], out[1], out[2]), (lo, hi, sum(r[2] for r in parts)),
+            (min(r[3] for r in parts), max(r[4] for r in parts)))
+
+
+def _labels_in_the_pass(y, n, pos_label=None):
+    """Whether the label checks can ride on the binning pass (``bin_rows``
+    with the labels themselves): 1-D int64 labels of ``n`` rows, 1 the
+    positive class.  The pass then says whether they are {0, 1} (no label
+    error, ``y == 1`` the positive rows); if not, the caller checks them
+    the usual way."""
+    return (y.ndim == 1 and y.dtype == np.int64 and y.flags.c_contiguous and y.shape[0] == n
+            and (pos_label is None or (isinstance(pos_label, (int, np.integer))
+                                       and pos_label == 1)))
 
 
 def _one_hot(y_true, P, sample_weight, labels):
@@ -188,7 +236,7 @@ def brier_score_loss(y_true, y_proba, *, sample_weight=None, pos_label=None, lab
             f"or a str among {{'auto'}}. Got {scale_by_half!r} instead.")
     P = v.as_float_array(y_proba, "y_proba", ndim=(1, 2))
     if P.ndim == 1 or P.shape[1] == 1:
-        sse, _, total = _squared_errors(_binary_table(y_true, P.ravel(), sample_weight,
+        sse, _, total = _squared_errors(*_binary_rows(y_true, P.ravel(), sample_weight,
                                                       pos_label))
         score = 2.0 * sse / total  # both columns: (y - p)^2 twice
         half = True
@@ -270,7 +318,7 @@ def d2_brier_score(y_true, y_proba, *, sample_weight=None, pos_label=None, label
         return float("nan")
     P = v.as_float_array(y_proba, "y_proba", ndim=(1, 2))
     if P.ndim == 1 or P.shape[1] == 1:
-        sse, sse_null, _ = _squared_errors(_binary_table(y_true, P.ravel(), sample_weight,
+        sse, sse_null, _ = _squared_errors(*_binary_rows(y_true, P.ravel(), sample_weight,
                                                          pos_label))
     else:
         Y, P, w = _one_hot(y_true, P, sample_weight, labels)
@@ -348,23 +396,62 @@ def d2_log_loss_score(y_true, y_proba=None, *, sample_weight=None, labels=None,
 
 # ---------------------------------------------------------------- binned calibration
 
-def _order_statistics(asc, counts, k):
-    """The ``k``-th smallest rows (0-based) of a table in ascending order."""
-    return asc[np.searchsorted(np.cumsum(counts), k, side="right")]
+def _bucket_counts(bits):
+    """Rows per bucket of the probabilities' top bits in each row block
+    (``bucket_counts_of``, the blocks on the threads: exact counts), and
+    ``(least, greatest, non-finite rows)``; returns ``(blocks, their counts,
+    the counts of all rows, the range)``."""
+    blocks = row_blocks(bits.shape[0], 1 << 20)
+    hists = [np.zeros(BUCKETS, np.int64) for _ in blocks]
+    parts = map_units(bucket_counts_of, [(bits[a:b], h) for (a, b), h in zip(blocks, hists)])
+    hist = np.sum(hists, axis=0) if len(hists) > 1 else hists[0]
+    return blocks, hists, hist, (min(r[0] for r in parts), max(r[1] for r in parts),
+                                 sum(r[2] for r in parts))
 
 
-def _percentile_edges(asc, counts, n_bins):
+def _selected(bits, counted, k):
+    """The ``k``-th smallest rows (0-based, ``k`` whole numbers) of
+    probabilities in [0, 1] (their bits), ``-0.0`` as ``+0.0``, from
+    :func:`_bucket_counts`' ``counted``: the bucket of each from the counts,
+    then the rows of those buckets alone (gathered by row block on the
+    threads, each block at its offset), partitioned at the wanted ranks: a
+    selection, no sort of the rows."""
+    blocks, hists, hist, _ = counted
+    k = np.asarray(k).astype(np.int64)
+    cum = np.cumsum(hist)
+    bucket = np.searchsorted(cum, k, side="right")
+    need = np.unique(bucket)
+    slot = np.full(BUCKETS, -1, np.int64)
+    slot[need] = np.arange(need.shape[0])
+    sizes = hist[need]
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    rows = np.empty(int(sizes.sum()), np.uint64)
+    at = starts.copy()
+    units = []
+    for (a, b), h in zip(blocks, hists):
+        units.append((bits[a:b], slot, at.copy(), rows))
+        at += h[need]
+    map_units(gather_buckets, units)
+    at = starts[slot[bucket]] + (k - (cum[bucket] - hist[bucket]))  # each rank's place
+    for a, b in zip(starts, starts + sizes):  # each bucket: its wanted ranks in place
+        wanted = np.unique(at[(at >= a) & (at < b)]) - a
+        rows[a:b].partition(wanted)
+    return rows[at].view(np.float64)
+
+
+def _percentile_edges(order_statistics, n, n_bins):
     """``np.percentile(rows, linspace(0, 1, n_bins + 1) * 100)`` (numpy's
-    "linear" method) from the table, without the rows."""
-    n = float(counts.sum())
+    "linear" method) of ``n`` rows from ``order_statistics(k)``, their
+    ``k``-th smallest (0-based)."""
+    n = float(n)
     q = np.linspace(0, 1, n_bins + 1) * 100 / 100
     virtual = (n - 1) * q
     prev = np.floor(virtual)
     gamma = virtual - prev
     top = virtual >= n - 1
     prev = np.where(top, n - 1, prev)
-    a = _order_statistics(asc, counts, prev)
-    b = _order_statistics(asc, counts, np.minimum(prev + 1, n - 1))
+    a = order_statistics(prev)
+    b = order_statistics(np.minimum(prev + 1, n - 1))
     diff = b - a
     out = a + diff * gamma
     late = gamma >= 0.5
@@ -382,8 +469,8 @@ def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uni
     or holding about as many rows each (``"quantile"``, at numpy's linear
     percentiles of the rows); bin ``i`` holds the probabilities in
     ``(edges[i], edges[i + 1]]`` (the first bin also ``edges[0]``). Empty
-    bins are left out. The bins are sums over the table of distinct
-    probabilities.
+    bins are left out. The bins are sums over the rows (no sort); the
+    quantiles are order statistics found by selection.
 
     Parameters
     ----------
@@ -431,19 +518,35 @@ def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uni
     y = v.as_label_array(y_true)
     p = v.as_float_array(y_prob, "y_prob")
     v.check_lengths(y_true=y, y_prob=p)
-    classes = v.unique_labels(y)
-    pos_label = v.resolve_pos_label(classes, pos_label)
-    v.check_finite(p, "y_prob")
-    if p.min() < 0 or p.max() > 1:
+    uniform = (v.EMPTY_WEIGHT, np.linspace(0.0, 1.0, n_bins + 1)[1:-1], n_bins, False, n_bins, 0)
+    labels = None
+    if strategy == "uniform" and _labels_in_the_pass(y, p.shape[0], pos_label):
+        # labels {0, 1} checked in the pass that bins the rows
+        (total, sums, true), (lo, hi, bad), y_range = _row_bins(y, p, *uniform)
+        if y_range == (0, 1):
+            classes, labels = np.array([0, 1], y.dtype), y
+    if labels is None:
+        classes, ones = v.classes_and_ones(y)
+        pos_label = v.resolve_pos_label(classes, pos_label)
+        labels = ones if ones is not None and pos_label == 1 else v.positive_mask(y, pos_label)
+        # the pass that bins the rows (uniform) or counts them by bucket
+        # (quantile) finds their range too; its errors in scikit-learn's order
+        if strategy == "quantile":
+            bits = p.view(np.uint64)
+            counted = _bucket_counts(bits)
+            lo, hi, bad = counted[3]
+        else:
+            (total, sums, true), (lo, hi, bad), _ = _row_bins(labels, p, *uniform)
+    if bad:
+        v.raise_non_finite("y_prob", p)
+    if lo < 0 or hi > 1:
         raise ValueError("y_prob has values outside [0, 1].")
     if len(classes) > 2:
         raise ValueError(f"Only binary classification is supported. Provided labels {classes}.")
-    t = Table.from_rows(v.positive_mask(y, pos_label), p, v.EMPTY_WEIGHT, name="y_prob")
     if strategy == "quantile":
-        edges = _percentile_edges(t.scores[::-1], (t.pos + t.neg)[::-1], n_bins)
-    else:
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
-    total, sums, true = _bins(t, edges[1:-1], n_bins, False)
+        edges = _percentile_edges(lambda k: _selected(bits, counted, k), p.shape[0], n_bins)
+        (total, sums, true), _, _ = _row_bins(labels, p, v.EMPTY_WEIGHT, edges[1:-1], n_bins,
+                                              False, 0, 0)
     kept = total != 0
     return true[kept] / total[kept], sums[kept] / total[kept]
 
@@ -529,17 +632,28 @@ def calibration_error(y_true, y_prob, *, n_bins=15, norm="l1", sample_weight=Non
     _check_options("norm", norm, _NORMS, "calibration_error")
     p = v.as_float_array(y_prob, "y_prob")
     y = v.as_label_array(y_true)
-    if y.ndim == 1 and len(classes := v.unique_labels(y)) > 2:
-        raise ValueError(f"multiclass format is not supported (y_true has {len(classes)} "
-                         "classes but calibration_error takes a binary target: labels {0, 1} "
-                         "or {-1, 1}, 1 the positive class)")
-    is_pos, _, w = v.binary_rows(y, sample_weight, None, rule="sklearn", y_prob=p)
-    v.check_finite(p, "y_prob")
-    if p.min() < 0 or p.max() > 1:
+    # bins closed on the left; 1 alone in a last bin (one pass; its errors after it)
+    bins = (_linspace_edges(n_bins), n_bins + 1, True, n_bins, 1)
+    done = False
+    if _labels_in_the_pass(y, p.shape[0]):  # labels {0, 1} checked in that pass
+        try:
+            w = v.check_sample_weight(sample_weight, y.shape[0], names=("y_true", "y_prob"))
+        except (TypeError, ValueError):  # raised below, after the label checks
+            pass
+        else:
+            (total, sums, true), (lo, hi, bad), y_range = _row_bins(y, p, w, *bins)
+            done = y_range == (0, 1)
+    if not done:
+        if y.ndim == 1 and len(classes := v.unique_labels(y)) > 2:
+            raise ValueError(f"multiclass format is not supported (y_true has {len(classes)} "
+                             "classes but calibration_error takes a binary target: labels "
+                             "{0, 1} or {-1, 1}, 1 the positive class)")
+        is_pos, _, w = v.binary_rows(y, sample_weight, None, rule="sklearn", y_prob=p)
+        (total, sums, true), (lo, hi, bad), _ = _row_bins(is_pos, p, w, *bins)
+    if bad:
+        v.raise_non_finite("y_prob", p)
+    if lo < 0 or hi > 1:
         raise ValueError("y_prob has values outside [0, 1].")
-    t = Table.from_rows(is_pos, p, w, name="y_prob")
-    # bins closed on the left; 1 alone in a last bin
-    total, sums, true = _bins(t, _linspace_edges(n_bins), n_bins + 1, True)
     kept = total != 0
     gap = np.abs(true[kept] - sums[kept]) / total[kept]
     prop = total[kept] / total.sum()

@@ -167,6 +167,41 @@ def test_calibration_curve_edges_and_extremes():
                   sklearn_call(skc.calibration_curve, y, p, n_bins=n_bins, strategy=strategy))
 
 
+@pytest.mark.parametrize("kind", ["distinct", "ties", "signed zeros", "narrow", "constant",
+                                  "subnormal"])
+def test_calibration_curve_in_row_blocks(kind):
+    """Rows in several blocks (the threads' units): the bins' sums, and the
+    quantiles selected from buckets of the probabilities' top bits (one
+    bucket holding every row, ``-0.0`` beside ``+0.0``, subnormals)."""
+    y, p, _ = problem(np.random.default_rng(5), 200_000)
+    p = {"distinct": p, "ties": np.round(p, 2), "signed zeros": np.where(p < 0.3, -0.0, p),
+         "narrow": 0.5 + p * 1e-9, "constant": np.full(p.shape, 0.25),
+         "subnormal": p * 1e-310}[kind]
+    for n_bins in (1, 5, 13):
+        for strategy in ("uniform", "quantile"):
+            close(calibration_curve(y, p, n_bins=n_bins, strategy=strategy),
+                  sklearn_call(skc.calibration_curve, y, p, n_bins=n_bins, strategy=strategy))
+
+
+def test_row_blocks_in_any_order_give_the_same_bits(monkeypatch):
+    """The blocks' partial sums are added in block order: the units run in
+    another order (as other threads would take them), the same result."""
+    from fastauc import _parallel
+
+    y, p, w = problem(np.random.default_rng(6), 300_000, weights=True)
+    calls = (lambda: brier_score_loss(y, p, sample_weight=w),
+             lambda: d2_brier_score(y, p, sample_weight=w),
+             lambda: calibration_curve(y, p, n_bins=7),
+             lambda: calibration_curve(y, p, n_bins=7, strategy="quantile"),
+             lambda: calibration_error(y, p, sample_weight=w, norm="l2"))
+    first = [call() for call in calls]
+    close(first[0], sklearn_call(skm.brier_score_loss, y, p, sample_weight=w))
+    close(first[4], _calibration_error(y, p, w, 15, "l2"))
+    monkeypatch.setattr(_parallel, "SHUFFLE", 3)
+    for call, before in zip(calls, first):
+        np.testing.assert_array_equal(call(), before)
+
+
 # ---------------------------------------------------------------- against torchmetrics
 
 def torchmetrics_ce(y, p, n_bins, norm):
@@ -204,6 +239,19 @@ def test_calibration_error_on_the_edges(n_bins, norm):
     p = np.concatenate([same, same, [0.0, 1.0, 1.0, 0.0], rng.choice(same, 40)])
     y = rng.integers(0, 2, p.shape[0])
     close(calibration_error(y, p, n_bins=n_bins, norm=norm), torchmetrics_ce(y, p, n_bins, norm))
+
+
+@pytest.mark.parametrize("n_bins", [31, 32, 40, 100])
+@pytest.mark.parametrize("norm", ["l1", "l2", "max"])
+def test_calibration_error_with_many_bins(n_bins, norm):
+    """More edges than the kernel compares one by one: the count starts at
+    ``p * n_bins`` and walks to the edges (probabilities on them, 0 and 1)."""
+    from fastauc.calibration import _linspace_edges
+
+    y, p, w = problem(np.random.default_rng(n_bins), 3000, weights=True)
+    p[:200] = np.random.default_rng(1).choice(_linspace_edges(n_bins), 200)
+    close(calibration_error(y, p, n_bins=n_bins, norm=norm, sample_weight=w),
+          _calibration_error(y, p, w, n_bins, norm))
 
 
 @needs_torch
@@ -265,7 +313,7 @@ def test_weight_invariances(name):
     close(f(y[order], p[order], k[order].astype(float)), f(y, p, k.astype(float)))  # shuffle
 
 
-def test_one_sort_per_call(monkeypatch):
+def test_no_sort_of_the_rows(monkeypatch):
     from fastauc import _table
 
     calls = []
@@ -277,13 +325,15 @@ def test_one_sort_per_call(monkeypatch):
 
     monkeypatch.setattr(_table, "sort_by_class", counted)
     y, p, w = problem(np.random.default_rng(0), 200, True, True)
+    # sums over the rows and a selection of order statistics: no sort of the rows
     for call in (lambda: brier_score_loss(y, p, sample_weight=w),
                  lambda: d2_brier_score(y, p, sample_weight=w),
                  lambda: calibration_curve(y, p, strategy="quantile"),
+                 lambda: calibration_curve(y, p),
                  lambda: calibration_error(y, p, sample_weight=w)):
         calls.clear()
         call()
-        assert len(calls) == 1
+        assert len(calls) == 0
 
 
 # ---------------------------------------------------------------- properties
