@@ -58,6 +58,13 @@ from .thresholds import (
     threshold_metrics,
 )
 from .plots import plot_gains, plot_precision_recall, plot_roc, roc_confidence_band
+from .plots import plot_calibration, plot_det
+from .reliability import (
+    BrierDecomposition,
+    ReliabilityCurve,
+    brier_decomposition,
+    reliability_curve,
+)
 from .report import Comparison, ModelReport, Report, report
 from .ranking import (
     auc,
@@ -112,6 +119,8 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "OperatingPoint",
     "ModelReport",
     "Report",
+    "BrierDecomposition",
+    "ReliabilityCurve",
     "ThresholdMetrics",
     "UndefinedMetricWarning",
     "auc",
@@ -120,6 +129,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "bootstrap_ci",
     "bootstrap_test",
     "brier_score_loss",
+    "brier_decomposition",
     "by_group",
     "calibration_curve",
     "calibration_error",
@@ -144,6 +154,8 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "plot_gains",
     "plot_precision_recall",
     "plot_roc",
+    "plot_calibration",
+    "plot_det",
     "precision_at_recall",
     "precision_recall_curve",
     "precision_recall_fscore_support",
@@ -151,6 +163,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "recall_at_precision",
     "recall_score",
     "report",
+    "reliability_curve",
     "roc_auc_ci",
     "roc_auc_score",
     "roc_confidence_band",

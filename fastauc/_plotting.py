@@ -230,3 +230,73 @@ def _report_figure(columns, names, seed):
         _draw_gains(axes[2], None, col, 10, name, j == 0)
     fig.tight_layout()
     return fig
+
+
+def _models(y_score, label):
+    """``[(name, scores)]`` of one score column (named ``label``) or a dict of
+    name -> scores (several models on one Axes)."""
+    if isinstance(y_score, dict):
+        if not y_score:
+            raise ValueError("the dict of models is empty: give at least one name -> scores")
+        return list(y_score.items())
+    return [(label, y_score)]
+
+
+def _draw_calibration(ax, ax_hist, t, method, n_bins, band, label, hist_bins):
+    """One model's reliability diagram (``_reliability.points``) on ``ax``, its
+    band (``band``: None or ``(n_rows, n_resamples, level, seed)``) and the
+    weighted histogram of its probabilities on ``ax_hist``."""
+    from ._reliability import band as reliability_band
+    from ._reliability import binned_curve, decomposition, isotonic_curve, points
+
+    curve = isotonic_curve(t) if method == "isotonic" else binned_curve(t, method, n_bins)
+    x, y = points(curve)
+    d = decomposition(t)
+    text = f"Brier = {d.brier:.3f}, MCB = {d.miscalibration:.3f}"
+    text = text if label is None else f"{label} ({text})"
+    style = "-" if method == "isotonic" else "s-"
+    (line,) = ax.plot(x, y, style, lw=1.8, ms=4, label=text)
+    if band is not None:
+        n_rows, n_resamples, level, seed = band
+        grid = np.linspace(x[0], x[-1], 101)
+        low, high = reliability_band(t, method, n_bins, n_rows, grid, n_resamples, level, seed)
+        ax.fill_between(grid, low, high, color=line.get_color(), alpha=0.2, lw=0,
+                        label=_once(ax, f"{level:.0%} bootstrap band"))
+    ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey",
+            label=_once(ax, "perfectly calibrated"))
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), ylabel="Observed frequency",
+           title=f"Reliability diagram ({'CORP' if method == 'isotonic' else method + ' bins'})")
+    ax.legend(loc="upper left", fontsize="small")
+    if ax_hist is not None:
+        scores = t.scores
+        counts, edges = np.histogram(scores, bins=hist_bins, range=(0.0, 1.0),
+                                     weights=t.pos + t.neg)
+        ax_hist.stairs(counts, edges, color=line.get_color(), lw=1.4)
+        ax_hist.set(xlim=(0, 1), xlabel="Predicted probability", ylabel="Count")
+    else:
+        ax.set_xlabel("Predicted probability")
+
+
+def _normal_deviates(p):
+    """The standard normal quantiles of ``p`` (-inf at 0, inf at 1), as
+    scikit-learn's DET axes use them (``_kernels.normal.norm_ppf``)."""
+    from ._kernels.normal import norm_ppf
+
+    p = np.ascontiguousarray(p, np.float64)
+    return norm_ppf(p, np.empty_like(p))
+
+
+DET_TICKS = (0.001, 0.01, 0.05, 0.20, 0.5, 0.80, 0.95, 0.99, 0.999)
+
+
+def _draw_det(ax, fpr, fnr, label):
+    """A DET curve on normal-deviate axes (scikit-learn's DetCurveDisplay)."""
+    ax.plot(_normal_deviates(fpr), _normal_deviates(fnr), lw=1.8,
+            label="model" if label is None else label)
+    ticks = _normal_deviates(DET_TICKS)
+    names = [f"{100 * s:.1f}".rstrip("0").rstrip(".") + "%" for s in DET_TICKS]
+    ax.set(xticks=ticks, xticklabels=names, yticks=ticks, yticklabels=names,
+           xlim=(ticks[0], ticks[-1]), ylim=(ticks[0], ticks[-1]),
+           xlabel="False positive rate", ylabel="False negative rate",
+           title="Detection error tradeoff (DET) curve")
+    ax.legend(loc="upper right", fontsize="small")

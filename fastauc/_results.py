@@ -9,8 +9,9 @@ import numpy as np
 
 from ._kernels.thresholds import ACCURACY, FBETA, MCC, YOUDEN, values
 
-__all__ = ["BootstrapResult", "BootstrapTestResult", "ConfidenceInterval", "DeLongTestResult",
-           "GainsTable", "MannWhitneyResult", "ThresholdMetrics"]
+__all__ = ["BootstrapResult", "BootstrapTestResult", "BrierDecomposition", "ConfidenceInterval",
+           "DeLongTestResult", "GainsTable", "MannWhitneyResult", "ReliabilityCurve",
+           "ThresholdMetrics"]
 
 
 @dataclass(frozen=True)
@@ -525,3 +526,125 @@ class ThresholdMetrics:
     def to_dict(self):
         """Every metric as a list (JSON-ready)."""
         return {name: getattr(self, name).tolist() for name in self._FIELDS}
+
+
+@dataclass(frozen=True)
+class ReliabilityCurve:
+    """Result of :func:`reliability_curve`: the points of a reliability diagram.
+
+    A point is a block of pooled probabilities (``method="isotonic"``) or a
+    non-empty bin (``"uniform"``, ``"quantile"``); per distinct probability,
+    ``recalibrated`` (computed on first access) is the observed frequency of
+    its point.  ``to_dict()`` gives every field as lists.
+
+    Attributes
+    ----------
+    method : str
+        ``"isotonic"``, ``"uniform"`` or ``"quantile"``.
+    prob_pred : ndarray of shape (n_points,)
+        The (weighted) mean predicted probability of each point, increasing.
+    prob_true : ndarray of shape (n_points,)
+        The (weighted) fraction of positives of each point: for
+        ``"isotonic"`` the recalibrated (PAV) probability of the block,
+        strictly increasing.
+    weight : ndarray of shape (n_points,)
+        The total weight (number of rows without weights) of each point.
+    low, high : ndarray of shape (n_points,)
+        The smallest and the greatest predicted probability in each point:
+        the block boundaries (``"isotonic"``), or the range a bin holds.
+    scores : ndarray of shape (n_scores,)
+        The distinct predicted probabilities of positive weight, increasing.
+    recalibrated : ndarray of shape (n_scores,)
+        The observed frequency of the point each score belongs to: for
+        ``"isotonic"`` the isotonic (PAV) recalibration of each score, what
+        :class:`sklearn.isotonic.IsotonicRegression` fits.
+
+    See Also
+    --------
+    reliability_curve : The function returning this record.
+    brier_decomposition : The Brier score split with the same recalibration.
+    plot_calibration : The diagram drawn.
+
+    Examples
+    --------
+    >>> from fastauc import reliability_curve
+    >>> r = reliability_curve([0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.3, 0.6, 0.6, 0.9])
+    >>> r.prob_true, r.weight
+    (array([0. , 0.5, 1. ]), array([1., 4., 1.]))
+    >>> r.low, r.high
+    (array([0.1, 0.3, 0.9]), array([0.1, 0.6, 0.9]))
+    >>> r.scores, r.recalibrated
+    (array([0.1, 0.3, 0.6, 0.9]), array([0. , 0.5, 0.5, 1. ]))
+    """
+
+    method: str
+    prob_pred: np.ndarray
+    prob_true: np.ndarray
+    weight: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    scores: np.ndarray = field(repr=False)
+
+    _FIELDS = ("method", "prob_pred", "prob_true", "weight", "low", "high", "scores",
+               "recalibrated")
+
+    def __len__(self):
+        return self.prob_true.shape[0]
+
+    @cached_property
+    def recalibrated(self):
+        """Each distinct score's point's frequency, made on first access: the
+        points hold consecutive runs of the sorted scores, from ``low`` to
+        ``high``."""
+        counts = (np.searchsorted(self.scores, self.high, "right")
+                  - np.searchsorted(self.scores, self.low, "left"))
+        return np.repeat(self.prob_true, counts)
+
+    def to_dict(self):
+        """Every field and ``recalibrated`` as lists (``method`` as a str): JSON-ready."""
+        return {k: (val.tolist() if isinstance(val, np.ndarray) else val)
+                for k in self._FIELDS for val in (getattr(self, k),)}
+
+
+@dataclass(frozen=True)
+class BrierDecomposition:
+    """Result of :func:`brier_decomposition`: the CORP split of the Brier score.
+
+    ``brier == miscalibration - discrimination + uncertainty`` (to rounding).
+
+    Attributes
+    ----------
+    brier : float
+        The (weighted) Brier score of the probabilities, as
+        :func:`brier_score_loss` gives it.
+    miscalibration : float
+        MCB: the Brier score minus that of the recalibrated (isotonic)
+        probabilities; 0 for probabilities that are calibrated in sample.
+    discrimination : float
+        DSC: the Brier score of the base rate minus that of the recalibrated
+        probabilities; 0 when recalibration leaves only the base rate.
+    uncertainty : float
+        UNC: the Brier score of the base rate, ``pi (1 - pi)`` for a
+        fraction ``pi`` of positives.
+
+    See Also
+    --------
+    brier_decomposition : The function returning this record.
+    reliability_curve : The recalibrated probabilities themselves.
+
+    Examples
+    --------
+    >>> from fastauc import brier_decomposition
+    >>> d = brier_decomposition([0, 1, 0, 1], [0.2, 0.6, 0.6, 0.9])
+    >>> [round(x, 6) for x in (d.brier, d.miscalibration, d.discrimination, d.uncertainty)]
+    [0.1425, 0.0175, 0.125, 0.25]
+    """
+
+    brier: float
+    miscalibration: float
+    discrimination: float
+    uncertainty: float
+
+    def to_dict(self):
+        """The four numbers as a dict."""
+        return dict(self.__dict__)

@@ -39,6 +39,8 @@ __all__ = [
     "poisson_bootstrap_counts",
     "roc_convex_hull",
     "threshold_metrics",
+    "pav",
+    "brier_decomposition",
     "top_positives",
 ]
 
@@ -973,6 +975,56 @@ def operating_point(y_true, y_score, rule, minimum, sample_weight=None):
     if best is None or best[0] == 0.0:
         return (0.0 if best is None else float(best[0]), math.nan)
     return float(best[0]), best[2]
+
+
+# ---------------------------------------------------------------- isotonic recalibration (CORP)
+
+def pav(x, y, sample_weight=None):
+    """Weighted isotonic (non-decreasing) regression of ``y`` on ``x`` from the
+    min-max formula: ties of ``x`` pooled first (one value per distinct
+    ``x``, zero-weight values left out), then the fit at the ``i``-th
+    distinct value is ``max over a <= i of min over b >= i`` of the weighted
+    mean of ``y`` over distinct values ``a..b`` (Barlow et al. 1972).
+    Returns ``(distinct x increasing, fitted value at each)``."""
+    x = np.asarray(x, np.float64)
+    y = np.asarray(y, np.float64)
+    w = np.ones(len(x)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    keep = w > 0
+    x, y, w = x[keep], y[keep], w[keep]
+    xs = np.unique(x)
+    sw = np.array([w[x == v].sum() for v in xs])
+    swy = np.array([(w * y)[x == v].sum() for v in xs])
+    m = len(xs)
+    fit = np.empty(m)
+    for i in range(m):
+        fit[i] = max(min(swy[a: b + 1].sum() / sw[a: b + 1].sum() for b in range(i, m))
+                     for a in range(i + 1))
+    return xs, fit
+
+
+def brier_decomposition(y_true, y_prob, sample_weight=None):
+    """CORP's split of the Brier score (Dimitriadis, Gneiting and Jordan 2021),
+    row by row: ``S`` the weighted mean of ``(y - q)^2``, ``r`` the isotonic
+    fit of the outcomes on ``y_prob`` (:func:`pav`), ``c`` the weighted base
+    rate; ``(S(p), S(p) - S(r), S(c) - S(r), S(c))``. The positive label is 1
+    for labels within {-1, 0, 1}, else the greater one."""
+    y = np.asarray(y_true)
+    positive = 1 if set(np.unique(y).tolist()) <= {-1, 0, 1} else y.max()
+    is_pos = (y == positive).astype(np.float64)
+    p = np.asarray(y_prob, np.float64)
+    w = np.ones(len(p)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    xs, fit = pav(p, is_pos, w)
+    keep = w > 0
+    r = np.zeros(len(p))
+    r[keep] = fit[np.searchsorted(xs, p[keep])]
+    base = np.sum(w * is_pos) / np.sum(w)
+
+    def score(q):
+        return float(np.sum(w * (is_pos - q) ** 2) / np.sum(w))
+
+    s, s_r, s_c = score(p), score(r), score(np.full(len(p), base))
+    return {"brier": s, "miscalibration": s - s_r, "discrimination": s_c - s_r,
+            "uncertainty": s_c}
 
 
 def coords(y_true, y_score, x="all", input="threshold", ret=("threshold", "specificity",

@@ -6,6 +6,9 @@ Figure (its current axes), so ``fig = plot_roc(y, a); plot_roc(y, b, ax=fig)``
 overlays model b on model a; the reference lines and the band each get one
 legend entry however many models share the axes.  ``roc_confidence_band`` computes the
 pointwise bootstrap band of the ROC curve with the batched bootstrap kernel.
+``plot_calibration`` draws :func:`reliability_curve` (CORP or binned) with
+its histogram and band, ``plot_det`` draws :func:`det_curve` on
+normal-deviate axes; both take a dict of models to overlay.
 The drawing itself lives in ``_plotting`` (``report(plot=...)`` uses it too).
 """
 
@@ -26,9 +29,13 @@ from ._plotting import (
     _labels,
     _pyplot,
 )
+from ._plotting import _draw_calibration, _draw_det, _models
+from ._probabilities import binary_probability_table, check_n_bins, check_option
 from ._resample import _prepare
+from .ranking import det_curve
 
-__all__ = ["plot_gains", "plot_precision_recall", "plot_roc", "roc_confidence_band"]
+__all__ = ["plot_calibration", "plot_det", "plot_gains", "plot_precision_recall", "plot_roc",
+           "roc_confidence_band"]
 
 
 @dispatch("y_score")
@@ -324,4 +331,191 @@ def plot_gains(y_true, y_score, *, sample_weight=None, pos_label=None, n_bins=10
         ax.figure.sca(ax)  # so that an overlay on the returned Figure draws on the gains
     fig, ax = _axes(ax)
     _draw_gains(ax, ax_lift, col, n_bins, label, baseline)
+    return fig
+
+
+@dispatch("y_prob")
+def plot_calibration(y_true, y_prob, *, sample_weight=None, pos_label=None, method="isotonic",
+                     n_bins=10, band=False, n_resamples=200, confidence_level=0.95,
+                     random_state=0, histogram=True, label=None, ax=None):
+    """Reliability diagram (CORP or binned), with a bootstrap band and a histogram.
+
+    The curve is :func:`reliability_curve`'s: with ``method="isotonic"``
+    each block of pooled probabilities is a flat segment at its recalibrated
+    probability, from its lowest to its highest probability, consecutive
+    blocks joined (the CORP diagram); with ``"uniform"`` or ``"quantile"``
+    the bins' (mean probability, frequency) points.  The legend gives each
+    model's Brier score and its miscalibration (:func:`brier_decomposition`).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels.
+    y_prob : array-like of shape (n_samples,) or dict of str to array-like
+        Predicted probabilities of the positive class, in [0, 1]; a dict of
+        model name -> probabilities draws every model on the same axes.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    pos_label : int, float, bool or str, default=None
+        The positive class, as in :func:`reliability_curve`.
+    method : {"isotonic", "uniform", "quantile"}, default="isotonic"
+        How the curve is made (:func:`reliability_curve`).
+    n_bins : int, default=10
+        Bins of the binned methods; the histogram has ``max(n_bins, 20)``
+        equally wide bins.
+    band : bool, default=False
+        Shade the pointwise bootstrap band of each curve: replicates draw as
+        many rows as have positive weight from the (weighted) rows, make
+        their curve the same way and read it on 101 points across the
+        probabilities' range.
+    n_resamples : int, default=200
+        Bootstrap replicates of the band.
+    confidence_level : float, default=0.95
+        Pointwise level of the band.
+    random_state : None, int, numpy Generator, RandomState or SeedSequence, default=0
+        Seed of the band's replicates.
+    histogram : bool, default=True
+        On a new figure (or a Figure without axes), a second panel under the
+        diagram with the (weighted) histogram of each model's probabilities.
+    label : str, default=None
+        Legend label of a single model (a dict's keys name its models).
+    ax : matplotlib Axes or Figure, default=None
+        Where to draw the diagram: an Axes, or a Figure (its current axes; a
+        new diagram, with the histogram, if it has none), e.g. the Figure an
+        earlier call returned, to overlay another model.  Default: a new
+        figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on: a new one without ``ax`` (the diagram its
+        current axes), else the one holding ``ax`` (the top-level Figure for
+        an Axes in a SubFigure).
+
+    Raises
+    ------
+    ValueError
+        If probabilities are outside [0, 1], NaN or infinite, or ``y_true``
+        is not binary.
+    TypeError
+        If ``ax`` is neither None, a matplotlib Axes nor a Figure.
+
+    See Also
+    --------
+    reliability_curve : The curve's numbers.
+    brier_decomposition : The numbers in the legend.
+    calibration_curve : scikit-learn's binned curve.
+
+    References
+    ----------
+    .. [1] T. Dimitriadis, T. Gneiting and A. I. Jordan, "Stable reliability
+       diagrams for probabilistic classifiers", PNAS 118(8), e2016191118, 2021.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fastauc import plot_calibration
+    >>> y = [0, 0, 1, 0, 1, 1]
+    >>> fig = plot_calibration(y, {"a": [0.1, 0.3, 0.3, 0.6, 0.6, 0.9],
+    ...                            "b": [0.2, 0.2, 0.7, 0.4, 0.8, 0.9]})
+    >>> len(fig.axes)
+    2
+    >>> fig.axes[0].lines[0].get_xydata()[:, 1]
+    array([0. , 0. , 0.5, 0.5, 1. , 1. ])
+    """
+    ax = _check_ax(ax)
+    check_option("method", method, ("isotonic", "uniform", "quantile"), "plot_calibration")
+    n_bins = check_n_bins(n_bins, "plot_calibration")
+    models = _models(y_prob, label)
+    tables = [binary_probability_table(y_true, p, sample_weight, pos_label)
+              for _, p in models]  # every check before drawing
+    boot = None
+    if band:
+        level = v.check_confidence_level(confidence_level)
+        n_resamples = v.check_positive_int(n_resamples, "n_resamples")
+        seed = int(v.seed_from_random_state(random_state))
+        n_rows = v.n_rows(y_true) if sample_weight is None else int(
+            np.count_nonzero(np.asarray(sample_weight) > 0))
+        boot = (n_rows, n_resamples, level, seed)
+    plt = _pyplot()
+    from matplotlib.figure import FigureBase
+
+    ax_hist = None
+    if histogram and (ax is None or (isinstance(ax, FigureBase) and not ax.axes)):
+        figure = plt.figure(figsize=(5.5, 6.5)) if ax is None else ax
+        ax, ax_hist = figure.subplots(2, 1, sharex=True,
+                                      gridspec_kw={"height_ratios": (3, 1)})
+        ax.figure.sca(ax)  # an overlay on the returned Figure draws on the diagram
+    fig, ax = _axes(ax, figsize=(5.5, 5))
+    for (name, _), t in zip(models, tables):
+        _draw_calibration(ax, ax_hist, t, method, n_bins, boot, name, max(n_bins, 20))
+    return fig
+
+
+@dispatch("y_score")
+def plot_det(y_true, y_score, *, sample_weight=None, pos_label=None, label=None, ax=None):
+    """Detection error tradeoff (DET) curve on normal-deviate axes.
+
+    The false negative rate against the false positive rate, both on the
+    scale of standard normal quantiles (ticks in percent), as
+    :class:`sklearn.metrics.DetCurveDisplay` draws them: a model whose
+    classes' scores are normal with equal spread is a straight line.  The
+    points are :func:`det_curve`'s (``drop_intermediate=True``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels: {0, 1} or {-1, 1}, or give ``pos_label``.
+    y_score : array-like of shape (n_samples,) or dict of str to array-like
+        Scores of the positive class; a dict of model name -> scores draws
+        every model on the same axes.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative sample weights.
+    pos_label : int, float, bool or str, default=None
+        The label of the positive class (labels {0, 1} or {-1, 1} need none).
+    label : str, default=None
+        Legend label of a single model (a dict's keys name its models).
+    ax : matplotlib Axes or Figure, default=None
+        Where to draw: an Axes, or a Figure (its current axes, a new one if
+        it has none), e.g. the Figure an earlier call returned, to overlay
+        another model.  Default: a new figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on: a new one without ``ax``, else the one holding
+        ``ax`` (the top-level Figure for an Axes in a SubFigure).
+
+    Raises
+    ------
+    TypeError
+        If ``ax`` is neither None, a matplotlib Axes nor a Figure.
+
+    See Also
+    --------
+    det_curve : The curve's points.
+    plot_roc : The ROC curve.
+
+    References
+    ----------
+    .. [1] A. Martin, G. Doddington, T. Kamm, M. Ordowski and M. Przybocki,
+       "The DET curve in assessment of detection task performance",
+       Eurospeech 1997.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from fastauc import plot_det
+    >>> fig = plot_det([0, 0, 1, 1], {"a": [0.1, 0.4, 0.35, 0.8], "b": [0.2, 0.1, 0.6, 0.7]})
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['a', 'b']
+    """
+    ax = _check_ax(ax)
+    curves = [(name, det_curve(y_true, s, pos_label=pos_label, sample_weight=sample_weight,
+                               drop_intermediate=True)) for name, s in _models(y_score, label)]
+    fig, ax = _axes(ax, figsize=(5.5, 5))
+    for name, (fpr, fnr, _) in curves:
+        _draw_det(ax, fpr, fnr, name)
     return fig

@@ -401,6 +401,47 @@ def _pr_line(d, w):
     return np.column_stack((recall, precision))
 
 
+def _isotonic_reference(d, w):
+    """scikit-learn's IsotonicRegression (ties pooled, weighted) at the distinct
+    probabilities of positive weight."""
+    from sklearn.isotonic import IsotonicRegression
+
+    y, p = d["y"], d["p"]
+    xs = np.unique(p if w is None else p[w > 0])
+    fit = sk(IsotonicRegression().fit, p, (y == 1).astype(np.float64), sample_weight=w)
+    return {"scores": xs, "recalibrated": fit.predict(xs)}
+
+
+def _weighted_bins(d, w, n_bins=6):
+    """scikit-learn's uniform bins (closed on the right, the first also at 0)
+    with the rows' weights summed per bin; empty bins left out."""
+    y, p = (d["y"] == 1).astype(np.float64), d["p"]
+    w = np.ones(len(p)) if w is None else w
+    ids = np.searchsorted(np.linspace(0, 1, n_bins + 1)[1:-1], p)
+    total = np.bincount(ids, w, n_bins)
+    kept = total > 0
+    return {"prob_true": np.bincount(ids, w * y, n_bins)[kept] / total[kept],
+            "prob_pred": np.bincount(ids, w * p, n_bins)[kept] / total[kept]}
+
+
+def _corp_line(d, w):
+    """The CORP diagram's polyline from naive.pav: each run of one fitted value
+    as a flat segment from its lowest to its highest probability."""
+    xs, fit = naive.pav(d["p"], d["y"] == 1, w)
+    new = np.r_[True, ~np.isclose(fit[1:], fit[:-1], rtol=0, atol=1e-12)]
+    start = np.flatnonzero(new)
+    end = np.r_[start[1:], len(xs)] - 1
+    return np.column_stack((np.column_stack((xs[start], xs[end])).ravel(),
+                            np.repeat(fit[start], 2)))
+
+
+def _det_line(d, w):
+    from scipy.stats import norm
+
+    fpr, fnr, _ = sk(skm.det_curve, d["y"], d["s"], sample_weight=w, drop_intermediate=True)
+    return np.column_stack((norm.ppf(fpr), norm.ppf(fnr)))
+
+
 def _roc_line(d, w):
     """The ROC polyline from (0, 0) without the points inside straight runs:
     scikit-learn's drop_intermediate rule on the counts, (0, 0) included."""
@@ -702,6 +743,29 @@ REGISTRY = [
         lambda d, w, norm=norm: _calibration_error(d["y"], d["p"], w, 10, norm),
         PROBA, True, bad_words={"third class": ("3 classes", "binary")})
       for norm in ("l1", "l2", "max")],
+    C("reliability_curve", "reliability_curve",
+      lambda d, w: f.reliability_curve(d["y"], d["p"], sample_weight=w),
+      _isotonic_reference, PROBA, True, view=fields("scores", "recalibrated"),
+      goal="<= 1.5x fastauc.roc_auc_score", bench={},
+      bad_words={"third class": ("inferred from y_true is multiclass", "binary")}),
+    *[C(f"reliability_curve[{strategy}]", "reliability_curve",
+        lambda d, w, strategy=strategy: f.reliability_curve(d["y"], d["p"], method=strategy,
+                                                            n_bins=7),
+        lambda d, w, strategy=strategy: sk(calibration.calibration_curve, d["y"], d["p"],
+                                           n_bins=7, strategy=strategy),
+        PROBA, False, view=lambda r: (r.prob_true, r.prob_pred),
+        reason="scikit-learn's calibration_curve takes no sample_weight")
+      for strategy in ("uniform", "quantile")],
+    C("reliability_curve[uniform, weighted]", "reliability_curve",
+      lambda d, w: f.reliability_curve(d["y"], d["p"], method="uniform", n_bins=6,
+                                       sample_weight=w),
+      _weighted_bins, PROBA, True, view=fields("prob_true", "prob_pred")),
+    C("brier_decomposition", "brier_decomposition",
+      lambda d, w: f.brier_decomposition(d["y"], d["p"], sample_weight=w),
+      lambda d, w: naive.brier_decomposition(d["y"], d["p"], w), PROBA, True,
+      view=fields("brier", "miscalibration", "discrimination", "uncertainty"),
+      goal="<= 1.5x fastauc.roc_auc_score", bench={},
+      bad_words={"third class": ("inferred from y_true is multiclass", "binary")}),
     # ---------------------------------------------------------------- training losses
     *[C(f"pairwise_loss[{loss}]", "pairwise_loss",
         lambda d, w, loss=loss: f.pairwise_loss(d["y"], d["s"], loss=loss, sample_weight=w),
@@ -972,6 +1036,13 @@ REGISTRY = [
     C("plot_gains", "plot_gains",
       lambda d, w: f.plot_gains(d["y"], d["s"], sample_weight=w),
       _gains_curve_reference, BINARY, True, view=_gains_figure, slow=True),
+    C("plot_calibration", "plot_calibration",
+      lambda d, w: f.plot_calibration(d["y"], d["p"], sample_weight=w),
+      _corp_line, PROBA, True, view=lambda fig: _figure_lines(fig)[0], slow=True,
+      bad_words={"third class": ("inferred from y_true is multiclass", "binary")}),
+    C("plot_det", "plot_det",
+      lambda d, w: f.plot_det(d["y"], d["s"], sample_weight=w),
+      _det_line, BINARY, True, view=lambda fig: _figure_lines(fig)[0], slow=True),
 ]
 
 BY_NAME = {c.name: c for c in REGISTRY}

@@ -51,6 +51,10 @@ CALLS = {
     "calibration_curve": lambda y, s, s2, w, p: fastauc.calibration_curve(y, s, n_bins=4),
     "calibration_error":
         lambda y, s, s2, w, p: fastauc.calibration_error(y, s, sample_weight=w),
+    "reliability_curve":
+        lambda y, s, s2, w, p: fastauc.reliability_curve(y, s, sample_weight=w).to_dict(),
+    "brier_decomposition":
+        lambda y, s, s2, w, p: fastauc.brier_decomposition(y, s, sample_weight=w).to_dict(),
     "pairwise_loss": lambda y, s, s2, w, p: fastauc.pairwise_loss(y, s, sample_weight=w),
     "pairwise_loss_gradient": lambda y, s, s2, w, p:
         fastauc.pairwise_loss_gradient(y, s, sample_weight=w, groups=GROUPS, hessian=True),
@@ -93,6 +97,9 @@ CALLS = {
     "plot_roc": lambda y, s, s2, w, p: _lines(fastauc.plot_roc(y, s, **FAST)),
     "plot_precision_recall": lambda y, s, s2, w, p: _lines(fastauc.plot_precision_recall(y, s)),
     "plot_gains": lambda y, s, s2, w, p: _lines(fastauc.plot_gains(y, s)),
+    "plot_calibration": lambda y, s, s2, w, p: _lines(fastauc.plot_calibration(y, s,
+                                                                                sample_weight=w)),
+    "plot_det": lambda y, s, s2, w, p: _lines(fastauc.plot_det(y, s, sample_weight=w)),
 }
 
 

@@ -3,6 +3,7 @@
 import matplotlib
 import numpy as np
 import pytest
+import sklearn.calibration as skc
 import sklearn.metrics as skm
 
 import fastauc
@@ -359,3 +360,149 @@ def test_band_skips_replicates_with_one_weighted_class():
             y, s, sample_weight=w * scale, n_resamples=20, random_state=5,
             confidence_level=0.9, fpr_grid=grid)
         np.testing.assert_allclose(np.vstack((low, high)), expected, rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------- reliability diagrams and DET curves
+
+@pytest.fixture
+def probs(rng):
+    y = rng.integers(0, 2, 1500)
+    p = np.round(1 / (1 + np.exp(-(1.5 * y - 0.75 + rng.normal(size=1500)))), 2)
+    q = np.round(np.clip(0.5 + 0.3 * (y - 0.5) + 0.2 * rng.normal(size=1500), 0, 1), 2)
+    return y, p, q
+
+
+def _blocks_polyline(y, p, w=None):
+    """The CORP polyline from scikit-learn's isotonic fit: each run of one
+    fitted value a flat segment from its lowest to its highest probability."""
+    from sklearn.isotonic import IsotonicRegression
+
+    xs = np.unique(p)
+    fit = IsotonicRegression().fit(p, y, sample_weight=w).predict(xs)
+    new = np.r_[True, ~np.isclose(fit[1:], fit[:-1], rtol=0, atol=1e-12)]
+    start = np.flatnonzero(new)
+    end = np.r_[start[1:], len(xs)] - 1
+    return np.column_stack((np.column_stack((xs[start], xs[end])).ravel(),
+                            np.repeat(fit[start], 2)))
+
+
+def test_plot_calibration_draws_the_corp_curves_of_several_models(probs):
+    y, p, q = probs
+    fig = fastauc.plot_calibration(y, {"p": p, "q": q})
+    ax, ax_hist = fig.axes
+    assert fig.gca() is ax
+    lines = _model_lines(ax, ["p", "q"])
+    assert len(lines) == 2
+    for line, s in zip(lines, (p, q)):
+        np.testing.assert_allclose(line.get_xydata(), _blocks_polyline(y, s), atol=1e-12)
+        d = fastauc.brier_decomposition(y, s)
+        assert f"Brier = {d.brier:.3f}, MCB = {d.miscalibration:.3f}" in line.get_label()
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts.count("perfectly calibrated") == 1
+    # the histogram of each model's probabilities, 20 bins on [0, 1]
+    assert len(ax_hist.patches) == 2
+    for patch, s in zip(ax_hist.patches, (p, q)):
+        counts, _ = np.histogram(s, bins=20, range=(0, 1))
+        heights = patch.get_path().vertices[:, 1]
+        assert set(np.unique(heights)) <= set(counts.tolist()) | {0.0}
+        assert max(heights) == counts.max()
+    # an overlay through the returned Figure draws on the diagram
+    fastauc.plot_calibration(y, p, label="again", ax=fig)
+    assert len(fig.axes) == 2 and len(_model_lines(ax, ["again"])) == 1
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("method", ["uniform", "quantile"])
+def test_plot_calibration_binned_and_weighted(probs, method):
+    y, p, _ = probs
+    fig, ax = plt.subplots()
+    assert fastauc.plot_calibration(y, p, method=method, n_bins=8, ax=ax, label="p") is fig
+    prob_true, prob_pred = skc.calibration_curve(y, p, n_bins=8, strategy=method)
+    np.testing.assert_allclose(ax.lines[0].get_xydata(), np.column_stack((prob_pred, prob_true)),
+                               atol=1e-12)
+    assert len(fig.axes) == 1  # no histogram panel on an Axes given
+    plt.close(fig)
+    w = np.where(np.arange(len(y)) % 3 == 0, 0.0, 2.0)
+    fig = fastauc.plot_calibration(y, p, sample_weight=w, histogram=False)
+    keep = w > 0
+    np.testing.assert_allclose(fig.axes[0].lines[0].get_xydata(),
+                               _blocks_polyline(y[keep], p[keep]), atol=1e-12)
+    plt.close(fig)
+
+
+def test_plot_calibration_band_holds_the_curve_mostly(probs):
+    y, p, _ = probs
+    fig = fastauc.plot_calibration(y, p, band=True, n_resamples=60, random_state=1)
+    ax = fig.axes[0]
+    assert len(ax.collections) == 1
+    xy = ax.lines[0].get_xydata()
+    band = ax.collections[0].get_paths()[0].vertices
+    grid = np.linspace(xy[0, 0], xy[-1, 0], 101)
+    low = np.interp(grid, band[1:102, 0], band[1:102, 1])
+    curve = np.interp(grid, xy[:, 0], xy[:, 1])
+    assert np.all(np.isfinite(low))
+    assert np.mean(low <= curve + 1e-12) > 0.9
+    again = fastauc.plot_calibration(y, p, band=True, n_resamples=60, random_state=1)
+    np.testing.assert_array_equal(again.axes[0].collections[0].get_paths()[0].vertices, band)
+    plt.close("all")
+
+
+def test_plot_calibration_refuses_bad_input_before_drawing(probs):
+    y, p, _ = probs
+    before = plt.get_fignums()
+    with pytest.raises(ValueError, match="greater than 1"):
+        fastauc.plot_calibration(y, {"ok": p, "bad": p + 1})
+    with pytest.raises(ValueError, match="'method' parameter of plot_calibration"):
+        fastauc.plot_calibration(y, p, method="pav")
+    with pytest.raises(ValueError, match="dict of models is empty"):
+        fastauc.plot_calibration(y, {})
+    with pytest.raises(TypeError, match="ax must be"):
+        fastauc.plot_calibration(y, p, ax="axes")
+    assert plt.get_fignums() == before
+
+
+def test_plot_det_draws_sklearn_det_curves_on_normal_deviates(data, rng):
+    from scipy.stats import norm
+
+    y, s = data
+    s2 = s + rng.normal(size=s.shape[0])
+    fig = fastauc.plot_det(y, {"a": s, "b": s2})
+    ax = fig.axes[0]
+    for line, score in zip(_model_lines(ax, ["a", "b"]), (s, s2)):
+        fpr, fnr, _ = skm.det_curve(y, score, drop_intermediate=True)
+        np.testing.assert_allclose(line.get_xydata(),
+                                   np.column_stack((norm.ppf(fpr), norm.ppf(fnr))), atol=1e-9)
+    np.testing.assert_allclose(ax.get_xticks(), norm.ppf([0.001, 0.01, 0.05, 0.2, 0.5, 0.8,
+                                                          0.95, 0.99, 0.999]), atol=1e-12)
+    assert [t.get_text() for t in ax.get_xticklabels()][:3] == ["0.1%", "1%", "5%"]
+    again = fastauc.plot_det(y, -s, label="c", ax=fig)
+    assert again is fig and len(_model_lines(ax, ["c"])) == 1
+    plt.close(fig)
+
+
+def test_reliability_band_replicates_are_isotonic_fits_of_the_drawn_rows(probs):
+    """Each replicate of the band: rows drawn from the table's cells (the same
+    generator draws), scikit-learn's isotonic fit with the draws as weights,
+    its CORP polyline read on the grid; then the pointwise quantiles."""
+    from fastauc._probabilities import binary_probability_table
+    from fastauc._reliability import band
+
+    y, p, _ = probs
+    t = binary_probability_table(y, p, None, None)
+    grid = np.linspace(p.min(), p.max(), 41)
+    low, high = band(t, "isotonic", 10, len(y), grid, 30, 0.9, 11)
+    rng = np.random.default_rng(11)
+    scores = t.scores
+    cells_p = np.concatenate((scores, scores))
+    cells_y = np.r_[np.ones(len(t)), np.zeros(len(t))]
+    weight = np.concatenate((t.pos, t.neg))
+    curves = np.full((30, grid.size), np.nan)
+    for r in range(30):
+        counts = rng.multinomial(len(y), weight / weight.sum()).astype(float)
+        keep = counts > 0
+        line = _blocks_polyline(cells_y[keep], cells_p[keep], counts[keep])
+        inside = (grid >= line[0, 0]) & (grid <= line[-1, 0])
+        curves[r, inside] = np.interp(grid[inside], line[:, 0], line[:, 1])
+    q_low, q_high = np.nanquantile(curves, [0.05, 0.95], axis=0)
+    np.testing.assert_allclose(low, q_low, atol=1e-12)
+    np.testing.assert_allclose(high, q_high, atol=1e-12)
