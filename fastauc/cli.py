@@ -24,6 +24,8 @@ _OPTION_WORDS = (
     ("pass pos_label explicitly", "pass --pos-label VALUE"),
     ("pass pos_label to", "pass --pos-label VALUE to"),
     ("pass dropna=True", "pass --dropna"),
+    ("calibration=True needs", "--calibration needs"),
+    ("pass calibration=None to leave", "drop --calibration to leave"),
 )
 
 
@@ -307,7 +309,7 @@ def _clean(args, data, by_cols):
     return target, S, w, labels
 
 
-def _stream_report(args, cols, by_cols):
+def _stream_report(args, cols, by_cols, chosen=None):
     """The report of a file read in record batches into accumulators."""
     from .streaming import report_stream
 
@@ -333,7 +335,7 @@ def _stream_report(args, cols, by_cols):
                         if n_rows is not None else None)
     try:
         return report_stream(batches, names=args.score, pos_label=pos_label,
-                             progress=None if bar is None else bar.update)
+                             progress=None if bar is None else bar.update, **(chosen or {}))
     except (ValueError, TypeError) as exc:
         raise _library_error(exc) from None
     finally:
@@ -348,7 +350,7 @@ def _check_cluster_bootstrap(args, where):
                        "across them")
 
 
-def _dask_report(args, cols, by_cols):
+def _dask_report(args, cols, by_cols, calibration=None):
     """The report computed on a Dask cluster (``--scheduler ADDRESS``, or a
     local cluster with ``--dask``): the file (or glob) read as a dask
     DataFrame, ``fastauc.dask.report`` on it."""
@@ -389,7 +391,8 @@ def _dask_report(args, cols, by_cols):
             options = {"n_resamples": args.n_resamples, "random_state": args.seed,
                        "scheme": "poisson"}
         graphs = [fdask.report(frame, target=args.target, scores=args.score, weight=args.weight,
-                               pos_label=pos_label, ci=args.ci, compute=False, **options)]
+                               pos_label=pos_label, ci=args.ci, compute=False,
+                               calibration=calibration, **options)]
         if groups is not None:  # each model's per-group table, in the same computation
             graphs += [fdask.by_group(target, frame[s], groups, sample_weight=weight,
                                       pos_label=pos_label, compute=False) for s in args.score]
@@ -417,7 +420,7 @@ def _dask_report(args, cols, by_cols):
     return rep
 
 
-def _spark_report(args, cols, by_cols):
+def _spark_report(args, cols, by_cols, calibration=None):
     """The report computed by Spark (``--spark [MASTER]``): the file (or
     glob, or directory) read by Spark, or the catalog table named by
     ``--spark-table``, and ``fastauc.spark.report`` on it."""
@@ -464,7 +467,8 @@ def _spark_report(args, cols, by_cols):
                    "scheme": "poisson"}
     try:
         return fspark.report(frame, args.target, args.score, weight=args.weight,
-                             pos_label=pos_label, ci=args.ci, by=by_cols or None, **options)
+                             pos_label=pos_label, ci=args.ci, by=by_cols or None,
+                             calibration=calibration, **options)
     except (ValueError, TypeError) as exc:
         raise _library_error(exc) from None
 
@@ -479,22 +483,67 @@ def _progress_bar(show, total):
     return tqdm(total=total, unit="row", desc="reading", file=sys.stderr)
 
 
+def parse_rates(text, option):
+    """A comma list of rates in [0, 1] (``--at-specificity 0.9,0.95``) as a
+    tuple of floats; None when the option is not given."""
+    if text is None:
+        return None
+    parts = [t.strip() for t in str(text).split(",")]
+    if not any(parts):
+        raise CLIError(f"{option} needs rates in [0, 1], e.g. {option} 0.9,0.95")
+    rates = []
+    for t in parts:
+        try:
+            x = float(t)
+        except ValueError:
+            raise CLIError(f"{option} {text!r}: {t!r} is not a number (give rates in [0, 1], "
+                           f"separated by commas, e.g. {option} 0.9,0.95)") from None
+        if not 0.0 <= x <= 1.0:  # NaN fails too
+            raise CLIError(f"{option} {text!r}: {t} is not a rate in [0, 1] (e.g. "
+                           f"{option} 0.9,0.95)")
+        rates.append(x)
+    return tuple(rates)
+
+
+def _chosen(args):
+    """The report's operating points and calibration options, from the command line."""
+    return {"at_specificity": parse_rates(getattr(args, "at_specificity", None),
+                                          "--at-specificity"),
+            "at_sensitivity": parse_rates(getattr(args, "at_sensitivity", None),
+                                          "--at-sensitivity"),
+            "calibration": getattr(args, "calibration", None)}
+
+
+def _refuse_chosen_on_cluster(chosen, engine):
+    """The operating points read each model's whole curve in one place: not
+    on Dask or Spark (the calibration block is computed there)."""
+    if chosen["at_specificity"] is not None or chosen["at_sensitivity"] is not None:
+        raise CLIError(f"--at-specificity and --at-sensitivity are not available with {engine} "
+                       "(they read each model's whole curve in one place); drop the engine "
+                       "option to report in memory, or use --stream")
+
+
 def run_report(args, out=sys.stdout):
     """``fastauc report``: read, validate, report (per group with ``--by``), optionally plot."""
     import fastauc
 
+    chosen = _chosen(args)
     by_cols = list(dict.fromkeys(args.by or []))
     cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
     if args.spark is not False or args.spark_table:
         if args.dask or args.scheduler:
             raise CLIError("choose one engine: --spark or --dask/--scheduler")
-        return _print_report(args, _spark_report(args, cols, by_cols), by_cols, out)
+        _refuse_chosen_on_cluster(chosen, "--spark")
+        return _print_report(args, _spark_report(args, cols, by_cols, chosen["calibration"]),
+                             by_cols, out)
     if args.file is None:
         raise CLIError("a file to read is needed (or --spark-table NAME)")
     if args.dask or args.scheduler:
-        return _print_report(args, _dask_report(args, cols, by_cols), by_cols, out)
+        _refuse_chosen_on_cluster(chosen, "--dask/--scheduler")
+        return _print_report(args, _dask_report(args, cols, by_cols, chosen["calibration"]),
+                             by_cols, out)
     if _should_stream(args, cols):
-        rep = _stream_report(args, cols, by_cols)
+        rep = _stream_report(args, cols, by_cols, chosen)
         return _print_report(args, rep, by_cols, out)
     data = read_columns(args.file, cols)
     target, S, w, labels = _clean(args, data, by_cols)
@@ -519,7 +568,7 @@ def run_report(args, out=sys.stdout):
     try:
         rep = fastauc.report(target, S, sample_weight=w, ci=args.ci, names=args.score,
                              pos_label=pos_label, by=by, plot=args.plot, plot_seed=args.seed,
-                             **options)
+                             **chosen, **options)
     except (ValueError, TypeError) as exc:
         raise _library_error(exc) from None
     return _print_report(args, rep, by_cols, out)
@@ -546,7 +595,8 @@ def _print_report(args, rep, by_cols, out):
 def _report_parser(sub):
     r = sub.add_parser("report", help="evaluate score columns of a CSV or Parquet file",
                        description="AUC with a confidence interval, Gini, average precision, "
-                       "log loss, best thresholds, lift and paired DeLong tests.")
+                       "log loss, the calibration of probabilities, best thresholds, lift, "
+                       "chosen operating points and paired DeLong tests.")
     r.add_argument("file", nargs="?", help="a .csv, .tsv or .parquet file (with --spark: "
                    "also a glob or a directory of Parquet files)")
     r.add_argument("--target", required=True, help="the label column")
@@ -566,6 +616,18 @@ def _report_parser(sub):
     r.add_argument("--by", action="append", metavar="COL",
                    help="a group column: also print each model's metrics per group (repeat "
                    "for combinations of several columns)")
+    r.add_argument("--at-specificity", metavar="RATES",
+                   help="also report each model's sensitivity at these specificities, a comma "
+                   "list of rates in [0, 1] (e.g. 0.9,0.95), with an interval (Wilson's with "
+                   "--ci delong, the bootstrap's with --ci bootstrap) and the threshold")
+    r.add_argument("--at-sensitivity", metavar="RATES",
+                   help="also report each model's specificity at these sensitivities (a comma "
+                   "list of rates in [0, 1]), likewise")
+    r.add_argument("--calibration", action=argparse.BooleanOptionalAction, default=None,
+                   help="the calibration block (Brier score, its miscalibration, "
+                   "discrimination and uncertainty, and the 15-bin ECE): by default for score "
+                   "columns of probabilities (all in [0, 1]); --calibration for every column "
+                   "(an error for scores outside [0, 1]), --no-calibration never")
     r.add_argument("--json", action="store_true", help="print only JSON on stdout")
     r.add_argument("--dropna", action="store_true",
                    help="drop rows with a missing target, score, weight or group label")

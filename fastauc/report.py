@@ -15,6 +15,16 @@ from ._curves import cumulative_sums, layout_tallies, lifts
 from ._parallel import map_each, map_units, row_blocks
 from ._delong import class_weights, paired_test, placement_cov
 from ._containers import to_host
+from ._report_blocks import (
+    CALIBRATION_BINS,
+    OPERATING_INPUTS,
+    calibration_block,
+    check_calibration,
+    check_rates,
+    is_probability,
+    operating_points,
+    operating_table,
+)
 from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
@@ -101,6 +111,20 @@ class ModelReport:
         ``mcc``, ``youden``, ``accuracy``, ``predicted_positive_rate``).
     lift : dict
         Top fraction (0.01, 0.05, 0.1) -> :func:`lift_at` that fraction.
+    operating_points : list of dict
+        With ``at_specificity`` / ``at_sensitivity`` of :func:`report`: one
+        dict per rate given, with ``given`` (``"specificity"`` or
+        ``"sensitivity"``), ``rate``, ``measure`` (the other rate),
+        ``value`` (:func:`coords`, pROC's interpolation), ``low``,
+        ``high`` (its interval), ``interval`` (``"wilson"`` or
+        ``"bootstrap"``) and ``threshold`` (NaN where the rate falls between
+        two points of the curve and the value is interpolated).  Empty
+        without those options.
+    calibration : dict or None
+        For probabilities (every score in [0, 1]) unless
+        ``calibration=False``: ``brier``, ``miscalibration``,
+        ``discrimination``, ``uncertainty`` (:func:`brier_decomposition`)
+        and ``ece`` (:func:`calibration_error`, 15 bins, l1); else None.
 
     See Also
     --------
@@ -132,12 +156,20 @@ class ModelReport:
     log_loss: float | None  #: None when the scores are not probabilities
     best: dict  #: metric -> threshold, value and the confusion metrics there
     lift: dict  #: fraction -> lift in the top fraction
+    #: the rates asked for (``at_specificity``, ``at_sensitivity``), with intervals
+    operating_points: list = field(default_factory=list)
+    calibration: dict | None = None  #: Brier score, its CORP split and the ECE
 
     def to_dict(self, weighted=True):
         """Plain JSON-ready types (NaN and infinity as None); with
         ``weighted=False`` (rows counted, not weighed) the confusion counts in
-        ``best`` are integers."""
+        ``best`` are integers.  ``operating_points`` is left out when empty
+        and ``calibration`` when None."""
         d = _plain(self.__dict__)
+        if not self.operating_points:
+            del d["operating_points"]
+        if self.calibration is None:
+            del d["calibration"]
         if not weighted:
             for point in d["best"].values():
                 for key in _COUNTS:
@@ -280,6 +312,10 @@ class Report:
         ``pos_weight`` and ``neg_weight``."""
         d = dict(self.__dict__)
         d["models"] = [m.to_dict(self.weighted) for m in self.models]
+        for key in ("operating_points", "calibration"):  # every model, when one has it
+            if any(key in m for m in d["models"]):
+                for m in d["models"]:
+                    m.setdefault(key, [] if key == "operating_points" else None)
         d["comparisons"] = [c.to_dict() for c in self.comparisons]
         if self.by_group:
             d["by_group"] = {name: _group_table_dict(g) for name, g in self.by_group.items()}
@@ -310,6 +346,13 @@ class Report:
         row("Gini", [m.gini for m in self.models])
         row("average precision", [m.average_precision for m in self.models])
         row("log loss", [m.log_loss for m in self.models])
+        if any(m.calibration is not None for m in self.models):
+            for label, key in (("Brier score", "brier"), ("  miscalibration", "miscalibration"),
+                               ("  discrimination", "discrimination"),
+                               ("  uncertainty", "uncertainty"),
+                               (f"ECE ({CALIBRATION_BINS} bins)", "ece")):
+                row(label, [None if m.calibration is None else m.calibration[key]
+                            for m in self.models])
         for k in LIFT_FRACTIONS:
             row(f"lift at {k:.0%}", [m.lift[k] for m in self.models], "{:.3f}")
         for metric in BEST_METRICS:
@@ -317,6 +360,9 @@ class Report:
                 "{:.6g}")
             for key in ("value", "precision", "recall", "specificity"):
                 row(f"  {key}", [m.best[metric][key] for m in self.models])
+        for m in self.models:
+            if m.operating_points:
+                out += ["", *operating_table(m, pct)]
         if self.comparisons:
             out += ["", f"Paired DeLong tests ({pct} CI of the AUC difference):"]
             for c in self.comparisons:
@@ -349,7 +395,7 @@ def _model_numbers(lay, wl):
     return ap, values, points, lifts(tp, fp, total_p, total_n, LIFT_FRACTIONS)
 
 
-def _model_report(name, numbers, interval, log_loss):
+def _model_report(name, numbers, interval, log_loss, chosen=(), calibration=None):
     """One model's section."""
     ap, values, points, lift = numbers
     best = {}
@@ -357,7 +403,8 @@ def _model_report(name, numbers, interval, log_loss):
         best[metric] = {"threshold": float(points.threshold[j]), "value": float(value)}
         best[metric].update({key: float(getattr(points, key)[j]) for key in _AT_THRESHOLD})
     return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
-                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
+                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift,
+                       list(chosen), calibration)
 
 
 def _log_losses(is_pos, columns, w):
@@ -379,9 +426,12 @@ def _copy_rows(S, columns, a, b):
 
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
-           confidence_level=0.95, by=None, plot=None, plot_seed=0, **bootstrap_options):
+           confidence_level=0.95, by=None, at_specificity=None, at_sensitivity=None,
+           calibration=None, plot=None, plot_seed=0, **bootstrap_options):
     """AUC with its interval, Gini, average precision, log loss, best thresholds,
-    lift, and paired DeLong tests, for one or several score columns.
+    lift, and paired DeLong tests, for one or several score columns; the
+    sensitivity at chosen specificities (and back) with intervals; the Brier
+    score's decomposition and the calibration error of probabilities.
 
     On the GPU (CUDA arrays of PyTorch, CuPy or JAX): they are copied to the
     host; with ``fastauc.config_context(device='cuda')`` the bootstrap
@@ -414,6 +464,26 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         holds each model's :func:`by_group` table (DeLong intervals at
         ``confidence_level``, whatever ``ci``), printed after the report and
         included in ``to_dict()``.  A missing label raises.
+    at_specificity : float or sequence of float, default=None
+        Specificities in [0, 1], e.g. ``(0.9, 0.95)``: each model's
+        sensitivity there, as :func:`coords` gives it (``input="specificity"``;
+        pROC's linear interpolation between two points of the curve, where
+        the threshold is NaN), with its interval at ``confidence_level``:
+        Wilson's score interval (``coords_ci(..., method="wilson")``, the
+        threshold taken as known) with ``ci="delong"``, the stratified
+        bootstrap of :func:`coords_ci` (``n_resamples`` and
+        ``random_state`` of ``bootstrap_options``) with
+        ``ci="bootstrap"``.  The table printed names the interval.
+    at_sensitivity : float or sequence of float, default=None
+        Sensitivities in [0, 1]: each model's specificity there, likewise.
+    calibration : bool or None, default=None
+        The calibration block: the Brier score, its CORP decomposition
+        (miscalibration, discrimination, uncertainty:
+        :func:`brier_decomposition`) and the expected calibration error
+        (:func:`calibration_error`, 15 bins, l1).  None: for each model whose
+        scores are probabilities (all in [0, 1]), silently left out for the
+        others; True: for every model (scores outside [0, 1] raise); False:
+        never.
     plot : str or path, default=None
         Also write one PNG with every model's ROC curve (with a 200-replicate
         bootstrap band and the Youden point), precision-recall curve and
@@ -434,7 +504,13 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         "f1", "mcc" and "youden": the threshold, the value and the confusion
         metrics there), ``lift`` at 1%, 5% and 10%) and ``comparisons`` (the
         paired DeLong test of every pair of models), and with ``by``,
-        ``by_group`` (model name -> :class:`GroupMetrics`).  ``str(report)``
+        ``by_group`` (model name -> :class:`GroupMetrics`).  Each model's
+        ``operating_points`` (with ``at_specificity`` / ``at_sensitivity``:
+        dicts of ``given``, ``rate``, ``measure``, ``value``, ``low``,
+        ``high``, ``interval`` ("wilson" or "bootstrap") and ``threshold``)
+        and ``calibration`` (``brier``, ``miscalibration``,
+        ``discrimination``, ``uncertainty``, ``ece``; None when not
+        computed).  ``str(report)``
         is a table, ``report.to_dict()`` plain JSON-ready types.
 
     Warns
@@ -449,9 +525,20 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         With ``by``, once per model when some groups have a single class (see
         :func:`by_group`).
 
+    Raises
+    ------
+    ValueError
+        Labels with one class, a class without weight, ``names`` of another
+        length, a rate of ``at_specificity`` / ``at_sensitivity`` outside
+        [0, 1], ``calibration=True`` with scores outside [0, 1].
+    TypeError
+        Bootstrap options with ``ci="delong"``; a rate that is not a number.
+
     See Also
     --------
     roc_auc_ci : One AUC with its interval.
+    coords, coords_ci : The operating points and their intervals.
+    brier_decomposition, calibration_error : The calibration block.
     delong_test : The paired test of two AUCs.
     best_threshold, lift_at, threshold_metrics : The operating points.
     by_group : The metrics of every group.
@@ -473,9 +560,23 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     >>> r = report(y, scores, names=["good", "weak"], by=np.arange(1000) % 2)
     >>> r.by_group["good"].groups["group"].tolist(), r.by_group["good"].n.tolist()
     ([0, 1], [500, 500])
+
+    The sensitivity at 90% specificity, with Wilson's interval, and the
+    calibration block of probabilities:
+
+    >>> p = 1 / (1 + np.exp(-2 * scores[:, 0]))
+    >>> r = report(y, p, names=["good"], at_specificity=0.9)
+    >>> point = r.models[0].operating_points[0]
+    >>> point["measure"], round(point["value"], 3), point["interval"]
+    ('sensitivity', 0.404, 'wilson')
+    >>> sorted(r.models[0].calibration)
+    ['brier', 'discrimination', 'ece', 'miscalibration', 'uncertainty']
     """
     v.check_choice(ci, "ci", ("delong", "bootstrap"))
     level = v.check_confidence_level(confidence_level)
+    rates = tuple((given, measure, check_rates(x, f"at_{given}")) for (given, measure), x in
+                  zip(OPERATING_INPUTS, (at_specificity, at_sensitivity)))
+    calibration = check_calibration(calibration)
     # CUDA arrays: host copies (the bootstrap intervals run where
     # config_context(device=...) says: on the GPU with device="cuda")
     y_true, sample_weight, by = to_host(y_true), to_host(sample_weight), to_host(by)
@@ -510,6 +611,14 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     names = [f"model_{i + 1}" for i in range(k)] if names is None else [str(x) for x in names]
     if len(names) != k:
         raise ValueError(f"names has {len(names)} entries for {k} score columns")
+    if calibration:
+        for j in range(k):
+            c = S[:, j]
+            if np.isfinite(c).all() and not is_probability(c):
+                raise ValueError(f"calibration=True needs probabilities, but the scores of "
+                                 f"{names[j]!r} are outside [0, 1] (from {c.min():g} to "
+                                 f"{c.max():g}); pass calibration=None to leave the block "
+                                 "out for such models")
     if plot is not None:
         from ._plotting import _pyplot
 
@@ -539,6 +648,13 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in sorted_]
     losses = _log_losses(is_pos, columns, w)
     numbers = map_units(_model_numbers, lays)
+    y01 = is_pos.view(np.uint8)  # labels {0, 1} for the functions of the optional blocks
+    boot = None
+    if ci == "bootstrap":  # the operating points' bootstrap: coords_ci's options
+        boot = {key: bootstrap_options[key] for key in ("n_resamples", "random_state")
+                if key in bootstrap_options}
+        if bootstrap_options.get("stratified") is False:
+            boot["stratified"] = False
     models = []
     for j in range(k):
         if ci == "delong":
@@ -546,7 +662,14 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         else:
             interval = bootstrap_ci(is_pos, columns[j], confidence_level=level,
                                     sample_weight=sw, **bootstrap_options)
-        models.append(_model_report(names[j], numbers[j], interval, losses[j]))
+        points = []
+        if any(x for _, _, x in rates):
+            points = operating_points(y01, columns[j], sw, rates, level,
+                                      "wilson" if ci == "delong" else "bootstrap", boot)
+        block = None
+        if calibration is not False and is_probability(columns[j]):
+            block = calibration_block(y01, columns[j], sw)
+        models.append(_model_report(names[j], numbers[j], interval, losses[j], points, block))
     comparisons = []
     for a in range(k):
         for b in range(a + 1, k):

@@ -23,13 +23,15 @@ from ._kernels.table import bucket_starts, find_keys
 from ._table import float_keys, placement_values
 from .accumulator import Accumulator
 from .groups import by_group
-from .report import Comparison, Report
+from ._report_blocks import check_calibration, check_rates
+from .report import Comparison, Report, report
 
 __all__ = ["report_stream"]
 
 
 def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
-                  progress=None) -> Report:
+                  progress=None, at_specificity=None, at_sensitivity=None,
+                  calibration=None) -> Report:
     """The DeLong :func:`~fastauc.report` of data read in batches, twice at most.
 
     Parameters
@@ -50,6 +52,12 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
     progress : callable, default=None
         Called with the number of rows of each batch read (a progress bar's
         ``update``).
+    at_specificity, at_sensitivity : float or sequence of float, default=None
+        The operating points of :func:`~fastauc.report` (Wilson intervals),
+        from each model's table.
+    calibration : bool or None, default=None
+        The calibration block of :func:`~fastauc.report` (None: for the
+        models whose scores are probabilities), from each model's table.
 
     Returns
     -------
@@ -83,6 +91,9 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
     True
     """
     level = v.check_confidence_level(confidence_level)
+    chosen = {"at_specificity": check_rates(at_specificity, "at_specificity"),
+              "at_sensitivity": check_rates(at_sensitivity, "at_sensitivity"),
+              "calibration": check_calibration(calibration)}
     accs = groups = None
     proba = True  # every batch's 2 columns sum to 1, row by row: predict_proba output
     for y, S, w, g in batches():
@@ -109,7 +120,13 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
     names = [f"model_{j + 1}" for j in range(k)] if names is None else list(names)
     if len(names) != k:
         raise ValueError(f"names has {len(names)} entries for {k} score columns")
-    reports = [acc.report(level, name) for acc, name in zip(accs, names)]
+    # each model's report from its table's rows (one row per distinct score
+    # and class, weighted), as ``Accumulator.report``, with the chosen rates
+    # and the calibration block of the same table
+    reports = [dataclasses.replace(acc._call(report, names=[name], confidence_level=level,
+                                             **chosen),
+                                   n_samples=acc.n_samples, weighted=acc._weighted)
+               for acc, name in zip(accs, names)]
     models = [r.models[0] for r in reports]
     comparisons = []
     if k > 1:

@@ -342,3 +342,87 @@ def test_json_counts_are_integers_unless_weighted(table, weighted):
     if not weighted:  # the counts themselves, as integers
         y = table[1]
         assert got["n_positive"] == int(y.sum()) and best["tp"] + best["fn"] == int(y.sum())
+
+
+# ------------------------------------------------------------------ operating points, calibration
+
+def test_report_operating_points_and_calibration_json(table):
+    path, y, p, q, w = table
+    proc = _run(["report", path, "--target", "y", "--score", "p", "--score", "q", "--weight",
+                 "w", "--at-specificity", "0.9, 0.95", "--at-sensitivity", "0.8", "--json"])
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    ref = fastauc.report(y, np.column_stack((p, q)), sample_weight=w, names=["p", "q"],
+                         at_specificity=(0.9, 0.95), at_sensitivity=0.8).to_dict()
+    assert_close(got, ref)
+    model = got["models"][0]
+    assert [(x["given"], x["rate"]) for x in model["operating_points"]] == [
+        ("specificity", 0.9), ("specificity", 0.95), ("sensitivity", 0.8)]
+    c = fastauc.coords(y, p, [0.9, 0.95], input="specificity", ret="sensitivity",
+                       sample_weight=w)
+    ci = fastauc.coords_ci(y, p, [0.9, 0.95], input="specificity", ret="sensitivity",
+                           method="wilson", sample_weight=w)
+    for i in range(2):
+        x = model["operating_points"][i]
+        assert x["interval"] == "wilson"
+        assert (x["value"], x["low"], x["high"]) == pytest.approx(
+            (c.sensitivity[i], ci.low.sensitivity[i], ci.high.sensitivity[i]), abs=1e-12)
+    d = fastauc.brier_decomposition(y, p, sample_weight=w)
+    assert model["calibration"]["miscalibration"] == pytest.approx(d.miscalibration, abs=1e-12)
+    assert model["calibration"]["ece"] == pytest.approx(
+        fastauc.calibration_error(y, p, sample_weight=w), abs=1e-12)
+    assert got["models"][1]["calibration"] is None  # q is no probability
+
+
+def test_report_operating_points_text_and_calibration_switches(table):
+    path = table[0]
+    out = _report_text([path, "--target", "y", "--score", "p", "--at-specificity", "0.9"])
+    assert "p: operating points" in out and "95% CI (Wilson)" in out
+    assert "Brier score" in out and "ECE (15 bins)" in out
+    out = _report_text([path, "--target", "y", "--score", "p", "--no-calibration"])
+    assert "Brier score" not in out and "operating points" not in out
+    out = _report_text([path, "--target", "y", "--score", "p", "--ci", "bootstrap",
+                        "--n-resamples", "50", "--at-sensitivity", "0.8"])
+    assert "95% CI (bootstrap)" in out
+    proc = _run(["report", path, "--target", "y", "--score", "q", "--calibration"])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "--calibration needs probabilities" in proc.stderr
+    assert "drop --calibration" in proc.stderr
+
+
+def _report_text(args):
+    import argparse
+
+    from fastauc.cli import _report_parser, run_report
+
+    parser = argparse.ArgumentParser()
+    _report_parser(parser.add_subparsers(dest="command"))
+    out = io.StringIO()
+    assert run_report(parser.parse_args(["report", *map(str, args)]), out=out) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("extra,words", [
+    (["--at-specificity", "1.2"], ["--at-specificity", "not a rate in [0, 1]"]),
+    (["--at-specificity", "0.9,x"], ["--at-specificity", "'x' is not a number"]),
+    (["--at-sensitivity", ","], ["--at-sensitivity needs rates in [0, 1]"]),
+    (["--at-sensitivity", "nan"], ["not a rate in [0, 1]"]),
+    (["--dask", "--at-specificity", "0.9"], ["not available with --dask"]),
+    (["--spark", "--at-sensitivity", "0.8"], ["not available with --spark"]),
+])
+def test_report_operating_points_bad_values(table, extra, words):
+    proc = _run(["report", table[0], "--target", "y", "--score", "p", *extra])
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fastauc: error:"), proc.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def test_stream_report_operating_points_equal_in_memory(table, monkeypatch):
+    pytest.importorskip("pyarrow")
+    path = table[0]
+    monkeypatch.setattr("fastauc.cli._BATCH_ROWS", 500)
+    base = [path, "--target", "y", "--score", "p", "--score", "q", "--weight", "w",
+            "--at-specificity", "0.9", "--at-sensitivity", "0.7,0.8"]
+    assert_close(_report_json([*base, "--stream"]), _report_json(base))

@@ -456,3 +456,30 @@ def test_one_class_bootstrap_warns_and_gives_nan_as_in_memory(client, rng):
             assert np.isnan(getattr(got, field)) if field in ("low", "high", "se") else \
                 getattr(got, field) == getattr(ref, field), field
         assert np.isnan(got.replicates).all() and np.isnan(ref.replicates).all()
+
+
+def test_report_calibration_block_and_refused_options(client, rng, monkeypatch):
+    """The calibration block from the key ranges' tables equals the functions
+    that define it; operating points are refused before any task runs."""
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", 700)
+    y, p, w = _data(rng)
+    p = np.round(p, 2)  # many probabilities on the calibration error's edges
+    chunks = _chunks(len(y), 5, rng)
+    Y, P, W = _dask_arrays(y, p, w, chunks)
+    cal = fd.report(Y, [P], sample_weight=W).models[0].calibration
+    d = fastauc.brier_decomposition(y, p, sample_weight=w)
+    assert (cal["brier"], cal["miscalibration"], cal["discrimination"],
+            cal["uncertainty"]) == pytest.approx(
+        (d.brier, d.miscalibration, d.discrimination, d.uncertainty), abs=1e-12)
+    assert cal["ece"] == pytest.approx(fastauc.calibration_error(y, p, sample_weight=w),
+                                       abs=1e-12)
+    assert fd.report(Y, [P], calibration=False).models[0].calibration is None
+    Q = da.from_array(p * 2 - 0.5, chunks=chunks)
+    assert fd.report(Y, [Q]).models[0].calibration is None  # no probability: left out
+    with pytest.raises(ValueError, match="calibration=True needs probabilities"):
+        fd.report(Y, [Q], calibration=True)
+    for kwargs in ({"at_specificity": 0.9}, {"at_sensitivity": [0.8]}):
+        with pytest.raises(ValueError, match="not available in fastauc.dask.report"):
+            fd.report(Y, [P], compute=False, **kwargs)
+    with pytest.raises(ValueError, match="calibration must be"):
+        fd.report(Y, [P], calibration="yes")

@@ -218,3 +218,128 @@ def test_json_counts_are_integers_when_counted(data, weighted):
         assert all(type(x) is int for x in table["n"] + table["n_pos"] + table["n_neg"])
     # a model's own to_dict() without the report's context keeps floats
     assert type(r.models[0].to_dict()["best"]["f1"]["tp"]) is float
+
+
+# ------------------------------------------------------------------ operating points, calibration
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_operating_points_equal_coords_and_wilson(data, weighted):
+    y, S, w = data
+    sw = w if weighted else None
+    r = fastauc.report(y, S, sample_weight=sw, names=["prob", "raw"],
+                       at_specificity=(0.9, 0.95), at_sensitivity=0.8)
+    for j, m in enumerate(r.models):
+        s = S[:, j]
+        assert [(p["given"], p["rate"], p["measure"]) for p in m.operating_points] == [
+            ("specificity", 0.9, "sensitivity"), ("specificity", 0.95, "sensitivity"),
+            ("sensitivity", 0.8, "specificity")]
+        for given, measure, rates in (("specificity", "sensitivity", [0.9, 0.95]),
+                                      ("sensitivity", "specificity", [0.8])):
+            c = fastauc.coords(y, s, rates, input=given, ret=[measure, "threshold"],
+                               sample_weight=sw)
+            ci = fastauc.coords_ci(y, s, rates, input=given, ret=[measure], method="wilson",
+                                   sample_weight=sw)
+            points = [p for p in m.operating_points if p["given"] == given]
+            for i, p in enumerate(points):
+                assert p["interval"] == "wilson"
+                assert p["value"] == pytest.approx(c[measure][i], abs=1e-12)
+                assert p["low"] == pytest.approx(ci.low[measure][i], abs=1e-12)
+                assert p["high"] == pytest.approx(ci.high[measure][i], abs=1e-12)
+                np.testing.assert_array_equal(p["threshold"], c["threshold"][i])
+    text = str(r)
+    assert "prob: operating points" in text and "95% CI (Wilson)" in text
+    assert "specificity 0.95" in text and "sensitivity 0.8" in text
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    point = d["models"][1]["operating_points"][0]
+    assert sorted(point) == ["given", "high", "interval", "low", "measure", "rate",
+                             "threshold", "value"]
+
+
+def test_operating_points_on_a_point_of_the_curve_have_its_threshold():
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    s = np.array([0.1, 0.2, 0.3, 0.6, 0.4, 0.7, 0.8, 0.9])
+    r = fastauc.report(y, s, at_specificity=[0.75, 0.9])
+    exact, between = r.models[0].operating_points
+    c = fastauc.coords(y, s, [0.75, 0.9], input="specificity", ret=["sensitivity", "threshold"])
+    assert exact["threshold"] == c.threshold[0] and np.isfinite(exact["threshold"])
+    assert np.isnan(between["threshold"])
+    assert "interpolated" in str(r)
+    assert r.to_dict()["models"][0]["operating_points"][1]["threshold"] is None
+
+
+def test_operating_points_bootstrap_equal_coords_ci(data):
+    y, S, w = data
+    r = fastauc.report(y, S[:, 0], sample_weight=w, ci="bootstrap", n_resamples=200,
+                       random_state=3, at_specificity=0.9, at_sensitivity=[0.7, 0.8])
+    for given, measure, rates in (("specificity", "sensitivity", [0.9]),
+                                  ("sensitivity", "specificity", [0.7, 0.8])):
+        ci = fastauc.coords_ci(y, S[:, 0], rates, input=given, ret=[measure], sample_weight=w,
+                               n_resamples=200, random_state=3)
+        points = [p for p in r.models[0].operating_points if p["given"] == given]
+        for i, p in enumerate(points):
+            assert p["interval"] == "bootstrap"
+            assert p["value"] == pytest.approx(ci.estimate[measure][i], abs=1e-12)
+            assert (p["low"], p["high"]) == (ci.low[measure][i], ci.high[measure][i])
+    assert "95% CI (bootstrap)" in str(r)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_calibration_block_equals_its_functions(data, weighted):
+    y, S, w = data
+    sw = w if weighted else None
+    r = fastauc.report(y, S, sample_weight=sw, names=["prob", "raw"])
+    d = fastauc.brier_decomposition(y, S[:, 0], sample_weight=sw)
+    cal = r.models[0].calibration
+    assert (cal["brier"], cal["miscalibration"], cal["discrimination"],
+            cal["uncertainty"]) == pytest.approx(
+        (d.brier, d.miscalibration, d.discrimination, d.uncertainty), abs=1e-12)
+    assert cal["brier"] == pytest.approx(
+        skm.brier_score_loss(y, S[:, 0], sample_weight=sw), abs=1e-12)
+    assert cal["ece"] == pytest.approx(
+        fastauc.calibration_error(y, S[:, 0], n_bins=15, norm="l1", sample_weight=sw),
+        abs=1e-12)
+    assert r.models[1].calibration is None  # not probabilities: left out silently
+    text = str(r)
+    for word in ("Brier score", "miscalibration", "discrimination", "uncertainty",
+                 "ECE (15 bins)"):
+        assert word in text
+    models = json.loads(json.dumps(r.to_dict(), allow_nan=False))["models"]
+    assert sorted(models[0]["calibration"]) == ["brier", "discrimination", "ece",
+                                                "miscalibration", "uncertainty"]
+    assert models[1]["calibration"] is None
+    assert "operating_points" not in models[0]
+
+
+def test_calibration_option_and_unchanged_output(data):
+    y, S, _ = data
+    raw = fastauc.report(y, S[:, 1])
+    assert raw.models[0].calibration is None and "Brier" not in str(raw)
+    assert "calibration" not in raw.to_dict()["models"][0]
+    assert "operating_points" not in raw.to_dict()["models"][0]
+    off = fastauc.report(y, S, calibration=False)
+    assert all(m.calibration is None for m in off.models) and "Brier" not in str(off)
+    on = fastauc.report(y, S[:, 0], calibration=True)
+    assert on.models[0].calibration == fastauc.report(y, S[:, 0]).models[0].calibration
+    # without the block, the text is the report's as before: the new rows only
+    lines = [x for x in str(fastauc.report(y, S)).splitlines()
+             if not x.startswith(("Brier score", "  miscalibration", "  discrimination",
+                                  "  uncertainty", "ECE (15 bins)"))]
+    assert lines == str(off).splitlines()
+    with pytest.raises(ValueError, match="calibration=True needs probabilities.*'model_2'"):
+        fastauc.report(y, S, calibration=True)
+    with pytest.raises(ValueError, match="calibration must be None"):
+        fastauc.report(y, S, calibration="auto")
+
+
+@pytest.mark.parametrize("kwargs,error,words", [
+    ({"at_specificity": 1.5}, ValueError, "at_specificity must hold rates in \\[0, 1\\]"),
+    ({"at_specificity": [0.9, -0.1]}, ValueError, "at_specificity.*-0.1"),
+    ({"at_sensitivity": float("nan")}, ValueError, "at_sensitivity"),
+    ({"at_sensitivity": "0.9"}, TypeError, "at_sensitivity must hold numbers"),
+    ({"at_specificity": [True]}, TypeError, "at_specificity must hold numbers"),
+    ({"at_specificity": object()}, TypeError, "at_specificity must be a rate"),
+])
+def test_operating_points_bad_rates(data, kwargs, error, words):
+    y, S, _ = data
+    with pytest.raises(error, match=words):
+        fastauc.report(y, S, **kwargs)

@@ -654,3 +654,23 @@ def test_one_class_bootstrap_warns_and_gives_nan_as_in_memory(spark, rng):
     with pytest.warns(fastauc.UndefinedMetricWarning, match="Only one class"):
         got = fs.bootstrap_test(df, "label", "a", "b", n_resamples=20, random_state=0)
     assert np.isnan([got.difference, got.low, got.high, got.se, got.pvalue]).all()
+
+
+def test_report_calibration_block_and_refused_options(spark, rng, monkeypatch):
+    from fastauc._adapters import ranges
+
+    monkeypatch.setattr(ranges, "RANGE_ROWS", 900)
+    y, s, w = _data(rng, 3000)
+    p = np.round(1 / (1 + np.exp(-s)), 2)
+    df = _frame(spark, {"y": y, "p": p, "w": w, "s": s}, 4).cache()
+    cal = fs.report(df, "y", "p", weight="w").models[0].calibration
+    d = fastauc.brier_decomposition(y, p, sample_weight=w)
+    assert (cal["brier"], cal["miscalibration"], cal["discrimination"],
+            cal["uncertainty"]) == pytest.approx(
+        (d.brier, d.miscalibration, d.discrimination, d.uncertainty), abs=1e-12)
+    assert cal["ece"] == pytest.approx(fastauc.calibration_error(y, p, sample_weight=w),
+                                       abs=1e-12)
+    with pytest.raises(ValueError, match="calibration=True needs probabilities"):
+        fs.report(df, "y", "s", calibration=True)
+    with pytest.raises(ValueError, match="not available in fastauc.spark.report"):
+        fs.report(df, "y", "p", at_specificity=0.9)

@@ -17,10 +17,30 @@ from .ranges import auc_of, range_points
 
 # ---------------------------------------------------------------- reports
 
-def range_report(table, totals, k, codes, fractions):
+def refuse_chosen_options(at_specificity, at_sensitivity, calibration, engine):
+    """The in-memory report's operating points read each model's whole curve
+    (pROC's interpolation, the binomial or bootstrap intervals): not computed
+    on a cluster, where the curve is cut into key ranges; asking for them
+    raises before any task runs.  Returns the checked ``calibration``."""
+    from .._report_blocks import check_calibration
+
+    if at_specificity is not None or at_sensitivity is not None:
+        raise ValueError(f"at_specificity and at_sensitivity are not available in "
+                         f"{engine}.report (they read each model's whole curve in one place); "
+                         "use fastauc.report on the rows in memory, or "
+                         "fastauc.streaming.report_stream (the command line's --stream)")
+    return check_calibration(calibration)
+
+
+def range_report(table, totals, k, codes, fractions, calibration=False):
     """Range k's share of a report: each best-threshold metric's best point
     ``(value, key, tp, fp)`` (None when the range is empty) and, for each top
-    fraction whose edge falls in the range, the positive weight above it."""
+    fraction whose edge falls in the range, the positive weight above it;
+    with ``calibration``, third, the range's share of the calibration block
+    (:func:`range_calibration`)."""
+    if calibration:
+        return (*range_report(table, totals, k, codes, fractions),
+                range_calibration(table))
     from .._kernels.thresholds import best_index, top_positives
 
     if not len(table):
@@ -48,6 +68,81 @@ def range_report(table, totals, k, codes, fractions):
 
 
 
+def _ece_edges():
+    """The calibration error's edges (``calibration_error``'s, as
+    ``torch.linspace`` rounds them): ``i / n`` from 0 in the lower half, from
+    1 in the upper half."""
+    from .._report_blocks import CALIBRATION_BINS
+
+    n = CALIBRATION_BINS
+    step = 1.0 / n
+    i = np.arange(n + 1, dtype=np.float64)
+    return np.where(i < (n + 1) // 2, step * i, 1.0 - step * (n - i))
+
+
+def range_calibration(table):
+    """A key range's share of the calibration block, from its table (keys
+    descending): ``()`` for an empty range, None when some score is outside
+    [0, 1], else ``(bpos, btot, sse, bins)``: the range's PAV blocks
+    (ascending; pooling the ranges' blocks in order gives the whole table's,
+    ``_kernels.pav.pav_pool``), its Brier sum and its weight, sum of
+    weighted probabilities and positive weight in each of the calibration
+    error's bins."""
+    from .._kernels.pav import pav_pool
+    from .._report_blocks import CALIBRATION_BINS
+
+    if not len(table):
+        return ()
+    asc = keys_to_floats(table.keys, np.empty_like(table.keys))[::-1]
+    if asc[0] < 0.0 or asc[-1] > 1.0:
+        return None
+    asc = np.ascontiguousarray(asc)
+    pos = np.ascontiguousarray(table.pos[::-1], np.float64)
+    neg = np.ascontiguousarray(table.neg[::-1], np.float64)
+    tot = pos + neg
+    sse = float(np.sum(pos * np.square(1.0 - asc) + neg * np.square(asc)))
+    # ``searchsorted(edges, p, "right") - 1``: closed on the left, 1 alone in a last bin
+    idx = np.searchsorted(_ece_edges(), asc, side="right") - 1
+    n = CALIBRATION_BINS + 1
+    bins = np.stack((np.bincount(idx, tot, n), np.bincount(idx, tot * asc, n),
+                     np.bincount(idx, pos, n)))
+    bpos, btot = pos.copy(), tot.copy()
+    g = pav_pool(np.arange(len(table), dtype=np.int64), bpos, btot, tot * asc)
+    return bpos[:g].copy(), btot[:g].copy(), sse, bins
+
+
+def calibration_of_ranges(shares, total_p, total_n):
+    """The calibration block (a dict, as ``report``'s) from the ranges'
+    shares in range order (keys descending), or None when some score is not
+    a probability: the ranges' PAV blocks pooled in ascending order, the
+    Brier sums and the bins added."""
+    from .._kernels.pav import pav_pool
+
+    shares = [c for c in shares if not (isinstance(c, tuple) and c == ())]
+    if not shares or any(c is None for c in shares):
+        return None
+    bpos = np.concatenate([c[0] for c in reversed(shares)])
+    btot = np.concatenate([c[1] for c in reversed(shares)])
+    g = pav_pool(np.arange(bpos.shape[0], dtype=np.int64), bpos, btot,
+                 np.zeros(bpos.shape[0]))
+    bpos, btot = bpos[:g], btot[:g]
+    sse = 0.0
+    bins = np.zeros_like(shares[0][3])
+    for c in shares:
+        sse += c[2]
+        bins += c[3]
+    total = total_p + total_n
+    brier = sse / total
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recal = float(np.sum(np.where(btot > 0, bpos * (btot - bpos) / btot, 0.0))) / total
+    unc = total_p * total_n / total / total
+    kept = bins[0] != 0
+    gap = np.abs(bins[2][kept] - bins[1][kept]) / bins[0][kept]
+    ece = float(gap @ (bins[0][kept] / bins[0].sum()))
+    return {"brier": float(brier), "miscalibration": float(brier - recal),
+            "discrimination": float(unc - recal), "uncertainty": float(unc), "ece": ece}
+
+
 def prob_loss_block(y, p, w, classes):
     """A block's log-loss sums ``(loss, weight)`` with ``p`` the probability of
     the positive class (as ``report``), or None when a score is not one."""
@@ -67,9 +162,12 @@ def prob_loss_block(y, p, w, classes):
 
 
 
-def model_section(name, tallies, parts, level, codes_names, fractions, losses, boot=None):
+def model_section(name, tallies, parts, level, codes_names, fractions, losses, boot=None,
+                  calibration=False):
     """One model's :class:`~fastauc.ModelReport` from its ranges' shares; the
-    interval DeLong's, or the bootstrap's ``boot`` when given."""
+    interval DeLong's, or the bootstrap's ``boot`` when given.  With
+    ``calibration`` (None: for probabilities; True: raise for other scores)
+    the shares carry the calibration block's third."""
     from .._results import ThresholdMetrics
     from ..report import ModelReport
 
@@ -84,8 +182,8 @@ def model_section(name, tallies, parts, level, codes_names, fractions, losses, b
     best = {}
     for j, metric in enumerate(codes_names):
         chosen = None
-        for bests, _ in parts:
-            c = bests[j]
+        for part in parts:
+            c = part[0][j]
             if c is not None and (chosen is None or c[0] > chosen[0]):
                 chosen = c
         value, key, tp, fp = chosen
@@ -96,14 +194,22 @@ def model_section(name, tallies, parts, level, codes_names, fractions, losses, b
     total = big_p + big_n
     lift = {}
     for f in fractions:
-        pos = next((lifts[f] for _, lifts in parts if f in lifts), big_p)
+        pos = next((part[1][f] for part in parts if f in part[1]), big_p)
         lift[f] = float(pos / (f * total) / (big_p / total))
     log_loss = None
     if losses is not None and all(x is not None for x in losses):
         weight = sum(b for _, b in losses)
         log_loss = float(sum(a for a, _ in losses) / weight) if weight else None
+    block = None
+    if calibration is not False:
+        block = calibration_of_ranges([part[2] for part in parts], big_p, big_n)
+        if block is None and calibration:
+            raise ValueError(f"calibration=True needs probabilities, but the scores of "
+                             f"{name!r} are not all in [0, 1]; pass calibration=None to leave "
+                             "the block out for such models")
     return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
-                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift)
+                       2.0 * interval.estimate - 1.0, ap, log_loss, best, lift,
+                       calibration=block)
 
 
 

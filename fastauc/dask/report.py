@@ -13,6 +13,7 @@ from .._adapters.reports import (
     model_section,
     prob_loss_block,
     range_report,
+    refuse_chosen_options,
     report_of,
     warn_single_class,
 )
@@ -38,7 +39,7 @@ def _bootstrap_intervals(y_true, cols, sample_weight, pos_label, level, ci, opti
 @dask_doc
 def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, sample_weight=None,
            names=None, pos_label=None, confidence_level=0.95, ci="delong", compute=True,
-           **bootstrap_options):
+           at_specificity=None, at_sensitivity=None, calibration=None, **bootstrap_options):
     """:func:`fastauc.report` of data held by Dask.
 
     ``report(y, [s1, s2], ...)`` with dask arrays or Series, or
@@ -79,6 +80,16 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     {confidence_level/report}
     {ci}
     {compute}
+    at_specificity, at_sensitivity : None
+        Not available on Dask (the in-memory report's operating points read
+        each model's whole curve): anything but None raises.
+    calibration : bool or None, default=None
+        The calibration block of :func:`fastauc.report` (Brier score, its
+        CORP decomposition, the 15-bin calibration error), from each key
+        range's table: PAV blocks, Brier sums and bins, pooled on the
+        client.  None: for the models whose scores are probabilities (all in
+        [0, 1]); True: for every model (other scores raise when computing);
+        False: never.
     {**bootstrap_options}
 
     Returns
@@ -99,7 +110,9 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
         Before any task runs: ``target`` without ``scores``, ``names`` of
         another length than the score columns, a ``confidence_level`` outside
         (0, 1), a ``ci`` other than "delong" or "bootstrap", bootstrap options
-        that :func:`bootstrap_ci` refuses, score columns of another length
+        that :func:`bootstrap_ci` refuses, ``at_specificity`` or
+        ``at_sensitivity``, a ``calibration`` other than None, True or
+        False, score columns of another length
         than ``y_true`` (dask arrays and array-likes) or not 1-D.  When
         computing (from ``.compute()`` with ``compute=False``): a NaN or
         infinite score (naming its global row), labels with more than two
@@ -154,6 +167,8 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     from .._kernels.thresholds import CODES
     from ..report import BEST_METRICS, LIFT_FRACTIONS
 
+    calibration = refuse_chosen_options(at_specificity, at_sensitivity, calibration,
+                                        "fastauc.dask")
     if target is not None:
         frame = y_true
         if scores is None:
@@ -180,12 +195,13 @@ def report(y_true, y_scores=None, *, target=None, scores=None, weight=None, samp
     sections = []
     for j, (g, blocks) in enumerate(zip(graphs, col_blocks)):
         totals = delayed(list)([delayed(totals_with_keys)(r) for r in g["ranges"]])
-        parts = [delayed(range_report)(r, totals, kk, codes, LIFT_FRACTIONS)
+        parts = [delayed(range_report)(r, totals, kk, codes, LIFT_FRACTIONS,
+                                       calibration is not False)
                  for kk, r in enumerate(g["ranges"])]
         losses = [delayed(prob_loss_block)(y, s, w, classes) for y, s, w in blocks]
         sections.append(delayed(model_section)(names[j], g["tallies"], parts, level,
                                                 BEST_METRICS, LIFT_FRACTIONS, losses,
-                                                boots[j]))
+                                                boots[j], calibration))
     tallies0 = graphs[0]["tallies"]
     cov = delong_graph(y_true, cols, sample_weight, pos_label) if k > 1 else None
 

@@ -13,7 +13,8 @@ from .. import _validation as v
 from .._adapters.docstrings import spark_doc
 from .._adapters.inference import boot_interval, report_bootstrap
 from .._adapters.ranges import classes_of, label_meta
-from .._adapters.reports import model_section, prob_loss_block, range_report, report_of
+from .._adapters.reports import (model_section, prob_loss_block, range_report,
+                                 refuse_chosen_options, report_of)
 from .inference import delong_parts, replicates
 from .ranges import (
     apply_in_groups,
@@ -49,7 +50,8 @@ def _losses(df, target, scores, weight, classes):
 
 @spark_doc
 def report(df, target, scores, *, weight=None, names=None, pos_label=None,
-           confidence_level=0.95, ci="delong", by=None, **bootstrap_options):
+           confidence_level=0.95, ci="delong", by=None, at_specificity=None,
+           at_sensitivity=None, calibration=None, **bootstrap_options):
     """:func:`fastauc.report` of a Spark DataFrame's columns: the in-memory
     report, model by model, and the paired tests of every pair.
 
@@ -80,6 +82,15 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         :func:`by_group` table (DeLong intervals at ``confidence_level``),
         computed first (so that a null group label fails before the
         report's jobs), one :func:`by_group` call per model.
+    at_specificity, at_sensitivity : None
+        Not available on Spark (the in-memory report's operating points read
+        each model's whole curve): anything but None raises.
+    calibration : bool or None, default=None
+        The calibration block of :func:`fastauc.report` (Brier score, its
+        CORP decomposition, the 15-bin calibration error), from each key
+        range's table: PAV blocks, Brier sums and bins, pooled on the
+        driver.  None: for the models whose scores are probabilities (all in
+        [0, 1]); True: for every model (other scores raise); False: never.
     {**bootstrap_options}
 
     Returns
@@ -97,7 +108,9 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
         Before any job: a missing or non-numeric column, ``names`` of another
         length, a ``confidence_level`` outside (0, 1), a ``ci`` other than
         "delong" or "bootstrap", bootstrap options :func:`bootstrap_ci`
-        refuses, a missing ``by`` column.  From the jobs: as
+        refuses, a missing ``by`` column, ``at_specificity`` or
+        ``at_sensitivity``, a ``calibration`` other than None, True or
+        False.  From the jobs: as
         :func:`roc_auc_score` (nulls, NaN, three labels, bad weights), naming
         the column, the partition and the row; a null group label.
     TypeError
@@ -129,6 +142,8 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
     from .._kernels.thresholds import CODES
     from ..report import BEST_METRICS, LIFT_FRACTIONS
 
+    calibration = refuse_chosen_options(at_specificity, at_sensitivity, calibration,
+                                        "fastauc.spark")
     scores = [scores] if isinstance(scores, str) else list(scores)
     if not scores:
         raise ValueError("scores: at least one score column is needed")
@@ -147,7 +162,8 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
                                  pos_label=pos_label, confidence_level=level)
                   for name, s in zip(names, scores)}
     codes = [CODES[m] for m in BEST_METRICS]
-    share = functools.partial(range_report, codes=codes, fractions=LIFT_FRACTIONS)
+    share = functools.partial(range_report, codes=codes, fractions=LIFT_FRACTIONS,
+                              calibration=calibration is not False)
     ac = None
     if len(scores) > 1:  # one sort of every column gives the comparisons and the sections
         *ac, tallies, parts = delong_parts(df, target, scores, weight, pos_label, share)
@@ -167,7 +183,7 @@ def report(df, target, scores, *, weight=None, names=None, pos_label=None,
                                   scores)
             interval = boot_interval(tallies[j], reps, level, method)
         sections.append(model_section(name, tallies[j], parts[j], level, BEST_METRICS,
-                                      LIFT_FRACTIONS, losses[j], interval))
+                                      LIFT_FRACTIONS, losses[j], interval, calibration))
     rep = report_of(sections, tallies[0], ac, names, level, ci, weight is not None)
     return dataclasses.replace(rep, by_group=groups) if groups else rep
 
