@@ -23,7 +23,11 @@ from ._kernels.resampling import (
     AVERAGE_PRECISION,
     LOG_LOSS,
     PARTIAL_AUC,
+    PREC_AT_REC,
+    REC_AT_PREC,
     ROC_AUC,
+    SENS_AT_SPEC,
+    SPEC_AT_SENS,
     draw_buffer,
     poisson_batch,
     replicate_batch,
@@ -313,7 +317,18 @@ def _merged_order(lay: _Layout):
     return merged, code
 
 
-_METRICS = ("roc_auc", "average_precision", "log_loss")
+_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "sensitivity_at_specificity",
+            "specificity_at_sensitivity", "precision_at_recall", "recall_at_precision")
+#: the operating points: metric -> (kernel code, the name of its floor in the
+#: in-memory function)
+OPERATING_POINTS = {"sensitivity_at_specificity": (SENS_AT_SPEC, "min_specificity"),
+                    "specificity_at_sensitivity": (SPEC_AT_SENS, "min_sensitivity"),
+                    "precision_at_recall": (PREC_AT_REC, "min_recall"),
+                    "recall_at_precision": (REC_AT_PREC, "min_precision")}
+#: metrics swept group by group in merged order (their replicates need the rows' order)
+MERGED_CODES = (PARTIAL_AUC, SENS_AT_SPEC, SPEC_AT_SENS, PREC_AT_REC, REC_AT_PREC)
+#: metrics that are a weighted mean of a per-row loss
+ROW_LOSSES = ("log_loss", "brier")
 
 
 _BATCH = 16  # replicates per kernel call at most (each replicate its own stream: the
@@ -340,14 +355,17 @@ class _Model(NamedTuple):
 
 
 def _model(is_pos, s, w, metric, name, rows=True, keys=True) -> _Model:
-    lay = _layout(is_pos, s, name, rows or w.shape[0] > 0 or metric == "log_loss", keys, w)
+    lay = _layout(is_pos, s, name, rows or w.shape[0] > 0 or metric in ROW_LOSSES, keys, w)
     wl = np.ascontiguousarray(w[lay.rows]) if w.shape[0] else w
     loss = v.EMPTY_WEIGHT
-    if metric == "log_loss":
+    if metric in ROW_LOSSES:
         if s.min() < 0 or s.max() > 1:
-            raise ValueError(f"metric='log_loss' needs probabilities in [0, 1] in {name}")
-        p = np.clip(np.where(is_pos, s, 1.0 - s), _EPS, 1.0 - _EPS)
-        loss = np.ascontiguousarray(-np.log(p)[lay.rows])
+            raise ValueError(f"metric={metric!r} needs probabilities in [0, 1] in {name}")
+        if metric == "brier":  # the squared error, as brier_score_loss sums it
+            row_loss = (s - is_pos) ** 2
+        else:
+            row_loss = -np.log(np.clip(np.where(is_pos, s, 1.0 - s), _EPS, 1.0 - _EPS))
+        loss = np.ascontiguousarray(row_loss[lay.rows])
     return _Model(lay, wl, loss)
 
 
@@ -362,7 +380,7 @@ def _jackknife(model: _Model, metric: str) -> np.ndarray:
     lay, wl = model.lay, model.wl
     w = wl if wl.shape[0] else np.ones(lay.size)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if metric == "log_loss":
+        if metric in ROW_LOSSES:
             total = float(w.sum())
             s = float(np.dot(w, model.loss))
             return (s - w * model.loss) / (total - w)
@@ -398,12 +416,28 @@ def _norm_ppf_or_nan(p: float) -> float:
     return _norm_ppf(p) if 0.0 < p < 1.0 else math.nan
 
 
-def _metric_code(metric, max_fpr, method):
-    """Kernel code of the metric and the partial-AUC bound (1 for none)."""
+def _metric_code(metric, max_fpr, method, at=None):
+    """Kernel code of the metric and its parameter: the partial-AUC bound (1
+    for none), or an operating point's floor ``at``."""
     v.check_choice(metric, "metric", _METRICS)
+    if metric in OPERATING_POINTS:
+        if at is None or isinstance(at, (bool, np.bool_)) or \
+                not isinstance(at, (int, float, np.number)) or not 0.0 <= at <= 1.0:
+            raise ValueError(f"metric={metric!r} needs at=, the floor on "
+                             f"{OPERATING_POINTS[metric][1][4:]} (a number in [0, 1]), got "
+                             f"{v.plain(at)!r}")
+        if max_fpr is not None:
+            raise ValueError("max_fpr (partial AUC) applies to metric='roc_auc' only")
+        if method == "bca":
+            raise ValueError(f"method='bca' is not available for metric={metric!r} (no "
+                             "jackknife in O(n)); use 'percentile' or 'basic'")
+        return OPERATING_POINTS[metric][0], float(at)
+    if at is not None:
+        raise ValueError(f"at= is the floor of an operating-point metric "
+                         f"({', '.join(OPERATING_POINTS)}), not of metric={metric!r}")
     if method == "bca" and (metric == "average_precision" or max_fpr not in (None, 1)):
-        raise ValueError("method='bca' is available for metric='roc_auc' (without max_fpr) "
-                         "and 'log_loss'; use 'percentile' or 'basic'")
+        raise ValueError("method='bca' is available for metric='roc_auc' (without max_fpr), "
+                         "'log_loss' and 'brier'; use 'percentile' or 'basic'")
     if max_fpr is not None:
         if metric != "roc_auc":
             raise ValueError("max_fpr (partial AUC) applies to metric='roc_auc' only")
@@ -413,7 +447,7 @@ def _metric_code(metric, max_fpr, method):
         if max_fpr != 1:
             return PARTIAL_AUC, float(max_fpr)
     return {"roc_auc": ROC_AUC, "average_precision": AVERAGE_PRECISION,
-            "log_loss": LOG_LOSS}[metric], 1.0
+            "log_loss": LOG_LOSS, "brier": LOG_LOSS}[metric], 1.0
 
 
 class _Prepared:
@@ -501,6 +535,16 @@ def point_estimate(rows: Rows, j: int, model: _Model, metric: str, max_fpr: floa
     to the last bit.  The ROC AUC comes from the model's sort (its layout's
     walk); the partial AUC and the average precision from their own sweep."""
     s = rows.scores[j]
+    w = rows.w if rows.w.shape[0] else None
+    if metric in OPERATING_POINTS:
+        from . import operating_points
+
+        return getattr(operating_points, metric)(rows.is_pos, s, max_fpr, sample_weight=w,
+                                                  pos_label=True).value
+    if metric == "brier":
+        from .calibration import brier_score_loss
+
+        return float(brier_score_loss(rows.is_pos, s, sample_weight=w, pos_label=True))
     if metric == "log_loss":
         total, total_w = log_loss_sum(s[:, None], rows.is_pos.view(np.uint8).astype(np.int64),
                                       rows.w)
@@ -564,7 +608,7 @@ def _kernel_arrays(prep: _Prepared, metric_code, poisson=False):
     input row) for the Poisson one."""
     models = prep.models
     k, n = len(models), prep.n
-    merged = metric_code == PARTIAL_AUC
+    merged = metric_code in MERGED_CODES
     first, w, loss, ranks, code = [], [], [], [], []
     for mo in models:
         lay = mo.lay

@@ -17,6 +17,7 @@ import numpy as np
 from ._device import dispatch
 from . import _validation as v
 from ._resample import (
+    MERGED_CODES as _MERGED_CODES,
     bootstrap_interval as _interval,
     bootstrap_rows as _bootstrap_rows,
     check_bootstrap_args as _check_bootstrap_args,
@@ -47,7 +48,7 @@ def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):
 @dispatch("y_score")
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confidence_level=0.95,
                  method="percentile", stratified=None, sample_weight=None, random_state=None,
-                 max_fpr=None, progress=False, scheme="multinomial"):
+                 max_fpr=None, progress=False, scheme="multinomial", at=None):
     """Bootstrap confidence interval of a ranking metric, all replicates in compiled code.
 
     The rows are sorted once; every replicate is a vector of resample counts
@@ -59,10 +60,17 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     y_true : array-like of shape (n_samples,)
         Binary labels; the greater label is the positive class.
     y_score : array-like of shape (n_samples,)
-        Scores (probabilities of the positive class for ``"log_loss"``).
-    metric : {"roc_auc", "average_precision", "log_loss"}, default="roc_auc"
-        The metric resampled: :func:`roc_auc_score`,
-        :func:`average_precision_score` or :func:`log_loss`.
+        Scores (probabilities of the positive class for ``"log_loss"`` and
+        ``"brier"``).
+    metric : str, default="roc_auc"
+        The metric resampled: ``"roc_auc"`` (:func:`roc_auc_score`),
+        ``"average_precision"`` (:func:`average_precision_score`),
+        ``"log_loss"`` (:func:`log_loss`), ``"brier"``
+        (:func:`brier_score_loss`), or an operating point at the floor
+        ``at``: ``"sensitivity_at_specificity"``,
+        ``"specificity_at_sensitivity"``, ``"precision_at_recall"``,
+        ``"recall_at_precision"`` (the value of :func:`sensitivity_at_specificity`
+        and the others: each replicate finds its own best threshold).
     n_resamples : int, default=1000
         Number of bootstrap replicates (positive).
     confidence_level : float, default=0.95
@@ -73,8 +81,8 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         ``"bca"``: bias-corrected and accelerated (Efron 1987), with the
         acceleration from the exact leave-one-out values, computed in O(n)
         from the placement values (``"roc_auc"``) or the per-row losses
-        (``"log_loss"``); not available for ``"average_precision"`` or with
-        ``max_fpr``.
+        (``"log_loss"``, ``"brier"``); not available for
+        ``"average_precision"``, the operating points or with ``max_fpr``.
     stratified : bool or None, default=None
         Multinomial scheme: resample positives and negatives separately
         (``True``, pROC's default, what ``None`` means), so every replicate
@@ -105,6 +113,10 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         do not depend on how the rows are ordered, chunked or partitioned.
         Replicates whose resample has no weight in a class are dropped.
         See the user guide for which to use when.
+    at : float in [0, 1], default=None
+        The floor of an operating-point metric: the minimum specificity of
+        ``"sensitivity_at_specificity"``, and so on (required for those,
+        refused for the others).
 
     Returns
     -------
@@ -174,14 +186,15 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     """
     n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
                                                            method, stratified, scheme)
-    code, fpr = _metric_code(metric, max_fpr, method)
+    code, fpr = _metric_code(metric, max_fpr, method, at)
     seed = v.seed_from_random_state(random_state)
     rows = _bootstrap_rows(y_true, [y_score], ["y_score"], sample_weight)
     undefined = _undefined(rows, metric)
     if undefined is not None:
         return _undefined_result(undefined, False, method, level, n_resamples, metric)
     # row indices only where a replicate or the weights need them
-    row_index = scheme == "poisson" or fpr != 1.0  # partial AUC: the merged order
+    # partial AUC and operating points: the merged order
+    row_index = scheme == "poisson" or code in _MERGED_CODES
     prep = _prepare_rows(rows, ["y_score"], metric, stratified, row_index, keys=False)
     reps = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
     estimate = _point_estimate(rows, 0, prep.models[0], metric, fpr)
@@ -211,7 +224,7 @@ def _summarise(values, estimate, level, method, prep, jackknife, stratified,
 def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
                    confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None, max_fpr=None,
-                   progress=False, scheme="multinomial"):
+                   progress=False, scheme="multinomial", at=None):
     """Paired bootstrap comparison of two models scored on the same rows.
 
     Each replicate resamples the rows once and evaluates both models on that
@@ -223,8 +236,9 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
         Binary labels; the greater label is the positive class.
     y_score_a, y_score_b : array-like of shape (n_samples,)
         Scores of the two models.
-    metric : {"roc_auc", "average_precision", "log_loss"}, default="roc_auc"
-        The metric compared (as in :func:`bootstrap_ci`).
+    metric : str, default="roc_auc"
+        The metric compared (as in :func:`bootstrap_ci`, operating points
+        at the floor ``at`` included).
     n_resamples : int, default=1000
         Number of paired bootstrap replicates (positive).
     confidence_level : float, default=0.95
@@ -254,6 +268,8 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     scheme : {"multinomial", "poisson"}, default="multinomial"
         The resampling scheme (as in :func:`bootstrap_ci`); with
         ``"poisson"`` a row has the same count under both models.
+    at : float in [0, 1], default=None
+        The floor of an operating-point metric (as in :func:`bootstrap_ci`).
 
     Returns
     -------
@@ -298,7 +314,7 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
                                                            method, stratified, scheme)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
-    code, fpr = _metric_code(metric, max_fpr, method)
+    code, fpr = _metric_code(metric, max_fpr, method, at)
     seed = v.seed_from_random_state(random_state)
     names = ["y_score_a", "y_score_b"]
     rows = _bootstrap_rows(y_true, [y_score_a, y_score_b], names, sample_weight)

@@ -246,6 +246,27 @@ def _bootstrap_reference(d, w):
             "se": ok.std(ddof=1), "replicates": reps}
 
 
+def _bootstrap_metric_reference(metric, at=None):
+    """The in-memory metric (fastauc.naive's operating point, scikit-learn's
+    Brier score) on every reconstructed resample; the percentile interval."""
+    def one(y, s, w):
+        ww = np.ones(len(y)) if w is None else w
+        if ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
+            return math.nan
+        if metric == "brier":
+            return sk(skm.brier_score_loss, y, s, sample_weight=w)
+        return naive.operating_point(y, s, metric, at, w)[0]
+
+    def ref(d, w):
+        y, s = d["y"], d["p"]
+        rows = _resampled_rows({"y": y, "s": s}, w, ["s"], BOOT["random_state"],
+                               BOOT["n_resamples"])
+        reps = np.array([one(y[r], s[r], None if w is None else w[r]) for r in rows])
+        ok = reps[~np.isnan(reps)]
+        low, high = np.quantile(ok, [0.025, 0.975])
+        return {"estimate": one(y, s, w), "low": low, "high": high, "replicates": reps}
+    return ref
+
 COORDS_RET = ("threshold", "specificity", "sensitivity", "ppv", "npv", "youden", "lr_pos",
               "accuracy", "f1", "mcc")
 
@@ -981,6 +1002,17 @@ REGISTRY = [
             "a draw picks, so only the estimate survives that too.  Unit and scaled "
             "weights give the same draws and the same (scale-free) replicates",
       goal=">= 100x a scikit-learn resampling loop", bench={"n_resamples": 200}, slow=True),
+    *[C(f"bootstrap_ci[{m}]", "bootstrap_ci",
+        lambda d, w, m=m, at=at, **kw: f.bootstrap_ci(d["y"], d["p"], metric=m, at=at,
+                                                      sample_weight=w, **{**BOOT, **kw}),
+        _bootstrap_metric_reference(m, at), PROBA, True,
+        view=fields("estimate", "low", "high", "replicates"),
+        invariances={"unit": ALL, "scale": ALL, "repeat": ("estimate",),
+                     "zero": ("estimate",), "shuffle": ("estimate",)},
+        notes="as bootstrap_ci: a replicate draws rows, not weight", slow=True)
+      for m, at in (("sensitivity_at_specificity", 0.8), ("specificity_at_sensitivity", 0.7),
+                    ("precision_at_recall", 0.6), ("recall_at_precision", 0.55),
+                    ("brier", None))],
     C("bootstrap_ci_poisson", "bootstrap_ci",
       lambda d, w, **kw: f.bootstrap_ci(d["y"], d["s"], sample_weight=w, scheme="poisson",
                                         **{**BOOT, **kw}),

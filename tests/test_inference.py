@@ -733,3 +733,80 @@ def test_delong_test_variance_zero_up_to_rounding_gives_zero_se():
     assert fastauc.roc_auc_score(y, a) == pytest.approx(2 / 3, abs=1e-15)
     assert fastauc.roc_auc_score(y, b) == pytest.approx(2 / 3, abs=1e-15)
     assert (res.difference, res.se, res.statistic, res.pvalue) == (0.0, 0.0, 0.0, 1.0)
+
+
+# ------------------------------------------------ operating points and the Brier score
+
+OPERATING = (("sensitivity_at_specificity", 0.8), ("specificity_at_sensitivity", 0.7),
+             ("precision_at_recall", 0.6), ("recall_at_precision", 0.7))
+
+
+@pytest.mark.parametrize("metric, at", OPERATING)
+@pytest.mark.parametrize("scheme, stratified", [("multinomial", True), ("multinomial", False),
+                                                ("poisson", None)])
+def test_operating_point_replicates_equal_the_function(metric, at, scheme, stratified):
+    """Each replicate equals the in-memory function on the replicate's rows
+    (multinomial: rebuilt from the draws; Poisson: the rows with their counts
+    as weights), weighted too."""
+    from fastauc._resample import _prepare
+    from fastauc._validation import seed_from_random_state
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 150)
+    s = np.round(y + rng.normal(size=150), 1)
+    w = rng.choice([0.5, 1.0, 2.0], 150)
+    res = fastauc.bootstrap_ci(y, s, metric=metric, at=at, n_resamples=12, random_state=5,
+                               sample_weight=w, scheme=scheme, stratified=stratified)
+    fn = getattr(fastauc, metric)
+    assert res.estimate == fn(y, s, at, sample_weight=w).value
+    seed = np.uint64(seed_from_random_state(5))
+    if scheme == "poisson":
+        for r in range(12):
+            c = fastauc.naive.poisson_bootstrap_counts(seed, r, 150).astype(float)
+            ww = c * w
+            if ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
+                assert np.isnan(res.replicates[r])
+                continue
+            assert res.replicates[r] == pytest.approx(fn(y, s, at, sample_weight=ww).value,
+                                                      abs=1e-12)
+        return
+    prep = _prepare(y, [s], ["y_score"], w, "roc_auc", stratified)
+    for r in range(12):
+        rows = prep.models[0].lay.rows[drawn_positions(seed, r, prep.strata)]
+        if len(set(y[rows])) < 2:
+            assert np.isnan(res.replicates[r])
+            continue
+        assert res.replicates[r] == pytest.approx(
+            fn(y[rows], s[rows], at, sample_weight=w[rows]).value, abs=1e-12)
+
+
+def test_operating_point_paired_test_and_brier():
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 400)
+    a = y + rng.normal(size=400)
+    b = y + 2 * rng.normal(size=400)
+    t = fastauc.bootstrap_test(y, a, b, metric="sensitivity_at_specificity", at=0.9,
+                               n_resamples=100, random_state=0)
+    assert t.estimate_a == fastauc.sensitivity_at_specificity(y, a, 0.9).value
+    assert t.estimate_b == fastauc.sensitivity_at_specificity(y, b, 0.9).value
+    assert t.difference > 0 and t.replicates.shape == (100, 2)
+    p = 1 / (1 + np.exp(-a))
+    r = fastauc.bootstrap_ci(y, p, metric="brier", method="bca", n_resamples=100,
+                             random_state=0)
+    assert r.estimate == pytest.approx(fastauc.brier_score_loss(y, p), abs=1e-15)
+    assert r.low < r.estimate < r.high
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"metric": "sensitivity_at_specificity"}, "needs at="),
+    ({"metric": "sensitivity_at_specificity", "at": 1.5}, "needs at="),
+    ({"metric": "roc_auc", "at": 0.5}, "at= is the floor of an operating-point metric"),
+    ({"metric": "precision_at_recall", "at": 0.5, "method": "bca"}, "not available"),
+    ({"metric": "recall_at_precision", "at": 0.5, "max_fpr": 0.5}, "max_fpr"),
+    ({"metric": "brier", "y_score": [0.1, 1.2, 0.3, 0.4]}, "probabilities in [0, 1]"),
+])
+def test_operating_point_bad_input(kwargs, words):
+    kw = {"y_score": [0.1, 0.2, 0.3, 0.4], **kwargs}
+    with pytest.raises(ValueError) as e:
+        fastauc.bootstrap_ci([0, 1, 0, 1], n_resamples=5, **kw)
+    assert words in str(e.value)

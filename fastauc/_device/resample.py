@@ -38,11 +38,14 @@ from .._resample import (
     undefined_result,
 )
 from .._resample import _metric_code as metric_code
+
+#: the metrics whose replicates run on the device (the others: host copies)
+DEVICE_METRICS = ("roc_auc", "average_precision", "log_loss")
 from .._results import BootstrapResult, BootstrapTestResult
 from .._stats import ALTERNATIVES, pvalue, ratio
 from . import tallies as t
 from . import validation as dv
-from .arrays import GPU_EXTRA
+from .arrays import GPU_EXTRA, HOST
 
 CHUNK_ROWS = 2048  # rows a thread walks for one replicate (the chunks depend on n only)
 THREADS = 128  # replicates per block
@@ -263,11 +266,14 @@ def _interval(values, estimate, level, method, groups, alternative="two-sided"):
 
 
 def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, method, stratified,
-                 sample_weight, random_state, max_fpr, progress, scheme):
-    """``bootstrap_ci`` on the device (every metric, every interval)."""
+                 sample_weight, random_state, max_fpr, progress, scheme, at=None):
+    """``bootstrap_ci`` on the device (the AUC, partial AUC, average precision
+    and log loss, every interval; the other metrics on host copies)."""
+    if metric not in DEVICE_METRICS:
+        return HOST
     n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
                                                           method, stratified, scheme)
-    code, fpr = metric_code(metric, max_fpr, method)
+    code, fpr = metric_code(metric, max_fpr, method, at)
     seed = v.seed_from_random_state(random_state)
     s = dv.scores(e, y_score, "y_score", keep_float32=False)
     is_pos, classes, w = dv.binary(e, y_true, sample_weight, None, rule="greater", y_score=s)
@@ -285,13 +291,15 @@ def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, meth
 
 def bootstrap_test(e, y_true, y_score_a, y_score_b, metric, n_resamples, confidence_level,
                    method, stratified, alternative, sample_weight, random_state, max_fpr,
-                   progress, scheme):
+                   progress, scheme, at=None):
     """``bootstrap_test`` on the device: each replicate's counts are the same
     for both models, so the difference keeps their correlation."""
+    if metric not in DEVICE_METRICS:
+        return HOST
     n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
                                                           method, stratified, scheme)
     v.check_choice(alternative, "alternative", ALTERNATIVES)
-    code, fpr = metric_code(metric, max_fpr, method)
+    code, fpr = metric_code(metric, max_fpr, method, at)
     seed = v.seed_from_random_state(random_state)
     a = dv.scores(e, y_score_a, "y_score_a", keep_float32=False)
     b = dv.scores(e, y_score_b, "y_score_b", keep_float32=False)

@@ -84,6 +84,9 @@ AMBIGUOUS = np.uint8(255)
 
 # metric codes
 ROC_AUC, AVERAGE_PRECISION, PARTIAL_AUC, LOG_LOSS = 0, 1, 2, 3
+# the operating points (torchmetrics' rules; the floor comes as ``max_fpr``): group by
+# group in merged order, as the partial AUC
+SENS_AT_SPEC, SPEC_AT_SENS, PREC_AT_REC, REC_AT_PREC = 4, 5, 6, 7
 
 
 @jit
@@ -350,6 +353,9 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
     fg = 0.0
     area2 = 0.0
     partial = 0.0
+    # the operating point's value: the start point (nothing positive) is a ROC
+    # candidate, with sensitivity 0 and specificity 1
+    op = 1.0 if metric == SPEC_AT_SENS and max_fpr <= 0.0 else 0.0
     gx = 0.0  # last ROC point
     gy = 0.0
     j = 0
@@ -365,7 +371,10 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
                 while j < n_grid and grid[j] < x1:
                     tpr_out[j] = gy + (y1 - gy) * (grid[j] - gx) / (x1 - gx)
                     j += 1
-                partial += segment_area(gx, gy, x1, y1, 0.0, max_fpr)
+                if metric >= SENS_AT_SPEC:
+                    op = _operating_point(metric, max_fpr, tp, fp, total_p, total_n, op)
+                else:
+                    partial += segment_area(gx, gy, x1, y1, 0.0, max_fpr)
                 gx = x1
                 gy = y1
                 if metric == PARTIAL_AUC and x1 >= max_fpr and n_grid == 0:
@@ -385,7 +394,27 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
     if metric == PARTIAL_AUC:
         min_area = 0.5 * max_fpr * max_fpr
         return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
+    if metric >= SENS_AT_SPEC:
+        return op
     return area2 / (2.0 * tp * fp)
+
+
+@jit(inline="always")
+def _operating_point(metric, floor, tp, fp, total_p, total_n, best):
+    """``best`` updated with the point ``(tp, fp)`` (a distinct score's
+    cumulative weights): the greatest value whose constraint meets ``floor``,
+    computed as ``operating_points`` computes it."""
+    if metric == SENS_AT_SPEC or metric == SPEC_AT_SENS:
+        sens = tp / total_p
+        spec = 1.0 - fp / total_n
+        if metric == SENS_AT_SPEC:
+            return max(best, sens) if spec >= floor else best
+        return max(best, spec) if sens >= floor else best
+    precision = tp / (tp + fp)
+    recall = tp / total_p
+    if metric == PREC_AT_REC:
+        return max(best, precision) if recall >= floor else best
+    return max(best, recall) if precision >= floor else best
 
 
 @jit
@@ -448,7 +477,7 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
     adds ``x_i * C[i'] / (C[i'] + D[i''])`` with ``D`` the negatives' prefix
     sums.  Each is one streaming pass per class.
     """
-    if metric == PARTIAL_AUC:
+    if metric == PARTIAL_AUC or metric >= SENS_AT_SPEC:
         return _merged_sweep(cnt, src, w, code, metric, max_fpr, scratch[:0], scratch[:0])
     if metric == LOG_LOSS:
         s = 0.0
