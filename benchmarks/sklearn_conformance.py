@@ -9,7 +9,7 @@ files ``test_ranking.py``, ``test_classification.py`` and ``test_common.py``
 run twice in fresh pytest processes, with this file loaded as a plugin
 (``-p sklearn_conformance``) before the test modules are imported:
 
-1. *reference run*: each of the twelve names below in ``sklearn.metrics`` is
+1. *reference run*: each of the names below in ``sklearn.metrics`` is
    wrapped so that calling it is recorded for the running test, but the
    wrapper calls scikit-learn's own function;
 2. *fastauc run*: the same names are replaced by a recording wrapper around
@@ -50,6 +50,8 @@ FUNCTIONS = (
     "precision_score",
     "recall_score",
     "precision_recall_fscore_support",
+    "class_likelihood_ratios",
+    "metric_at_thresholds",
 )
 MODULES = ("test_ranking", "test_classification", "test_common")
 ROOT = Path(__file__).resolve().parents[1]

@@ -33,10 +33,12 @@ from .delong import (
     roc_auc_ci,
 )
 from .groups import GroupMetrics, by_group
+from .likelihood_ratios import class_likelihood_ratios
 from .losses import log_loss
 from .operating_points import (
     OperatingPoint,
     confusion_matrix_at_thresholds,
+    metric_at_thresholds,
     precision_at_recall,
     recall_at_precision,
     sensitivity_at_specificity,
@@ -133,6 +135,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "by_group",
     "calibration_curve",
     "calibration_error",
+    "class_likelihood_ratios",
     "confusion_matrix_at_thresholds",
     "coords",
     "coords_ci",
@@ -148,6 +151,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "lift_at",
     "log_loss",
     "mann_whitney_u",
+    "metric_at_thresholds",
     "pairwise_loss",
     "pairwise_loss_gradient",
     "partial_auc",

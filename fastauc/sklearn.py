@@ -12,10 +12,11 @@ ways in:
   same ``response_method``, sign and keyword arguments as scikit-learn's own
   scorer of that name: ``scoring=fastauc.sklearn.get_scorer("roc_auc")``.
 - :func:`patch` / :func:`unpatch`, or the context manager :func:`patched`,
-  route both ``sklearn.metrics.<name>`` (for the twelve functions in
+  route both ``sklearn.metrics.<name>`` (for the functions in
   :data:`FUNCTIONS`) and the string scorers (``scoring="roc_auc"``, ... in
   :data:`SCORERS`) to fastauc, and put scikit-learn's own objects back on
-  exit.  Code that bound a function before the patch
+  exit.  The patch also makes ``TunedThresholdClassifierCV`` score all its
+  candidate thresholds of a fold from one sweep (see "Threshold tuning").  Code that bound a function before the patch
   (``from sklearn.metrics import roc_auc_score`` at the top of a module)
   keeps scikit-learn's; scorers are looked up at call time, so every
   ``scoring=`` string sees the patch.
@@ -35,6 +36,20 @@ What is and is not routed.  :func:`patch` replaces the attributes of the
 nothing else.  scikit-learn's own code that calls a metric through its private
 module (``classification_report``, ``RocCurveDisplay``,
 ``PrecisionRecallDisplay``) keeps scikit-learn's function.
+
+Threshold tuning.  ``TunedThresholdClassifierCV`` scores each fold through
+scikit-learn's curve scorer, which calls the metric once per candidate
+threshold (``thresholds=100`` by default).  Under the patch, the curve
+scorer's per-fold method (``sklearn.metrics._scorer._CurveScorer._score``, the
+one place those calls are made) reads every candidate threshold's confusion
+matrix from one sort of the fold's scores when the scorer's metric is one
+``fastauc.metric_at_thresholds`` sweeps (accuracy, balanced accuracy,
+precision, recall, F1, F-beta, Jaccard, Matthews' correlation, Cohen's kappa,
+with their binary options), and otherwise calls scikit-learn's method
+unchanged.  The same ``best_threshold_``, ``best_score_`` and ``cv_results_``
+come out (each value the same function of the same counts); an
+``UndefinedMetricWarning`` comes once per fold instead of once per threshold.
+In loky workers (``n_jobs > 1``) the method is scikit-learn's.
 
 Worker processes (``n_jobs > 1``), as checked with scikit-learn 1.9 and
 joblib's default ``loky`` backend (``tests/test_sklearn_patch.py`` records
@@ -74,6 +89,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import numbers
 import threading
 
 import numpy as np
@@ -86,6 +102,7 @@ except ImportError as exc:
     raise ImportError(msg) from exc
 
 import fastauc as _fastauc
+from fastauc import _metric_sweep
 
 __all__ = ["FUNCTIONS", "SCORERS", "fallback_counts", "get_scorer", "get_scorer_names",
            "is_patched", "patch", "patched", "unpatch"]
@@ -94,7 +111,7 @@ FUNCTIONS = (
     "roc_auc_score", "roc_curve", "auc", "average_precision_score", "precision_recall_curve",
     "det_curve", "log_loss", "f1_score", "fbeta_score", "precision_score", "recall_score",
     "precision_recall_fscore_support", "brier_score_loss", "d2_brier_score", "d2_log_loss_score",
-    "confusion_matrix_at_thresholds",
+    "confusion_matrix_at_thresholds", "class_likelihood_ratios", "metric_at_thresholds",
 )
 """The ``sklearn.metrics`` functions :func:`patch` replaces (a tuple of str).
 
@@ -112,7 +129,7 @@ Examples
 >>> fastauc.sklearn.FUNCTIONS[:3]
 ('roc_auc_score', 'roc_curve', 'auc')
 >>> len(fastauc.sklearn.FUNCTIONS)
-16
+18
 """
 
 SCORERS = (
@@ -148,6 +165,7 @@ _ORIGINAL_SCORERS = {name: _scorer._SCORERS[name] for name in SCORERS}
 # same name: (function name, response_method, greater_is_better, keyword arguments)
 _SPECS = {name: (s._score_func.__name__, s._response_method, s._sign > 0, dict(s._kwargs))
           for name, s in _ORIGINAL_SCORERS.items()}
+_ORIGINAL_CURVE_SCORE = _scorer._CurveScorer.__dict__["_score"]
 _fallbacks: collections.Counter = collections.Counter()
 _lock = threading.Lock()
 _saved: dict = {}
@@ -208,6 +226,28 @@ def _metric(name: str) -> _Metric:
     if name not in FUNCTIONS:
         raise ValueError(f"{name!r} is not one of fastauc.sklearn.FUNCTIONS: {FUNCTIONS}")
     return _Metric(name)
+
+
+def _curve_score(self, method_caller, estimator, X, y_true, **kwargs):
+    """``_CurveScorer._score`` under the patch: the fold's scores at every
+    candidate threshold from one sweep when the metric is one fastauc sweeps,
+    else scikit-learn's method on the same predictions."""
+    pos_label = self._get_pos_label()
+    y_score = method_caller(estimator, self._response_method, X, pos_label=pos_label)
+    if isinstance(self._thresholds, numbers.Integral):
+        thresholds = np.linspace(np.min(y_score), np.max(y_score), self._thresholds)
+    else:
+        thresholds = np.asarray(self._thresholds)
+    scores = None
+    if not _needs_sklearn((y_true, y_score), kwargs):
+        scores = _metric_sweep.curve_scores(self._score_func, {**self._kwargs, **kwargs},
+                                            y_true, y_score, thresholds,
+                                            getattr(estimator, "classes_", None), pos_label)
+    if scores is None:
+        _fallbacks["TunedThresholdClassifierCV"] += 1
+        return _ORIGINAL_CURVE_SCORE(self, lambda *a, **k: y_score, estimator, X, y_true,
+                                     **kwargs)
+    return self._sign * scores, thresholds
 
 
 def get_scorer(name: str):
@@ -305,8 +345,10 @@ def patch() -> None:
     """Route ``sklearn.metrics.<name>`` and the string scorers to fastauc.
 
     Replaces the attributes ``sklearn.metrics.<name>`` for every name in
-    :data:`FUNCTIONS` and the entries of scikit-learn's scorer registry for
-    every name in :data:`SCORERS`.  Idempotent: patching twice is patching
+    :data:`FUNCTIONS`, the entries of scikit-learn's scorer registry for
+    every name in :data:`SCORERS`, and the per-fold method of the curve
+    scorer that ``TunedThresholdClassifierCV`` uses (its candidate
+    thresholds then come from one sweep per fold).  Idempotent: patching twice is patching
     once.  :func:`unpatch` restores scikit-learn's own objects.
 
     See Also
@@ -331,6 +373,8 @@ def patch() -> None:
             return
         _saved["functions"] = {name: getattr(_skm, name) for name in FUNCTIONS}
         _saved["scorers"] = {name: _scorer._SCORERS[name] for name in SCORERS}
+        _saved["curve_score"] = _scorer._CurveScorer.__dict__["_score"]
+        _scorer._CurveScorer._score = _curve_score
         for name in FUNCTIONS:
             setattr(_skm, name, _metric(name))
         for name in SCORERS:
@@ -364,6 +408,7 @@ def unpatch() -> None:
         for name, obj in _saved.pop("functions").items():
             setattr(_skm, name, obj)
         _scorer._SCORERS.update(_saved.pop("scorers"))
+        _scorer._CurveScorer._score = _saved.pop("curve_score")
 
 
 @contextlib.contextmanager
@@ -415,7 +460,10 @@ def fallback_counts() -> dict:
     counts : dict of str to int
         The calls of each function of :data:`FUNCTIONS` that went to
         scikit-learn since this module was imported (functions that never
-        fell back are left out).  A copy: later calls do not change it.
+        fell back are left out), and under ``"TunedThresholdClassifierCV"``
+        the folds whose candidate thresholds the patched curve scorer handed
+        to scikit-learn's per-threshold loop.  A copy: later calls do not
+        change it.
 
     See Also
     --------

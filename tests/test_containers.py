@@ -78,6 +78,10 @@ CALLS = {
         sample_weight=w).replicates},
     "confusion_matrix_at_thresholds": lambda y, s, s2, w, p:
         fastauc.confusion_matrix_at_thresholds(y, s, sample_weight=w),
+    "metric_at_thresholds": lambda y, s, s2, w, p:
+        fastauc.metric_at_thresholds(y, s, fastauc.f1_score, sample_weight=w),
+    "class_likelihood_ratios": lambda y, s, s2, w, p:
+        fastauc.class_likelihood_ratios(y, p, sample_weight=w),
     "gini": lambda y, s, s2, w, p: fastauc.gini(y, s, sample_weight=w),
     "lift_at": lambda y, s, s2, w, p: fastauc.lift_at(y, s, 0.1, sample_weight=w),
     "gains_table": lambda y, s, s2, w, p: fastauc.gains_table(y, s, sample_weight=w),
@@ -363,6 +367,7 @@ STRING_CALLS = {  # (labels, predictions) -> result; the greater label "pos" is 
     "average_precision_score":
         lambda y, p: fastauc.average_precision_score(y, S, **POS),
     "f1_score": lambda y, p: fastauc.f1_score(y, p, **POS),
+    "class_likelihood_ratios": lambda y, p: fastauc.class_likelihood_ratios(y, p),
     "precision_recall_fscore_support":
         lambda y, p: fastauc.precision_recall_fscore_support(y, p),
     "threshold_metrics": lambda y, p: fastauc.threshold_metrics(y, S, **POS).to_dict(),
