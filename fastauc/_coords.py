@@ -356,8 +356,8 @@ def _curve(y_true, y_score, sample_weight, pos_label) -> _Curve:
 def coords_of_tallies(t, x="all", input="threshold",
                       ret=("threshold", "specificity", "sensitivity"), best_method="youden",
                       best_weights=(1.0, 0.5)) -> Coords:
-    """:func:`coords` of the curve tallies an engine built (Dask, Spark: the
-    ranges' points, ``_adapters.ranges.curve_tallies``), with the in-memory
+    """:func:`coords` of the curve tallies an engine built (the Dask and Spark
+    ranges' points, with a spare slot in front), with the in-memory
     function's warning for one class."""
     curve = _curve_of_tallies(t, compact=True)
     if curve.P <= 0 or curve.N <= 0:

@@ -96,3 +96,38 @@ def binary_probability_table(y_true, y_prob, sample_weight, pos_label, name="y_p
     zero weight left out)."""
     is_pos, p, w = binary_probability_rows(y_true, y_prob, sample_weight, pos_label, name)
     return Table.from_rows(is_pos, p, w, name=name)
+
+
+def linspace_edges(n_bins):
+    """``n_bins + 1`` equally spaced edges from 0 to 1 as ``torch.linspace``
+    rounds them on one element at a time: ``i * step`` in the lower half,
+    ``1 - (n_bins - i) * step`` in the upper half (``calibration_error``'s)."""
+    step = 1.0 / n_bins
+    i = np.arange(n_bins + 1, dtype=np.float64)
+    return np.where(i < (n_bins + 1) // 2, step * i, 1.0 - step * (n_bins - i))
+
+
+def table_bins(probs, pos, neg, n_bins):
+    """``calibration_error``'s per-bin sums of a distinct-score table (the
+    probabilities ``probs`` with their class weights): ``(weight, weighted
+    probability, positive weight)`` in ``n_bins + 1`` bins closed on the left,
+    1 alone in the last."""
+    idx = np.searchsorted(linspace_edges(n_bins), probs, side="right") - 1
+    tot = pos + neg
+    n = n_bins + 1
+    return np.stack((np.bincount(idx, tot, n), np.bincount(idx, tot * probs, n),
+                     np.bincount(idx, pos, n)))
+
+
+def binned_error(total, sums, true, norm):
+    """The calibration error of per-bin sums: the gaps between each bin's
+    frequency and mean probability, averaged by weight (``"l1"``), their
+    root mean square (``"l2"``) or the largest (``"max"``)."""
+    kept = total != 0
+    gap = np.abs(true[kept] - sums[kept]) / total[kept]
+    prop = total[kept] / total.sum()
+    if norm == "l1":
+        return float(gap @ prop)
+    if norm == "max":
+        return float(gap.max())
+    return float(np.sqrt(np.square(gap) @ prop))

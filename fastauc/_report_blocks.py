@@ -5,6 +5,7 @@ calibration error), computed by the public functions that define them."""
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -50,45 +51,34 @@ def is_probability(c):
     return bool(c.shape[0]) and bool(c.min() >= 0.0) and bool(c.max() <= 1.0)
 
 
-def calibration_block(y01, p, sw):
-    """The Brier score with its CORP split and the 15-bin ECE of probabilities ``p``."""
-    from .calibration import calibration_error
-    from .reliability import brier_decomposition
-
-    d = brier_decomposition(y01, p, sample_weight=sw)
-    ece = calibration_error(y01, p, n_bins=CALIBRATION_BINS, norm="l1", sample_weight=sw)
-    return {"brier": float(d.brier), "miscalibration": float(d.miscalibration),
-            "discrimination": float(d.discrimination), "uncertainty": float(d.uncertainty),
-            "ece": float(ece)}
+#: p-values below this are printed as ``p < 1e-300``: a normal tail this far
+#: out is at the edge of float64 (it underflows to 0 past z of about 38.5), so
+#: the digits say nothing beyond the bound
+P_FLOOR = 1e-300
 
 
-def operating_points(y01, p, sw, rates, level, interval, boot=None):
-    """The points of ``rates`` (``(given, measure, values)`` triples) of one
-    model (labels ``y01``, scores ``p``, weights ``sw``): each value and its
-    threshold as :func:`~fastauc.coords` gives them, and its interval as
-    :func:`~fastauc.coords_ci` gives it: Wilson's (``interval="wilson"``),
-    or the bootstrap's with the options ``boot``."""
-    from .coords import coords
-    from .coords_intervals import coords_ci
+def format_pvalue(p) -> str:
+    """``"p = 0.0123"``: three significant digits, or ``"p < 1e-300"`` below
+    :data:`P_FLOOR` (an underflowed p-value is 0.0, not a zero probability)."""
+    if p is None or p != p:
+        return "p = nan"
+    return f"p < {P_FLOOR:.0e}" if p < P_FLOOR else f"p = {p:.3g}"
 
-    out = []
-    for given, measure, values in rates:
-        if not values:
-            continue
-        x = list(values)
-        est = coords(y01, p, x, input=given, ret=[measure, "threshold"], sample_weight=sw)
-        if interval == "wilson":
-            res = coords_ci(y01, p, x, input=given, ret=[measure], method="wilson",
-                            confidence_level=level, sample_weight=sw)
-        else:
-            res = coords_ci(y01, p, x, input=given, ret=[measure], method="bootstrap",
-                            confidence_level=level, sample_weight=sw, **(boot or {}))
-        for i, rate in enumerate(values):
-            out.append({"given": given, "rate": rate, "measure": measure,
-                        "value": float(est[measure][i]), "low": float(res.low[measure][i]),
-                        "high": float(res.high[measure][i]), "interval": interval,
-                        "threshold": float(est["threshold"][i])})
-    return out
+
+def _plain(x):
+    """JSON-ready: numpy scalars to Python, NaN/inf to None."""
+    if isinstance(x, dict):
+        return {str(k): _plain(val) for k, val in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(val) for val in x]
+    if isinstance(x, (np.floating, float)):
+        x = float(x)
+        return x if math.isfinite(x) else None
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    return x
 
 
 def operating_table(m, pct):

@@ -34,6 +34,7 @@ from ._kernels.resampling import (
     replicate_wide,
 )
 from ._kernels.losses import log_loss_sum
+from ._operating import operating_point
 from ._kernels.placements import group_weights
 from ._kernels.table import sweep_table
 from ._kernels.resampling import layout_ranks
@@ -537,14 +538,9 @@ def point_estimate(rows: Rows, j: int, model: _Model, metric: str, max_fpr: floa
     s = rows.scores[j]
     w = rows.w if rows.w.shape[0] else None
     if metric in OPERATING_POINTS:
-        from . import operating_points
-
-        return getattr(operating_points, metric)(rows.is_pos, s, max_fpr, sample_weight=w,
-                                                  pos_label=True).value
-    if metric == "brier":
-        from .calibration import brier_score_loss
-
-        return float(brier_score_loss(rows.is_pos, s, sample_weight=w, pos_label=True))
+        return operating_point(metric, rows.is_pos, s, max_fpr, w, True)[0]
+    if metric == "brier":  # brier_score_loss's mean of the squared errors
+        return float(np.average((s - rows.is_pos) ** 2, weights=w))
     if metric == "log_loss":
         total, total_w = log_loss_sum(s[:, None], rows.is_pos.view(np.uint8).astype(np.int64),
                                       rows.w)

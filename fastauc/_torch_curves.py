@@ -745,15 +745,10 @@ class BinaryCalibrationError(_SweepMetric):
         self.n_bins, self.norm = n_bins, norm
 
     def _result(self, keys, p, q, batch):
-        from .calibration import calibration_error
+        from ._probabilities import binned_error, table_bins
 
-        k, pos, neg = (x.detach().cpu().numpy() for x in (keys, p, q))
-        d = k.shape[0]
-        w = np.concatenate((pos, neg))
-        kept = w > 0  # a key's class without weight: no row
-        y = np.concatenate((np.ones(d, np.int8), np.zeros(d, np.int8)))[kept]
-        value = calibration_error(y, np.concatenate((k, k))[kept], n_bins=self.n_bins,
-                                  norm=self.norm, sample_weight=w[kept])
+        k, pos, neg = (x.detach().cpu().numpy().astype(np.float64) for x in (keys, p, q))
+        value = binned_error(*table_bins(k, pos, neg, self.n_bins), self.norm)
         return torch.tensor(value, dtype=F64, device=keys.device)
 
 

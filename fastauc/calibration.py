@@ -29,6 +29,7 @@ from ._kernels.calibration import (
     gather_buckets,
 )
 from ._parallel import map_units, row_blocks
+from ._probabilities import binned_error, linspace_edges
 from .losses import log_loss
 
 __all__ = ["brier_score_loss", "calibration_curve", "calibration_error", "d2_brier_score",
@@ -551,15 +552,6 @@ def calibration_curve(y_true, y_prob, *, pos_label=None, n_bins=5, strategy="uni
     return true[kept] / total[kept], sums[kept] / total[kept]
 
 
-def _linspace_edges(n_bins):
-    """``n_bins + 1`` equally spaced edges from 0 to 1 as ``torch.linspace``
-    rounds them on one element at a time: ``i * step`` in the lower half,
-    ``1 - (n_bins - i) * step`` in the upper half."""
-    step = 1.0 / n_bins
-    i = np.arange(n_bins + 1, dtype=np.float64)
-    return np.where(i < (n_bins + 1) // 2, step * i, 1.0 - step * (n_bins - i))
-
-
 @dispatch("y_prob")
 def calibration_error(y_true, y_prob, *, n_bins=15, norm="l1", sample_weight=None):
     """Expected (l1), root-mean-square (l2) or maximum (max) calibration error.
@@ -633,7 +625,7 @@ def calibration_error(y_true, y_prob, *, n_bins=15, norm="l1", sample_weight=Non
     p = v.as_float_array(y_prob, "y_prob")
     y = v.as_label_array(y_true)
     # bins closed on the left; 1 alone in a last bin (one pass; its errors after it)
-    bins = (_linspace_edges(n_bins), n_bins + 1, True, n_bins, 1)
+    bins = (linspace_edges(n_bins), n_bins + 1, True, n_bins, 1)
     done = False
     if _labels_in_the_pass(y, p.shape[0]):  # labels {0, 1} checked in that pass
         try:
@@ -654,11 +646,4 @@ def calibration_error(y_true, y_prob, *, n_bins=15, norm="l1", sample_weight=Non
         v.raise_non_finite("y_prob", p)
     if lo < 0 or hi > 1:
         raise ValueError("y_prob has values outside [0, 1].")
-    kept = total != 0
-    gap = np.abs(true[kept] - sums[kept]) / total[kept]
-    prop = total[kept] / total.sum()
-    if norm == "l1":
-        return float(gap @ prop)
-    if norm == "max":
-        return float(gap.max())
-    return float(np.sqrt(np.square(gap) @ prop))
+    return binned_error(total, sums, true, norm)

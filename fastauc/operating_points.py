@@ -11,14 +11,13 @@ the distinct scores, highest first, with the cumulative weights ``tp(t)`` and
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _metric_sweep as ms
-from ._curves import threshold_tallies
+from ._operating import operating_point, rates
 from ._device import dispatch
 
 __all__ = [
@@ -30,10 +29,6 @@ __all__ = [
     "sensitivity_at_specificity",
     "specificity_at_sensitivity",
 ]
-
-#: the threshold reported when no threshold meets a ROC constraint (torchmetrics')
-NO_ROC_THRESHOLD = 1e6
-
 
 @dataclass(frozen=True)
 class OperatingPoint:
@@ -74,56 +69,6 @@ def _check_minimum(value, name):
             not (0.0 <= float(value) <= 1.0):
         raise ValueError(f"{name} must be a number in [0, 1], got {value!r}.")
     return float(value)
-
-
-def _rates(y_true, y_score, sample_weight, pos_label):
-    """The sweep's thresholds (descending) with tp and fp, and the class weights."""
-    thr, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight,
-                                                        pos_label)
-    return thr, np.asarray(tps, np.float64), np.asarray(fps, np.float64), total_p, total_n
-
-
-def _roc_points(y_true, y_score, sample_weight, pos_label):
-    """torchmetrics' ROC points: a start point (nothing predicted positive) at
-    threshold 1.0 (``inf`` when a score exceeds 1), then every distinct score;
-    a rate of an absent class is 0."""
-    thr, tps, fps, total_p, total_n = _rates(y_true, y_score, sample_weight, pos_label)
-    start = 1.0 if thr.shape[0] == 0 or thr[0] <= 1.0 else math.inf
-    thr = np.concatenate(([start], thr))
-    tpr = np.concatenate(([0.0], tps / total_p if total_p > 0 else np.zeros_like(tps)))
-    fpr = np.concatenate(([0.0], fps / total_n if total_n > 0 else np.zeros_like(fps)))
-    return thr, tpr, 1.0 - fpr
-
-
-def _first_max(value, allowed, thr):
-    """The highest threshold of greatest ``value`` among ``allowed`` (torch.argmax's
-    first index), or (0.0, 1e6) when nothing is allowed."""
-    idx = np.flatnonzero(allowed)
-    if idx.shape[0] == 0:
-        return OperatingPoint(0.0, NO_ROC_THRESHOLD)
-    j = idx[np.argmax(value[idx])]
-    return OperatingPoint(float(value[j]), float(thr[j]))
-
-
-def _pr_points(y_true, y_score, sample_weight, pos_label):
-    """torchmetrics' precision-recall points with a threshold (the end point
-    (recall 0, precision 1) has none): recall is 1 everywhere without positives."""
-    thr, tps, fps, total_p, _ = _rates(y_true, y_score, sample_weight, pos_label)
-    precision = tps / (tps + fps)
-    recall = tps / total_p if total_p > 0 else np.ones_like(tps)
-    return thr, precision, recall
-
-
-def _lexmax(first, second, allowed, thr):
-    """The highest threshold maximising ``(first, second)`` lexicographically among
-    ``allowed``; threshold NaN when ``first`` is 0 there or nothing is allowed."""
-    idx = np.flatnonzero(allowed)
-    if idx.shape[0] == 0:
-        return OperatingPoint(0.0, math.nan)
-    idx = idx[first[idx] == first[idx].max()]
-    j = idx[np.argmax(second[idx])]  # thresholds descend: the first is the highest
-    best = float(first[j])
-    return OperatingPoint(best, float(thr[j]) if best != 0.0 else math.nan)
 
 
 @dispatch("y_score")
@@ -174,8 +119,8 @@ def sensitivity_at_specificity(y_true, y_score, min_specificity, *, sample_weigh
     OperatingPoint(value=0.6666666666666666, threshold=0.7)
     """
     minimum = _check_minimum(min_specificity, "min_specificity")
-    thr, sens, spec = _roc_points(y_true, y_score, sample_weight, pos_label)
-    return _first_max(sens, spec >= minimum, thr)
+    return OperatingPoint(*operating_point("sensitivity_at_specificity", y_true, y_score,
+                                           minimum, sample_weight, pos_label))
 
 
 @dispatch("y_score")
@@ -224,8 +169,8 @@ def specificity_at_sensitivity(y_true, y_score, min_sensitivity, *, sample_weigh
     OperatingPoint(value=0.6666666666666667, threshold=0.35)
     """
     minimum = _check_minimum(min_sensitivity, "min_sensitivity")
-    thr, sens, spec = _roc_points(y_true, y_score, sample_weight, pos_label)
-    return _first_max(spec, sens >= minimum, thr)
+    return OperatingPoint(*operating_point("specificity_at_sensitivity", y_true, y_score,
+                                           minimum, sample_weight, pos_label))
 
 
 @dispatch("y_score")
@@ -273,8 +218,8 @@ def precision_at_recall(y_true, y_score, min_recall, *, sample_weight=None, pos_
     OperatingPoint(value=0.75, threshold=0.35)
     """
     minimum = _check_minimum(min_recall, "min_recall")
-    thr, precision, recall = _pr_points(y_true, y_score, sample_weight, pos_label)
-    return _lexmax(precision, recall, recall >= minimum, thr)
+    return OperatingPoint(*operating_point("precision_at_recall", y_true, y_score, minimum,
+                                           sample_weight, pos_label))
 
 
 @dispatch("y_score")
@@ -321,8 +266,8 @@ def recall_at_precision(y_true, y_score, min_precision, *, sample_weight=None, p
     OperatingPoint(value=0.6666666666666666, threshold=0.7)
     """
     minimum = _check_minimum(min_precision, "min_precision")
-    thr, precision, recall = _pr_points(y_true, y_score, sample_weight, pos_label)
-    return _lexmax(recall, precision, precision >= minimum, thr)
+    return OperatingPoint(*operating_point("recall_at_precision", y_true, y_score, minimum,
+                                           sample_weight, pos_label))
 
 
 @dispatch("y_score")
@@ -372,7 +317,7 @@ def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_we
     (array([2., 1., 1., 0.]), array([0., 1., 1., 2.]), array([1., 1., 0., 0.]), \
 array([1., 1., 2., 2.]), array([0.8 , 0.4 , 0.35, 0.1 ]))
     """
-    thr, tps, fps, _, _ = _rates(y_true, y_score, sample_weight, pos_label)
+    thr, tps, fps, _, _ = rates(y_true, y_score, sample_weight, pos_label)
     if tps.shape[0] == 0:
         return tps, fps, tps, tps, thr
     return fps[-1] - fps, fps, tps[-1] - tps, tps, thr
@@ -455,7 +400,7 @@ def metric_at_thresholds(y_true, y_score, metric_func, *, sample_weight=None,
     if rows is not None:
         name, kw = swept
         yt, ys, w = rows
-        thr, tp, fp, total_p, total_n = _rates(yt, ys, w, 1)
+        thr, tp, fp, total_p, total_n = rates(yt, ys, w, 1)
         if name not in ms.NEEDS_BOTH_CLASSES or (total_p > 0 and total_n > 0):
             values = ms.swept_values(name, kw, tp, fp, total_p, total_n)
             return np.asarray(values, np.float64), thr.astype(ys.dtype, copy=False)

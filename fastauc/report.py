@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,13 +17,17 @@ from ._containers import to_host
 from ._report_blocks import (
     CALIBRATION_BINS,
     OPERATING_INPUTS,
-    calibration_block,
+    _plain,
     check_calibration,
     check_rates,
+    format_pvalue,
     is_probability,
-    operating_points,
     operating_table,
 )
+from .calibration import calibration_error
+from .coords import coords
+from .coords_intervals import coords_ci
+from .reliability import brier_decomposition
 from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
@@ -39,34 +42,39 @@ LIFT_FRACTIONS = (0.01, 0.05, 0.10)
 _AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "mcc",
                  "youden", "accuracy", "predicted_positive_rate")
 _COUNTS = ("tp", "fp", "tn", "fn")  # confusion counts: whole numbers without weights
-#: p-values below this are printed as ``p < 1e-300``: a normal tail this far
-#: out is at the edge of float64 (it underflows to 0 past z of about 38.5), so
-#: the digits say nothing beyond the bound
-P_FLOOR = 1e-300
+def _calibration_block(y01, p, sw):
+    """The Brier score with its CORP split and the 15-bin ECE of probabilities ``p``."""
+    d = brier_decomposition(y01, p, sample_weight=sw)
+    ece = calibration_error(y01, p, n_bins=CALIBRATION_BINS, norm="l1", sample_weight=sw)
+    return {"brier": float(d.brier), "miscalibration": float(d.miscalibration),
+            "discrimination": float(d.discrimination), "uncertainty": float(d.uncertainty),
+            "ece": float(ece)}
 
 
-def format_pvalue(p) -> str:
-    """``"p = 0.0123"``: three significant digits, or ``"p < 1e-300"`` below
-    :data:`P_FLOOR` (an underflowed p-value is 0.0, not a zero probability)."""
-    if p is None or p != p:
-        return "p = nan"
-    return f"p < {P_FLOOR:.0e}" if p < P_FLOOR else f"p = {p:.3g}"
-
-
-def _plain(x):
-    """JSON-ready: numpy scalars to Python, NaN/inf to None."""
-    if isinstance(x, dict):
-        return {str(k): _plain(val) for k, val in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_plain(val) for val in x]
-    if isinstance(x, (np.floating, float)):
-        x = float(x)
-        return x if math.isfinite(x) else None
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.bool_):
-        return bool(x)
-    return x
+def _operating_points(y01, p, sw, rates, level, interval, boot=None):
+    """The points of ``rates`` (``(given, measure, values)`` triples) of one
+    model (labels ``y01``, scores ``p``, weights ``sw``): each value and its
+    threshold as :func:`~fastauc.coords` gives them, and its interval as
+    :func:`~fastauc.coords_ci` gives it: Wilson's (``interval="wilson"``),
+    or the bootstrap's with the options ``boot``."""
+    out = []
+    for given, measure, values in rates:
+        if not values:
+            continue
+        x = list(values)
+        est = coords(y01, p, x, input=given, ret=[measure, "threshold"], sample_weight=sw)
+        if interval == "wilson":
+            res = coords_ci(y01, p, x, input=given, ret=[measure], method="wilson",
+                            confidence_level=level, sample_weight=sw)
+        else:
+            res = coords_ci(y01, p, x, input=given, ret=[measure], method="bootstrap",
+                            confidence_level=level, sample_weight=sw, **(boot or {}))
+        for i, rate in enumerate(values):
+            out.append({"given": given, "rate": rate, "measure": measure,
+                        "value": float(est[measure][i]), "low": float(res.low[measure][i]),
+                        "high": float(res.high[measure][i]), "interval": interval,
+                        "threshold": float(est["threshold"][i])})
+    return out
 
 
 def _group_table_dict(result: GroupMetrics) -> dict:
@@ -664,11 +672,11 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
                                     sample_weight=sw, **bootstrap_options)
         points = []
         if any(x for _, _, x in rates):
-            points = operating_points(y01, columns[j], sw, rates, level,
+            points = _operating_points(y01, columns[j], sw, rates, level,
                                       "wilson" if ci == "delong" else "bootstrap", boot)
         block = None
         if calibration is not False and is_probability(columns[j]):
-            block = calibration_block(y01, columns[j], sw)
+            block = _calibration_block(y01, columns[j], sw)
         models.append(_model_report(names[j], numbers[j], interval, losses[j], points, block))
     comparisons = []
     for a in range(k):

@@ -231,7 +231,7 @@ def test_calibration_error_on_the_edges(n_bins, norm):
     """Probabilities exactly on torchmetrics' edges go to the bin above; 1 to a bin
     of its own; 0 to the first.  (Edges that torch's vectorised linspace rounds
     differently from its element-wise formula are left out: they depend on the CPU.)"""
-    from fastauc.calibration import _linspace_edges
+    from fastauc._probabilities import linspace_edges as _linspace_edges
 
     edges = torch_edges(n_bins)
     same = edges[edges == _linspace_edges(n_bins)]
@@ -246,7 +246,7 @@ def test_calibration_error_on_the_edges(n_bins, norm):
 def test_calibration_error_with_many_bins(n_bins, norm):
     """More edges than the kernel compares one by one: the count starts at
     ``p * n_bins`` and walks to the edges (probabilities on them, 0 and 1)."""
-    from fastauc.calibration import _linspace_edges
+    from fastauc._probabilities import linspace_edges as _linspace_edges
 
     y, p, w = problem(np.random.default_rng(n_bins), 3000, weights=True)
     p[:200] = np.random.default_rng(1).choice(_linspace_edges(n_bins), 200)
@@ -256,7 +256,7 @@ def test_calibration_error_with_many_bins(n_bins, norm):
 
 @needs_torch
 def test_edges_follow_torch_for_few_bins():
-    from fastauc.calibration import _linspace_edges
+    from fastauc._probabilities import linspace_edges as _linspace_edges
 
     for n_bins in range(1, 15):
         np.testing.assert_array_equal(_linspace_edges(n_bins), torch_edges(n_bins))

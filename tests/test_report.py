@@ -191,7 +191,7 @@ def test_underflowed_pvalue_prints_as_a_bound(rng):
                                      (0.01234, "p = 0.0123"), (1.0, "p = 1"),
                                      (float("nan"), "p = nan")])
 def test_format_pvalue(p, text):
-    from fastauc.report import P_FLOOR, format_pvalue
+    from fastauc._report_blocks import P_FLOOR, format_pvalue
 
     assert P_FLOOR == 1e-300
     assert format_pvalue(p) == text

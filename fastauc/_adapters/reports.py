@@ -68,18 +68,6 @@ def range_report(table, totals, k, codes, fractions, calibration=False):
 
 
 
-def _ece_edges():
-    """The calibration error's edges (``calibration_error``'s, as
-    ``torch.linspace`` rounds them): ``i / n`` from 0 in the lower half, from
-    1 in the upper half."""
-    from .._report_blocks import CALIBRATION_BINS
-
-    n = CALIBRATION_BINS
-    step = 1.0 / n
-    i = np.arange(n + 1, dtype=np.float64)
-    return np.where(i < (n + 1) // 2, step * i, 1.0 - step * (n - i))
-
-
 def range_calibration(table):
     """A key range's share of the calibration block, from its table (keys
     descending): ``()`` for an empty range, None when some score is outside
@@ -89,6 +77,7 @@ def range_calibration(table):
     weighted probabilities and positive weight in each of the calibration
     error's bins."""
     from .._kernels.pav import pav_pool
+    from .._probabilities import table_bins
     from .._report_blocks import CALIBRATION_BINS
 
     if not len(table):
@@ -101,11 +90,7 @@ def range_calibration(table):
     neg = np.ascontiguousarray(table.neg[::-1], np.float64)
     tot = pos + neg
     sse = float(np.sum(pos * np.square(1.0 - asc) + neg * np.square(asc)))
-    # ``searchsorted(edges, p, "right") - 1``: closed on the left, 1 alone in a last bin
-    idx = np.searchsorted(_ece_edges(), asc, side="right") - 1
-    n = CALIBRATION_BINS + 1
-    bins = np.stack((np.bincount(idx, tot, n), np.bincount(idx, tot * asc, n),
-                     np.bincount(idx, pos, n)))
+    bins = table_bins(asc, pos, neg, CALIBRATION_BINS)
     bpos, btot = pos.copy(), tot.copy()
     g = pav_pool(np.arange(len(table), dtype=np.int64), bpos, btot, tot * asc)
     return bpos[:g].copy(), btot[:g].copy(), sse, bins
@@ -117,6 +102,7 @@ def calibration_of_ranges(shares, total_p, total_n):
     a probability: the ranges' PAV blocks pooled in ascending order, the
     Brier sums and the bins added."""
     from .._kernels.pav import pav_pool
+    from .._probabilities import binned_error
 
     shares = [c for c in shares if not (isinstance(c, tuple) and c == ())]
     if not shares or any(c is None for c in shares):
@@ -136,9 +122,7 @@ def calibration_of_ranges(shares, total_p, total_n):
     with np.errstate(divide="ignore", invalid="ignore"):
         recal = float(np.sum(np.where(btot > 0, bpos * (btot - bpos) / btot, 0.0))) / total
     unc = total_p * total_n / total / total
-    kept = bins[0] != 0
-    gap = np.abs(bins[2][kept] - bins[1][kept]) / bins[0][kept]
-    ece = float(gap @ (bins[0][kept] / bins[0].sum()))
+    ece = binned_error(bins[0], bins[1], bins[2], "l1")
     return {"brier": float(brier), "miscalibration": float(brier - recal),
             "discrimination": float(unc - recal), "uncertainty": float(unc), "ece": ece}
 

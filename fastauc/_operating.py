@@ -1,0 +1,79 @@
+"""torchmetrics' operating-point rules on the threshold sweep: the one copy
+that ``operating_points`` (the public functions) and the bootstrap's point
+estimates use.  Each rule returns ``(value, threshold)``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._curves import threshold_tallies
+
+#: the threshold reported when no threshold meets a ROC constraint (torchmetrics')
+NO_ROC_THRESHOLD = 1e6
+
+
+def rates(y_true, y_score, sample_weight, pos_label):
+    """The sweep's thresholds (descending) with tp and fp, and the class weights."""
+    thr, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight,
+                                                        pos_label)
+    return thr, np.asarray(tps, np.float64), np.asarray(fps, np.float64), total_p, total_n
+
+
+def roc_points(y_true, y_score, sample_weight, pos_label):
+    """torchmetrics' ROC points: a start point (nothing predicted positive) at
+    threshold 1.0 (``inf`` when a score exceeds 1), then every distinct score;
+    a rate of an absent class is 0."""
+    thr, tps, fps, total_p, total_n = rates(y_true, y_score, sample_weight, pos_label)
+    start = 1.0 if thr.shape[0] == 0 or thr[0] <= 1.0 else math.inf
+    thr = np.concatenate(([start], thr))
+    tpr = np.concatenate(([0.0], tps / total_p if total_p > 0 else np.zeros_like(tps)))
+    fpr = np.concatenate(([0.0], fps / total_n if total_n > 0 else np.zeros_like(fps)))
+    return thr, tpr, 1.0 - fpr
+
+
+def first_max(value, allowed, thr):
+    """The highest threshold of greatest ``value`` among ``allowed`` (torch.argmax's
+    first index), or (0.0, 1e6) when nothing is allowed."""
+    idx = np.flatnonzero(allowed)
+    if idx.shape[0] == 0:
+        return (0.0, NO_ROC_THRESHOLD)
+    j = idx[np.argmax(value[idx])]
+    return float(value[j]), float(thr[j])
+
+
+def pr_points(y_true, y_score, sample_weight, pos_label):
+    """torchmetrics' precision-recall points with a threshold (the end point
+    (recall 0, precision 1) has none): recall is 1 everywhere without positives."""
+    thr, tps, fps, total_p, _ = rates(y_true, y_score, sample_weight, pos_label)
+    precision = tps / (tps + fps)
+    recall = tps / total_p if total_p > 0 else np.ones_like(tps)
+    return thr, precision, recall
+
+
+def lexmax(first, second, allowed, thr):
+    """The highest threshold maximising ``(first, second)`` lexicographically among
+    ``allowed``; threshold NaN when ``first`` is 0 there or nothing is allowed."""
+    idx = np.flatnonzero(allowed)
+    if idx.shape[0] == 0:
+        return 0.0, math.nan
+    idx = idx[first[idx] == first[idx].max()]
+    j = idx[np.argmax(second[idx])]  # thresholds descend: the first is the highest
+    best = float(first[j])
+    return best, (float(thr[j]) if best != 0.0 else math.nan)
+
+
+
+
+def operating_point(metric, y_true, y_score, minimum, sample_weight=None, pos_label=None):
+    """``(value, threshold)`` of the operating-point function named ``metric``."""
+    if metric in ("sensitivity_at_specificity", "specificity_at_sensitivity"):
+        thr, sens, spec = roc_points(y_true, y_score, sample_weight, pos_label)
+        if metric == "sensitivity_at_specificity":
+            return first_max(sens, spec >= minimum, thr)
+        return first_max(spec, sens >= minimum, thr)
+    thr, precision, recall = pr_points(y_true, y_score, sample_weight, pos_label)
+    if metric == "precision_at_recall":
+        return lexmax(precision, recall, recall >= minimum, thr)
+    return lexmax(recall, precision, precision >= minimum, thr)
