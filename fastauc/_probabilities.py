@@ -50,7 +50,7 @@ def _check_bounds(lo, hi, words="less than"):
                          "probabilities)")
 
 
-def _binary_pos_label(classes, pos_label):
+def binary_pos_label(classes, pos_label):
     """The positive class: ``pos_label``; else 1 for labels {0, 1} or
     {-1, 1} (or one of them), else the greater numeric label; string labels
     need ``pos_label`` (scikit-learn's ``brier_score_loss``)."""
@@ -85,7 +85,7 @@ def binary_probability_rows(y_true, y_prob, sample_weight, pos_label, name="y_pr
         raise ValueError(f"The type of the target inferred from y_true is {kind} but should be "
                          f"binary according to the shape of {name}.")
     _check_bounds(lo, hi)
-    pos_label = _binary_pos_label(classes, pos_label)
+    pos_label = binary_pos_label(classes, pos_label)
     if ones is not None and pos_label == 1:
         return ones, p, w
     return v.positive_mask(y, pos_label), p, w

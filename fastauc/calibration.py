@@ -29,7 +29,11 @@ from ._kernels.calibration import (
     gather_buckets,
 )
 from ._parallel import map_units, row_blocks
+from ._probabilities import binary_pos_label as _binary_pos_label
 from ._probabilities import binned_error, linspace_edges
+from ._probabilities import check_n_bins as _check_n_bins
+from ._probabilities import check_option as _check_options
+from ._probabilities import check_range as _check_range
 from .losses import log_loss
 
 __all__ = ["brier_score_loss", "calibration_curve", "calibration_error", "d2_brier_score",
@@ -40,45 +44,6 @@ _STRATEGIES = ("uniform", "quantile")
 
 
 # ---------------------------------------------------------------- validation
-
-def _check_options(name, value, options, func):
-    if not isinstance(value, str) or value not in options:
-        shown = "{" + ", ".join(repr(o) for o in options) + "}"
-        raise v.InvalidParameterError(f"The '{name}' parameter of {func} must be a str among "
-                                      f"{shown}. Got {value!r} instead.")
-
-
-def _check_n_bins(n_bins, func):
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise v.InvalidParameterError(f"The 'n_bins' parameter of {func} must be an int in the "
-                                      f"range [1, inf). Got {n_bins!r} instead.")
-    return int(n_bins)
-
-
-def _check_range(p, words="less than"):
-    """scikit-learn's errors for probabilities outside [0, 1] (its binary
-    check says "less than", its multiclass one "lower than")."""
-    hi, lo = p.max(), p.min()
-    if hi > 1:
-        raise ValueError(f"y_prob contains values greater than 1: {hi} (y_proba must be "
-                         "probabilities)")
-    if lo < 0:
-        raise ValueError(f"y_prob contains values {words} 0: {lo} (y_proba must be "
-                         "probabilities)")
-
-
-def _binary_pos_label(classes, pos_label):
-    """The Brier score's positive class: ``pos_label``; else 1 for labels
-    {0, 1} or {-1, 1} (or one of them), else the greater numeric label;
-    string labels need ``pos_label``."""
-    if pos_label is not None:
-        return pos_label
-    if classes.dtype.kind in "OUS":
-        return v.resolve_pos_label(classes, None)  # raises unless {0, 1} or {-1, 1}
-    if classes.tolist() in ([0, 1], [-1, 1], [0], [-1], [1]):
-        return 1
-    return classes[-1]
-
 
 def _binary_rows(y_true, y_proba, sample_weight, pos_label):
     """scikit-learn's checks of a binary target and one probability column
