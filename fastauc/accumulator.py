@@ -26,6 +26,7 @@ from ._label_codec import decode_classes, decode_label, encode_classes, encode_l
 from ._parallel import map_units
 from ._sort import CHUNK_MIN
 from ._table import Table, float_keys, sorted_tallies
+from .calibration import brier_score_loss, calibration_error
 from .coords import coords
 from .coords_intervals import coords_ci
 from .delong import roc_auc_ci
@@ -33,6 +34,7 @@ from .losses import log_loss
 from .ranking import average_precision_score, det_curve, precision_recall_curve, roc_auc_score
 from .ranking import roc_curve
 from .ranktests import mann_whitney_u
+from .reliability import brier_decomposition, reliability_curve
 from .report import report
 from .thresholds import best_threshold, partial_auc, threshold_metrics
 
@@ -571,6 +573,30 @@ class Accumulator:
         return self._call(coords_ci, x=x, input=input, ret=ret, method=method,
                           confidence_level=confidence_level, best_method=best_method,
                           best_weights=best_weights)
+
+    def brier_score_loss(self) -> float:
+        """``brier_score_loss`` of the rows seen (the scores must be
+        probabilities of the positive class)."""
+        return float(self._call(brier_score_loss))
+
+    def calibration_error(self, n_bins=15, norm="l1") -> float:
+        """``calibration_error`` (torchmetrics' binned ECE, RMS or MCE) of the rows seen."""
+        return float(self._call(calibration_error, uses_pos_label=False, n_bins=n_bins,
+                                norm=norm))
+
+    def calibration_curve(self, n_bins=5, strategy="uniform"):
+        """``calibration_curve``: ``(prob_true, prob_pred)`` of the rows seen
+        (``reliability_curve``'s bins, which take the table's weights)."""
+        r = self.reliability_curve(method=strategy, n_bins=n_bins)
+        return r.prob_true, r.prob_pred
+
+    def reliability_curve(self, method="isotonic", n_bins=10):
+        """``reliability_curve`` (CORP's PAV fit, or bins) of the rows seen."""
+        return self._call(reliability_curve, method=method, n_bins=n_bins)
+
+    def brier_decomposition(self):
+        """``brier_decomposition`` (CORP) of the rows seen."""
+        return self._call(brier_decomposition)
 
     def report(self, confidence_level=0.95, name=None):
         """``report`` of one model (DeLong's interval), with the rows seen."""

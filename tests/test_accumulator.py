@@ -122,6 +122,43 @@ RESULTS = {
 }
 
 
+# the calibration results: scores squashed into probabilities, labels {0, 1}
+CALIBRATION = {
+    "brier_score_loss": (lambda acc: acc.brier_score_loss(),
+                         lambda y, p, w: fastauc.brier_score_loss(y, p, sample_weight=w)),
+    "calibration_error": (lambda acc: acc.calibration_error(n_bins=10, norm="l2"),
+                          lambda y, p, w: fastauc.calibration_error(y, p, n_bins=10, norm="l2",
+                                                                    sample_weight=w)),
+    "calibration_curve": (lambda acc: acc.calibration_curve(n_bins=4),
+                          lambda y, p, w: fastauc.calibration_curve(y, p, n_bins=4)),
+    "calibration_curve_quantile": (
+        lambda acc: acc.calibration_curve(n_bins=3, strategy="quantile"),
+        lambda y, p, w: fastauc.calibration_curve(y, p, n_bins=3, strategy="quantile")),
+    "reliability_curve": (lambda acc: acc.reliability_curve(),
+                          lambda y, p, w: fastauc.reliability_curve(y, p, sample_weight=w)),
+    "brier_decomposition": (lambda acc: acc.brier_decomposition(),
+                            lambda y, p, w: fastauc.brier_decomposition(y, p, sample_weight=w)),
+}
+
+
+@pytest.mark.parametrize("name", CALIBRATION)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_calibration_results_equal_in_memory(name, weighted):
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 400)
+    p = np.round(1 / (1 + np.exp(-(y + rng.normal(size=400)))), 2)  # tied probabilities
+    if weighted and name.startswith("calibration_curve"):
+        return  # scikit-learn's calibration_curve takes no weights
+    w = rng.choice([0.0, 0.5, 1.0, 2.0], 400) if weighted else None
+    acc = Accumulator()
+    for a in range(0, 400, 130):
+        acc.update(y[a:a + 130], p[a:a + 130], None if w is None else w[a:a + 130])
+    ours, ref = CALIBRATION[name]
+    _same(ours(acc), ref(y, p, w))
+    back = Accumulator.from_bytes(acc.to_bytes())  # and from its bytes
+    _same(ours(back), ref(y, p, w))
+
+
 def _positive_target(y, pos_label):
     """What the in-memory functions without pos_label see: y itself, or y == pos_label."""
     return y if pos_label is None else (y == pos_label)
