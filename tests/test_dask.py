@@ -292,6 +292,26 @@ def test_thresholds_equal_in_memory(client, parts, range_rows, rng, monkeypatch)
             np.testing.assert_allclose(got[name], ref[name], rtol=1e-12, atol=TOL)
     with pytest.raises(ValueError, match="not a valid coordinate"):
         fd.coords(Y, S, ret="sesame", compute=False)
+    # calibration, from the same table (probabilities: the scores squashed)
+    P = 1 / (1 + np.exp(-S))
+    p = 1 / (1 + np.exp(-s))
+    assert fd.brier_score_loss(Y, P, sample_weight=W) == pytest.approx(
+        fastauc.brier_score_loss(y, p, sample_weight=w), rel=1e-12)
+    for norm in ("l1", "max"):
+        assert fd.calibration_error(Y, P, sample_weight=W, norm=norm, n_bins=7) == \
+            pytest.approx(fastauc.calibration_error(y, p, sample_weight=w, norm=norm, n_bins=7),
+                          rel=1e-12, abs=1e-15)
+    got, ref = fd.brier_decomposition(Y, P, sample_weight=W), fastauc.brier_decomposition(
+        y, p, sample_weight=w)
+    for name in ("brier", "miscalibration", "discrimination", "uncertainty"):
+        assert getattr(got, name) == pytest.approx(getattr(ref, name), rel=1e-10, abs=1e-14)
+    for method in ("isotonic", "quantile"):
+        got = fd.reliability_curve(Y, P, sample_weight=W, method=method, n_bins=4)
+        ref = fastauc.reliability_curve(y, p, sample_weight=w, method=method, n_bins=4)
+        np.testing.assert_allclose(got.prob_true, ref.prob_true, rtol=1e-10, atol=1e-14)
+        np.testing.assert_allclose(got.prob_pred, ref.prob_pred, rtol=1e-10, atol=1e-14)
+    with pytest.raises(ValueError, match="y_prob"):
+        fd.brier_score_loss(Y, S + 5)
 
 
 @pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900), (64, 1 << 21)])

@@ -180,6 +180,19 @@ def test_curves_thresholds_and_log_loss_equal_in_memory(spark, rng, partitions, 
         for name in ref:
             np.testing.assert_allclose(got[name], ref[name], rtol=TOL, atol=TOL)
     p = 1 / (1 + np.exp(-s.astype(np.float64)))
+    if partitions != 64:  # the suite's time
+        dfc = _frame(spark, {"label": y, "p": p, "w": w}, partitions)
+        assert fs.brier_score_loss(dfc, "label", "p", sample_weight="w") == pytest.approx(
+            fastauc.brier_score_loss(y, p, sample_weight=w), rel=1e-12)
+        assert fs.calibration_error(dfc, "label", "p", sample_weight="w", norm="l2") == \
+            pytest.approx(fastauc.calibration_error(y, p, sample_weight=w, norm="l2"),
+                          rel=1e-12)
+        got = fs.brier_decomposition(dfc, "label", "p", sample_weight="w")
+        ref = fastauc.brier_decomposition(y, p, sample_weight=w)
+        assert got.miscalibration == pytest.approx(ref.miscalibration, rel=1e-10, abs=1e-14)
+        got = fs.reliability_curve(dfc, "label", "p", sample_weight="w")
+        ref = fastauc.reliability_curve(y, p, sample_weight=w)
+        np.testing.assert_allclose(got.prob_true, ref.prob_true, rtol=1e-10, atol=1e-14)
     dfp = _frame(spark, {"label": y, "p": p, "w": w}, partitions).cache()
     for weight, ww, normalize in ((None, None, True), ("w", w, False)):
         assert fs.log_loss(dfp, "label", "p", sample_weight=weight, normalize=normalize) == \

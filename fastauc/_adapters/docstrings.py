@@ -99,6 +99,7 @@ PARAMETERS = {
     "y_proba": _column(
         "Probabilities of the greater label, in [0, 1] (clipped to ``[eps, 1 - eps]`` "
         "as in memory)."),
+    "y_prob": _column("Predicted probabilities of the positive class, in [0, 1]."),
     "sample_weight": _column(
         "Non-negative sample weights, on the same rows.", "{column}, default=None"),
     "sample_weight/delong": _column(
@@ -205,6 +206,14 @@ PARAMETERS = {
     "best_weights": Param(
         "tuple of 2 floats, default=(1.0, 0.5)",
         "pROC's ``best.weights``: the relative cost of a false negative and the prevalence."),
+    "n_bins/calibration_error": Param("int, default=15", "Number of equal-width bins."),
+    "norm": Param('{"l1", "l2", "max"}, default="l1"',
+                  "The expected calibration error, its root mean square, or the largest gap."),
+    "method/reliability": Param(
+        '{"isotonic", "uniform", "quantile"}, default="isotonic"',
+        "PAV blocks (CORP), bins of equal width, or bins at the probabilities' quantiles."),
+    "n_bins/reliability": Param("int, default=10",
+                                'Number of bins (``"uniform"`` and ``"quantile"``).'),
     "metric/bootstrap": Param(
         '{"roc_auc"}, default="roc_auc"',
         "The metric resampled; the clusters bootstrap the AUC only."),

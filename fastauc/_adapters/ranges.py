@@ -402,3 +402,20 @@ def loss_of(parts_sums, normalize):
     if weight == 0:
         raise v.zero_weights_error()
     return float(loss / weight) if normalize else float(loss)
+
+
+def table_rows_of(t):
+    """The distinct-score table of ``curve_tallies``' result as weighted rows
+    ``(y, score, weight)``: one row per distinct score and class with weight
+    (label 1 the positive class), what the in-memory calibration functions
+    take with ``sample_weight``."""
+    keys = t.thr_keys[1:]
+    s = keys_to_floats(keys, np.empty_like(keys))
+    tps = np.asarray(t.tps, np.float64)
+    fps = np.asarray(t.fps, np.float64)
+    pos = tps[1:] - np.concatenate(([0.0], tps[1:-1]))
+    neg = fps[1:] - np.concatenate(([0.0], fps[1:-1]))
+    w = np.concatenate((pos, neg))
+    keep = w > 0
+    y = np.concatenate((np.ones(s.shape[0], np.int8), np.zeros(s.shape[0], np.int8)))
+    return y[keep], np.concatenate((s, s))[keep], w[keep]

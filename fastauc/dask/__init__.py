@@ -31,6 +31,8 @@ value.  The current ``distributed`` client runs the graph, or dask's local
 scheduler when there is none.
 """
 
+from .calibration import (brier_decomposition, brier_score_loss, calibration_error,
+                          reliability_curve)
 from .deploy import warm_workers
 from .inference import bootstrap_ci, bootstrap_test, delong_covariance, delong_test
 from .metrics import (average_precision_score, best_threshold, coords, log_loss, mann_whitney_u,
@@ -39,7 +41,8 @@ from .metrics import (average_precision_score, best_threshold, coords, log_loss,
 from .report import by_group, report
 
 __all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
-           "by_group", "coords",
+           "brier_decomposition", "brier_score_loss", "by_group", "calibration_error", "coords",
+           "reliability_curve",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",
            "precision_recall_curve", "report", "roc_auc_ci", "roc_auc_score", "roc_curve",
            "threshold_metrics", "warm_workers"]

@@ -21,6 +21,12 @@ Functions take a Spark DataFrame and column names.  Needs the ``spark``
 extra (``pip install "fastauc[spark]"``); imported only when used.
 """
 
+from .calibration import (
+    brier_decomposition,
+    brier_score_loss,
+    calibration_error,
+    reliability_curve,
+)
 from .curves import (
     best_threshold,
     coords,
@@ -40,7 +46,8 @@ from .metrics import (
 from .report import by_group, report
 
 __all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
-           "by_group", "coords",
+           "brier_decomposition", "brier_score_loss", "by_group", "calibration_error", "coords",
+           "reliability_curve",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",
            "precision_recall_curve", "report", "roc_auc_ci", "roc_auc_score", "roc_curve",
            "threshold_metrics", "warm_executors"]
