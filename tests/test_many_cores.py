@@ -194,8 +194,12 @@ def test_plans_do_not_read_the_thread_count(small_units, monkeypatch):
     1 and at 64 threads, and the planning functions run with the thread
     count unreadable."""
     y, s, s2, w, g = _data("ties")
+    # the one choice that is the host's per thread count by design: the
+    # unweighted sort's path (``_sort.method``, measured and remembered per
+    # thread count); both paths' plans are checked, each at 1 and 64 threads
     plans = []
-    for threads in ("1", "64"):
+    for threads, path in (("1", "radix"), ("64", "radix"), ("1", "numpy"), ("64", "numpy")):
+        monkeypatch.setenv("FASTAUC_SORT", path)
         monkeypatch.setenv("FASTAUC_NUM_THREADS", threads)
         monkeypatch.setattr(_parallel, "TRACE", [])
         for family in FAMILIES:
@@ -203,8 +207,9 @@ def test_plans_do_not_read_the_thread_count(small_units, monkeypatch):
         # (units of one call that map units run in their thread, and record
         # them in whatever order the units ran: compared as a multiset)
         plans.append(collections.Counter(_parallel.TRACE))
-    assert plans[0] == plans[1]
+    assert plans[0] == plans[1] and plans[2] == plans[3]
     assert max(units for _, units in plans[0]) >= 30
+    monkeypatch.delenv("FASTAUC_SORT")
 
     def no_threads():
         raise AssertionError("a plan read the thread count")
