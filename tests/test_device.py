@@ -689,3 +689,41 @@ def test_cli_report_bootstrap_on_the_device(tmp_path):
     cpu = fastauc.report(y, p, **kw).to_dict()["models"][0]
     dev = on_device(fastauc.report, y, p, **kw).to_dict()["models"][0]
     assert dev["auc"] == cpu["auc"] and dev["auc_low"] != cpu["auc_low"]
+
+
+@pytest.mark.parametrize("name, call", [
+    ("coords", lambda y, p, w: fastauc.coords(y, p, [0.3, 0.9], input="specificity", ret="all",
+                                              sample_weight=w)),
+    ("reliability_curve", lambda y, p, w: fastauc.reliability_curve(y, p, sample_weight=w)),
+    ("reliability_curve", lambda y, p, w: fastauc.reliability_curve(
+        y, p, method="quantile", n_bins=3, sample_weight=w)),
+    ("brier_decomposition", lambda y, p, w: fastauc.brier_decomposition(y, p, sample_weight=w)),
+    ("calibration_error", lambda y, p, w: fastauc.calibration_error(y, p, norm="l2",
+                                                                    sample_weight=w)),
+])
+def test_table_results_compute_on_the_device(name, call, monkeypatch):
+    """The device sorts and tallies; the table's results equal the CPU's, and
+    the device implementation answered (not the host fallback)."""
+    from fastauc._device import metrics, tables
+
+    answered = []
+    original = metrics.DEVICE[name]
+    monkeypatch.setitem(metrics.DEVICE, name, lambda *a, **k: answered.append(
+        original(*a, **k)) or answered[-1])
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 60)
+    p = np.round(rng.random(60), 1)  # ties
+    w = rng.choice((0.0, 0.5, 1.0, 2.0), 60)
+    def plain(r):  # records as dicts of numbers
+        r = getattr(r, "columns", r)
+        return dict(vars(r)) if hasattr(r, "__dataclass_fields__") else r
+
+    for weights in (None, w):
+        assert_close(plain(on_device(call, y, p, weights)), plain(call(y, p, weights)), 1e-12)
+    assert answered and all(a is not tables.HOST for a in answered)
+    # what the CPU path must judge comes back to it, with its words
+    with pytest.raises(ValueError) as cpu:
+        fastauc.reliability_curve(y, p + 1.0)
+    with pytest.raises(ValueError) as dev:
+        on_device(fastauc.reliability_curve, y, p + 1.0)
+    assert str(dev.value) == str(cpu.value)

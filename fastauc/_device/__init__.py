@@ -144,6 +144,14 @@ DEVICE_NOTES = {
     "bootstrap_test": "every metric and interval computes there (the Poisson scheme draws "
                       "the CPU path's replicates; the multinomial one its own, reproducible)",
     "pairwise_loss": "every loss computes there, with ``groups`` too",
+    "coords": "the sort and the distinct scores' tallies compute there; the curve's "
+              "coordinates are read from them on the host",
+    "reliability_curve": "the sort and the table of distinct probabilities compute there; "
+                         "the PAV fit or the bins on the host",
+    "brier_decomposition": "the sort and the table of distinct probabilities compute there; "
+                           "the PAV fit on the host",
+    "calibration_error": "the sort and the table of distinct probabilities compute there; "
+                         "the bins on the host",
     "pairwise_loss_gradient": "every loss computes there, with ``groups`` too",
 }
 HOST_NOTE = "CUDA arrays are copied to the host and it computes on the CPU"

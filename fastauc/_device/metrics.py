@@ -27,6 +27,7 @@ from . import validation as dv
 from .arrays import HOST
 from .pairwise import pairwise_loss, pairwise_loss_gradient
 from .resample import bootstrap_ci, bootstrap_test
+from .tables import brier_decomposition, calibration_error, coords, reliability_curve
 
 
 
@@ -412,4 +413,5 @@ DEVICE = {f.__name__: f for f in (
     roc_auc_score, roc_curve, precision_recall_curve, det_curve, average_precision_score,
     log_loss,
     delong_covariance, roc_auc_ci, delong_test, mann_whitney_u, bootstrap_ci, bootstrap_test,
-    pairwise_loss, pairwise_loss_gradient)}
+    pairwise_loss, pairwise_loss_gradient, coords, reliability_curve, brier_decomposition,
+    calibration_error)}
