@@ -19,13 +19,20 @@ import zlib
 import numpy as np
 
 from . import _validation as v
-from ._kernels.cells import range_ends
 from ._kernels.sorting import keys_to_floats
+from ._accumulator_state import (
+    _bounded,
+    _check_cells,
+    _check_table,
+    _compact,
+    _concatenated,
+    _from_header,
+    _same_label,
+)
 from ._cells import Cells
-from ._label_codec import decode_classes, decode_label, encode_classes, encode_label
-from ._parallel import map_units
+from ._label_codec import encode_classes, encode_label
 from ._sort import CHUNK_MIN
-from ._table import Table, float_keys, sorted_tallies
+from ._table import Table, sorted_tallies
 from .calibration import brier_score_loss, calibration_error
 from .coords import coords
 from .coords_intervals import coords_ci
@@ -603,124 +610,3 @@ class Accumulator:
         rep = self._call(report, names=None if name is None else [name],
                          confidence_level=confidence_level)
         return dataclasses.replace(rep, n_samples=self.n_samples, weighted=self._weighted)
-
-
-# ---------------------------------------------------------------- helpers
-
-def _concatenated(pending):
-    """The waiting batches' ``(is_pos, score, weight)`` as one set of rows."""
-    weighted = any(w.shape[0] for _, _, w in pending)
-    starts = np.concatenate(([0], np.cumsum([p.shape[0] for p, _, _ in pending]))).tolist()
-    n = starts[-1]
-    is_pos = np.empty(n, bool)
-    s = np.empty(n, np.result_type(*[sc.dtype for _, sc, _ in pending]))
-    w = np.empty(n) if weighted else v.EMPTY_WEIGHT
-    # one batch a unit, copied into place on the threads
-    map_units(_copy_batch, [(batch, a, b, is_pos, s, w)
-                            for batch, a, b in zip(pending, starts[:-1], starts[1:])])
-    return is_pos, s, w
-
-
-def _copy_batch(batch, a, b, is_pos, s, w):
-    p, sc, wb = batch
-    is_pos[a:b] = p
-    s[a:b] = sc
-    if w.shape[0]:
-        w[a:b] = wb if wb.shape[0] else 1.0
-
-
-def _bounded(levels, max_groups: int) -> Cells:
-    """The levels as one bounded table of at most ``max_groups`` cells."""
-    cells = Cells.from_table(levels[0])
-    for t in levels[1:]:
-        cells = cells.merge(Cells.from_table(t))
-    return cells.compressed(max_groups)
-
-
-def _compact(levels: list[Table]) -> list[Table]:
-    """LSM rule: largest first; the last table is merged into the one before it
-    while that one is at most twice as large.  Empty tables are dropped."""
-    levels = sorted((t for t in levels if len(t)), key=len, reverse=True)
-    while len(levels) > 1 and len(levels[-2]) <= 2 * len(levels[-1]):
-        b = levels.pop()
-        levels[-1] = levels[-1].merge(b)
-        levels.sort(key=len, reverse=True)
-    return levels
-
-
-def _same_label(a, b) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    return type(a) is type(b) and a == b
-
-
-def _from_header(cls, header: dict) -> Accumulator:
-    if not isinstance(header, dict):
-        raise ValueError("the header is not an object")
-    max_groups = header["max_groups"]
-    if max_groups is not None and (type(max_groups) is not int or max_groups < 2):
-        raise ValueError(f"max_groups must be null or an integer >= 2, got {max_groups!r}")
-    if type(header["cells"]) is not bool or (header["cells"] and max_groups is None):
-        raise ValueError("cells must be true or false, and true only with max_groups")
-    acc = cls(decode_label(header["pos_label"]), max_groups=max_groups)
-    classes = decode_classes(header["classes"])
-    rows = header["rows"]
-    if not (isinstance(rows, list) and len(rows) == 2
-            and all(type(r) is int and r >= 0 for r in rows)):
-        raise ValueError(f"rows must be two non-negative counts, got {rows!r}")
-    weighted = header["weighted"]
-    if type(weighted) is not bool:
-        raise ValueError("weighted must be true or false")
-    dtype = None if header["dtype"] is None else np.dtype(header["dtype"])
-    m = header["n_keys"]
-    if type(m) is not int or m < 0:
-        raise ValueError(f"n_keys must be a non-negative integer, got {m!r}")
-    if (classes is None) != (sum(rows) == 0) or (classes is None) != (dtype is None):
-        raise ValueError("classes, rows and dtype disagree on whether rows were seen")
-    if classes is not None and acc._pos_label is None and classes.shape[0] > 2:
-        raise ValueError("more than two classes without pos_label")
-    if m > sum(rows):
-        raise ValueError(f"{m} distinct scores from {sum(rows)} rows")
-    acc._classes, acc._rows, acc._weighted, acc._dtype = classes, list(rows), weighted, dtype
-    return acc
-
-
-def _check_cells(c: Cells):
-    """Cells read from bytes: levels in 0..64, each cell's least key in its
-    dyadic range and not above its greatest, the ranges disjoint, descending."""
-    if not (c.level <= 64).all():
-        raise ValueError("corrupted Accumulator state (a cell level above 64)")
-    ends = np.empty(len(c), np.uint64)
-    range_ends(c.keys, c.level, ends)
-    starts = np.empty(len(c), np.uint64)
-    range_ends(~c.keys, c.level, starts)
-    starts = ~starts  # the lower end: the free bits cleared
-    if not ((c.lo <= c.keys).all() and (c.lo >= starts).all()):
-        raise ValueError("corrupted Accumulator state (a cell's scores outside its range)")
-    if len(c) > 1 and not (ends[1:] < starts[:-1]).all():
-        raise ValueError("corrupted Accumulator state (cells overlap or are not descending)")
-    _check_keys(c.lo)
-
-
-def _check_keys(keys):
-    scores = keys_to_floats(keys, np.empty_like(keys))
-    if not np.isfinite(scores).all() or not (float_keys(scores) == keys).all():
-        raise ValueError("corrupted Accumulator state (a score is not a finite number)")
-
-
-def _check_table(t, rows, weighted):
-    """A table read from bytes must be one ``Table.from_rows`` could make."""
-    keys = t.keys
-    if keys.shape[0] and not (keys[:-1] > keys[1:]).all():
-        raise ValueError("corrupted Accumulator state (scores not strictly descending)")
-    _check_keys(keys)
-    for name, a in (("positive", t.pos), ("negative", t.neg)):
-        if not (np.isfinite(a).all() and (a >= 0).all()):
-            raise ValueError(f"corrupted Accumulator state ({name} weights must be finite "
-                             "and non-negative)")
-    if not weighted:
-        counts = (t.pos.sum(), t.neg.sum())
-        if (t.pos != np.floor(t.pos)).any() or (t.neg != np.floor(t.neg)).any() \
-                or counts != (rows[1], rows[0]):
-            raise ValueError("corrupted Accumulator state (unweighted counts do not add up "
-                             "to the rows)")
