@@ -11,7 +11,9 @@ single-model functions run on that group's rows.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,10 +21,14 @@ import numpy as np
 from . import _validation as v
 from ._device import dispatch
 from ._groups import group_codes
+from ._probabilities import binned_error, table_bins
+from ._report_blocks import CALIBRATION_BINS, check_rates
 from ._kernels.table import SEG_AP, SEG_AP_SPLIT, SEG_AREA2, SEG_FP, SEG_TP
 from ._stats import delong_variance, wald_bounds
 from ._sort import CHUNK_MIN
 from ._table import grouped_sums, sorted_tallies
+from .coords import coords
+from .reliability import brier_decomposition
 
 __all__ = ["GroupMetrics", "by_group"]
 
@@ -67,6 +73,9 @@ class GroupMetrics:
         Level of the intervals, e.g. 0.95.
     weighted : bool
         Whether ``sample_weight`` was given (not in the repr).
+    extra : dict of str to ndarray of shape (n_groups,)
+        The columns asked of :func:`by_group` with ``at_specificity``,
+        ``at_sensitivity`` and ``calibration`` (empty without them).
 
     See Also
     --------
@@ -103,6 +112,9 @@ class GroupMetrics:
     log_loss: np.ndarray | None  #: None unless every score is in [0, 1]
     confidence_level: float = 0.95
     weighted: bool = field(default=False, repr=False)
+    #: further columns asked of :func:`by_group` (operating points, calibration):
+    #: name -> ndarray of shape (n_groups,), in the order asked
+    extra: dict = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         """The number of groups."""
@@ -119,6 +131,7 @@ class GroupMetrics:
                 if col in ("pos_weight", "neg_weight") and not self.weighted:
                     values = values.astype(np.int64)
                 out[col] = values.tolist()
+        out.update((name, values.tolist()) for name, values in self.extra.items())
         return out
 
     def _columns(self) -> dict:
@@ -127,6 +140,7 @@ class GroupMetrics:
             values = getattr(self, col)
             if values is not None:
                 out[col] = values
+        out.update(self.extra)
         return out
 
     def to_pandas(self):
@@ -151,6 +165,7 @@ def format_table(result: GroupMetrics, max_rows: int = 40) -> str:
     head = names + ["n", "n_pos", "n_neg", "auc", f"{result.confidence_level:.0%} CI", "AP"]
     if result.log_loss is not None:
         head.append("log_loss")
+    head += list(result.extra)
     rows = []
     shown = min(len(result), max_rows)
     for i in range(shown):
@@ -161,6 +176,7 @@ def format_table(result: GroupMetrics, max_rows: int = 40) -> str:
                 f"{result.auc[i]:.4f}", ci, f"{result.average_precision[i]:.4f}"]
         if result.log_loss is not None:
             row.append(f"{result.log_loss[i]:.4f}")
+        row += [f"{values[i]:.4f}" for values in result.extra.values()]
         rows.append(row)
     widths = [max(len(h), *(len(r[j]) for r in rows)) if rows else len(h)
               for j, h in enumerate(head)]
@@ -174,7 +190,8 @@ def format_table(result: GroupMetrics, max_rows: int = 40) -> str:
 
 @dispatch("y_score")
 def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
-             confidence_level=0.95, dropna=False) -> GroupMetrics:
+             confidence_level=0.95, dropna=False, at_specificity=None, at_sensitivity=None,
+             calibration=False) -> GroupMetrics:
     """ROC AUC with its DeLong interval, AP, log loss and counts for every group.
 
     One sort of all rows (a counting sort by group, then each group's scores)
@@ -209,14 +226,26 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     dropna : bool, default=False
         Leave out rows whose group label is missing (NaN, None, null, NA)
         instead of raising.
+    at_specificity, at_sensitivity : sequence of float, default=None
+        Rates in [0, 1]: each group's sensitivity at each specificity (and
+        specificity at each sensitivity), as :func:`coords` gives it (pROC's
+        interpolation), in columns ``"sensitivity_at_specificity=0.9"`` and
+        so on (NaN for a group with one class).
+    calibration : bool, default=False
+        Add each group's Brier score, its CORP decomposition
+        (``miscalibration``, ``discrimination``, ``uncertainty``:
+        :func:`brier_decomposition`) and its 15-bin ECE
+        (:func:`calibration_error`); the scores must be probabilities.
 
     Returns
     -------
     GroupMetrics
         Arrays per column (``n``, ``n_pos``, ``n_neg``, ``pos_weight``,
         ``neg_weight``, ``auc``, ``auc_low``, ``auc_high``, ``auc_se``,
-        ``average_precision``, ``log_loss``) in sorted group order, with
-        ``to_pandas()``, ``to_polars()`` and ``to_dict()``.
+        ``average_precision``, ``log_loss``) in sorted group order, the
+        columns asked by ``at_specificity``, ``at_sensitivity`` and
+        ``calibration`` in ``extra``, with ``to_pandas()``, ``to_polars()``
+        and ``to_dict()`` (every column).
 
     Warns
     -----
@@ -248,10 +277,64 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     level = v.check_confidence_level(confidence_level)
     if not isinstance(dropna, (bool, np.bool_)):
         raise TypeError(f"dropna must be True or False, got {dropna!r}")
+    rates = [("specificity", "sensitivity", check_rates(at_specificity, "at_specificity")),
+             ("sensitivity", "specificity", check_rates(at_sensitivity, "at_sensitivity"))]
+    if not isinstance(calibration, (bool, np.bool_)):
+        raise TypeError(f"calibration must be True or False, got {calibration!r}")
     raw = v.as_array(y_score, "y_score")
     s = v.as_float_array(raw, "y_score")
     is_pos, _, w = v.binary_rows(y_true, sample_weight, pos_label, frequency=True, y_score=s)
-    return group_metrics(is_pos, s, w, group_codes(groups, s.shape[0]), level, dropna)
+    if calibration and s.shape[0] and (s.min() < 0 or s.max() > 1):
+        raise ValueError("calibration=True needs probabilities: y_score has values outside "
+                         "[0, 1]")
+    gc = group_codes(groups, s.shape[0])
+    res = group_metrics(is_pos, s, w, gc, level, dropna)
+    if any(r[2] for r in rates) or calibration:
+        res = dataclasses.replace(res, extra=_group_extras(is_pos, s, w, gc.codes, rates,
+                                                           calibration))
+    return res
+
+
+def _group_extras(is_pos, s, w, codes, rates, calibration) -> dict:
+    """Each group's operating points (:func:`coords`, pROC's interpolation) and
+    calibration (:func:`brier_decomposition`, and :func:`calibration_error`'s
+    15-bin ECE from the group's bin sums): the rows sorted by group once, then
+    each group's rows in turn (a group with one class gets NaN rates, and its
+    calibration all the same)."""
+    order = np.argsort(codes, kind="stable")
+    order = order[codes[order] >= 0]  # rows without a group label (dropna) left out
+    sc = codes[order]
+    present, starts = np.unique(sc, return_index=True)
+    ends = np.r_[starts[1:], sc.shape[0]]
+    cols = {}
+    for given, measure, values in rates:
+        for x in values:
+            cols[f"{measure}_at_{given}={x:g}"] = np.full(present.shape[0], np.nan)
+    if calibration:
+        for name in ("brier", "miscalibration", "discrimination", "uncertainty", "ece"):
+            cols[name] = np.full(present.shape[0], np.nan)
+    for j, (a, b) in enumerate(zip(starts, ends)):
+        r = order[a:b]
+        yy, ss = is_pos[r], s[r]
+        ww = w[r] if w.shape[0] else None
+        for given, measure, values in rates:
+            if not values:
+                continue
+            with warnings.catch_warnings():  # one class: NaN, counted by the AUC's warning
+                warnings.simplefilter("ignore", v.UndefinedMetricWarning)
+                c = coords(yy, ss, list(values), input=given, ret=measure, sample_weight=ww,
+                           pos_label=True)
+            for x, value in zip(values, c[measure]):
+                cols[f"{measure}_at_{given}={x:g}"][j] = value
+        if calibration:
+            d = brier_decomposition(yy, ss, sample_weight=ww, pos_label=True)
+            for name in ("brier", "miscalibration", "discrimination", "uncertainty"):
+                cols[name][j] = getattr(d, name)
+            wt = np.ones(r.shape[0]) if ww is None else ww
+            cols["ece"][j] = binned_error(*table_bins(ss, np.where(yy, wt, 0.0),
+                                                      np.where(yy, 0.0, wt), CALIBRATION_BINS),
+                                          "l1")
+    return cols
 
 
 def _split_sweeps(auc, ap, sums, n_rows, one_class, is_pos, s, w, codes):

@@ -273,3 +273,49 @@ def test_grouped_sums_are_the_groups_tables_sweeps(problem, n_groups, data):
         assert got.sums[j, SEG_FP] == ref.fp
         assert got.sums[j, SEG_AREA2] == pytest.approx(ref.area2, rel=1e-12, abs=1e-12)
         assert got.sums[j, SEG_AP] == pytest.approx(ref.ap_num, rel=1e-12, abs=1e-12)
+
+
+def test_operating_points_and_calibration_per_group():
+    """Each group's extra columns equal the single-model functions on its rows."""
+    import warnings
+
+    rng = np.random.default_rng(5)
+    n = 600
+    y = rng.integers(0, 2, n)
+    p = np.round(1 / (1 + np.exp(-(y + rng.normal(size=n)))), 2)
+    g = rng.integers(0, 4, n)
+    y[g == 3] = 1  # a group with one class
+    w = rng.choice([0.0, 1.0, 2.0], n)
+    for weights in (None, w):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", fastauc.UndefinedMetricWarning)
+            res = fastauc.by_group(y, p, g, sample_weight=weights, at_specificity=[0.8, 0.95],
+                                   at_sensitivity=[0.9], calibration=True)
+        assert list(res.extra) == ["sensitivity_at_specificity=0.8",
+                                   "sensitivity_at_specificity=0.95",
+                                   "specificity_at_sensitivity=0.9", "brier", "miscalibration",
+                                   "discrimination", "uncertainty", "ece"]
+        for j, label in enumerate(res.groups["group"]):
+            m = g == label
+            ww = None if weights is None else weights[m]
+            if label == 3:
+                assert np.isnan(res.extra["sensitivity_at_specificity=0.8"][j])
+            else:
+                c = fastauc.coords(y[m], p[m], [0.8, 0.95], input="specificity",
+                                   sample_weight=ww)
+                np.testing.assert_allclose(
+                    [res.extra["sensitivity_at_specificity=0.8"][j],
+                     res.extra["sensitivity_at_specificity=0.95"][j]], c.sensitivity, rtol=1e-12)
+                assert res.extra["ece"][j] == pytest.approx(
+                    fastauc.calibration_error(y[m], p[m], sample_weight=ww), rel=1e-12)
+            d = fastauc.brier_decomposition(y[m], p[m], sample_weight=ww)
+            for name in ("brier", "miscalibration", "discrimination", "uncertainty"):
+                assert res.extra[name][j] == pytest.approx(getattr(d, name), rel=1e-12,
+                                                           abs=1e-15)
+        assert "ece" in str(res) and res.to_dict()["brier"] == res.extra["brier"].tolist()
+    plain = fastauc.by_group(y[g < 3], p[g < 3], g[g < 3])
+    assert plain.extra == {} and "brier" not in plain.to_dict()
+    with pytest.raises(ValueError, match="probabilities"):
+        fastauc.by_group(y, p + 1, g, calibration=True)
+    with pytest.raises(ValueError, match="at_specificity"):
+        fastauc.by_group(y, p, g, at_specificity=[1.5])
