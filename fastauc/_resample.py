@@ -21,6 +21,8 @@ from . import _validation as v
 from ._kernels.placements import layout_placements, walk_rows
 from ._kernels.resampling import (
     AVERAGE_PRECISION,
+    ECE,
+    ECE_BINS,
     LOG_LOSS,
     PARTIAL_AUC,
     PREC_AT_REC,
@@ -35,6 +37,7 @@ from ._kernels.resampling import (
 )
 from ._kernels.losses import log_loss_sum
 from ._operating import operating_point
+from ._probabilities import binned_error, linspace_edges, table_bins
 from ._kernels.placements import group_weights
 from ._kernels.table import sweep_table
 from ._kernels.resampling import layout_ranks
@@ -318,7 +321,8 @@ def _merged_order(lay: _Layout):
     return merged, code
 
 
-_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "sensitivity_at_specificity",
+_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "ece",
+            "sensitivity_at_specificity",
             "specificity_at_sensitivity", "precision_at_recall", "recall_at_precision")
 #: the operating points: metric -> (kernel code, the name of its floor in the
 #: in-memory function)
@@ -330,6 +334,8 @@ OPERATING_POINTS = {"sensitivity_at_specificity": (SENS_AT_SPEC, "min_specificit
 MERGED_CODES = (PARTIAL_AUC, SENS_AT_SPEC, SPEC_AT_SENS, PREC_AT_REC, REC_AT_PREC)
 #: metrics that are a weighted mean of a per-row loss
 ROW_LOSSES = ("log_loss", "brier")
+#: metrics of probabilities (checked in [0, 1]; ``_Model.loss`` holds a per-row value)
+PROBABILITY_METRICS = ROW_LOSSES + ("ece",)
 
 
 _BATCH = 16  # replicates per kernel call at most (each replicate its own stream: the
@@ -356,13 +362,16 @@ class _Model(NamedTuple):
 
 
 def _model(is_pos, s, w, metric, name, rows=True, keys=True) -> _Model:
-    lay = _layout(is_pos, s, name, rows or w.shape[0] > 0 or metric in ROW_LOSSES, keys, w)
+    lay = _layout(is_pos, s, name, rows or w.shape[0] > 0 or metric in PROBABILITY_METRICS,
+                  keys, w)
     wl = np.ascontiguousarray(w[lay.rows]) if w.shape[0] else w
     loss = v.EMPTY_WEIGHT
-    if metric in ROW_LOSSES:
+    if metric in PROBABILITY_METRICS:
         if s.min() < 0 or s.max() > 1:
             raise ValueError(f"metric={metric!r} needs probabilities in [0, 1] in {name}")
-        if metric == "brier":  # the squared error, as brier_score_loss sums it
+        if metric == "ece":  # the probability itself (its bin: _kernel_arrays)
+            row_loss = s
+        elif metric == "brier":  # the squared error, as brier_score_loss sums it
             row_loss = (s - is_pos) ** 2
         else:
             row_loss = -np.log(np.clip(np.where(is_pos, s, 1.0 - s), _EPS, 1.0 - _EPS))
@@ -436,7 +445,8 @@ def _metric_code(metric, max_fpr, method, at=None):
     if at is not None:
         raise ValueError(f"at= is the floor of an operating-point metric "
                          f"({', '.join(OPERATING_POINTS)}), not of metric={metric!r}")
-    if method == "bca" and (metric == "average_precision" or max_fpr not in (None, 1)):
+    if method == "bca" and (metric in ("average_precision", "ece") or
+                            max_fpr not in (None, 1)):
         raise ValueError("method='bca' is available for metric='roc_auc' (without max_fpr), "
                          "'log_loss' and 'brier'; use 'percentile' or 'basic'")
     if max_fpr is not None:
@@ -448,7 +458,7 @@ def _metric_code(metric, max_fpr, method, at=None):
         if max_fpr != 1:
             return PARTIAL_AUC, float(max_fpr)
     return {"roc_auc": ROC_AUC, "average_precision": AVERAGE_PRECISION,
-            "log_loss": LOG_LOSS, "brier": LOG_LOSS}[metric], 1.0
+            "log_loss": LOG_LOSS, "brier": LOG_LOSS, "ece": ECE}[metric], 1.0
 
 
 class _Prepared:
@@ -541,6 +551,10 @@ def point_estimate(rows: Rows, j: int, model: _Model, metric: str, max_fpr: floa
         return operating_point(metric, rows.is_pos, s, max_fpr, w, True)[0]
     if metric == "brier":  # brier_score_loss's mean of the squared errors
         return float(np.average((s - rows.is_pos) ** 2, weights=w))
+    if metric == "ece":  # calibration_error's, from its bin sums
+        ww = np.ones(s.shape[0]) if w is None else w
+        return binned_error(*table_bins(s, np.where(rows.is_pos, ww, 0.0),
+                                        np.where(rows.is_pos, 0.0, ww), ECE_BINS), "l1")
     if metric == "log_loss":
         total, total_w = log_loss_sum(s[:, None], rows.is_pos.view(np.uint8).astype(np.int64),
                                       rows.w)
@@ -617,8 +631,13 @@ def _kernel_arrays(prep: _Prepared, metric_code, poisson=False):
             first.append(None)
         w.append(_reordered(mo.wl, order))
         loss.append(_reordered(mo.loss, order))
-        ranks.append(_ranks(lay) if metric_code in (ROC_AUC, AVERAGE_PRECISION)
-                     else np.empty((2, 0), _INDEX if n < 2**31 else np.int64))
+        if metric_code in (ROC_AUC, AVERAGE_PRECISION):
+            ranks.append(_ranks(lay))
+        elif metric_code == ECE:  # each position's bin, as calibration_error bins it
+            bins = np.searchsorted(linspace_edges(ECE_BINS), mo.loss, side="right") - 1
+            ranks.append(np.stack((bins, bins)).astype(_INDEX if n < 2**31 else np.int64))
+        else:
+            ranks.append(np.empty((2, 0), _INDEX if n < 2**31 else np.int64))
         code.append(code_m)
     if first[0] is None:
         first = [np.empty(0, np.int64)]

@@ -60,17 +60,20 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     y_true : array-like of shape (n_samples,)
         Binary labels; the greater label is the positive class.
     y_score : array-like of shape (n_samples,)
-        Scores (probabilities of the positive class for ``"log_loss"`` and
-        ``"brier"``).
+        Scores (probabilities of the positive class for ``"log_loss"``,
+        ``"brier"`` and ``"ece"``).
     metric : str, default="roc_auc"
         The metric resampled: ``"roc_auc"`` (:func:`roc_auc_score`),
         ``"average_precision"`` (:func:`average_precision_score`),
         ``"log_loss"`` (:func:`log_loss`), ``"brier"``
-        (:func:`brier_score_loss`), or an operating point at the floor
+        (:func:`brier_score_loss`), ``"ece"`` (:func:`calibration_error`,
+        15 bins, l1), or an operating point at the floor
         ``at``: ``"sensitivity_at_specificity"``,
         ``"specificity_at_sensitivity"``, ``"precision_at_recall"``,
         ``"recall_at_precision"`` (the value of :func:`sensitivity_at_specificity`
-        and the others: each replicate finds its own best threshold).
+        and the others: each replicate finds its own best threshold).  The
+        binned ECE is biased upward (resampling adds noise to every bin), so
+        its replicates tend to sit above the estimate.
     n_resamples : int, default=1000
         Number of bootstrap replicates (positive).
     confidence_level : float, default=0.95
@@ -82,7 +85,8 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         acceleration from the exact leave-one-out values, computed in O(n)
         from the placement values (``"roc_auc"``) or the per-row losses
         (``"log_loss"``, ``"brier"``); not available for
-        ``"average_precision"``, the operating points or with ``max_fpr``.
+        ``"average_precision"``, ``"ece"``, the operating points or with
+        ``max_fpr``.
     stratified : bool or None, default=None
         Multinomial scheme: resample positives and negatives separately
         (``True``, pROC's default, what ``None`` means), so every replicate

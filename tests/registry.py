@@ -255,6 +255,8 @@ def _bootstrap_metric_reference(metric, at=None):
             return math.nan
         if metric == "brier":
             return sk(skm.brier_score_loss, y, s, sample_weight=w)
+        if metric == "ece":
+            return _calibration_error(y, s, w, 15, "l1")
         return naive.operating_point(y, s, metric, at, w)[0]
 
     def ref(d, w):
@@ -1026,7 +1028,7 @@ REGISTRY = [
         notes="as bootstrap_ci: a replicate draws rows, not weight", slow=True)
       for m, at in (("sensitivity_at_specificity", 0.8), ("specificity_at_sensitivity", 0.7),
                     ("precision_at_recall", 0.6), ("recall_at_precision", 0.55),
-                    ("brier", None))],
+                    ("brier", None), ("ece", None))],
     C("bootstrap_ci_poisson", "bootstrap_ci",
       lambda d, w, **kw: f.bootstrap_ci(d["y"], d["s"], sample_weight=w, scheme="poisson",
                                         **{**BOOT, **kw}),

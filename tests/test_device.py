@@ -683,6 +683,9 @@ def test_cli_report_bootstrap_on_the_device(tmp_path):
             timeout=300, env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1"})
         assert proc.returncode == 0, proc.stderr[-2000:]
         out[device] = json.loads(proc.stdout)["models"][0]
+    # the calibration block comes from the device's table: the CPU's to rounding
+    cal = {d: out[d].pop("calibration") for d in out}
+    assert_close(cal["cuda"], cal["cpu"], 1e-12)
     assert out["cuda"] == out["cpu"]
     # the multinomial scheme: the device's own draws (so the device ran them)
     kw = dict(ci="bootstrap", n_resamples=20, random_state=0)

@@ -795,6 +795,21 @@ def test_operating_point_paired_test_and_brier():
                              random_state=0)
     assert r.estimate == pytest.approx(fastauc.brier_score_loss(y, p), abs=1e-15)
     assert r.low < r.estimate < r.high
+    # the calibration error: every replicate (Poisson: the rows with their
+    # counts as weights) is calibration_error's
+    from fastauc._validation import seed_from_random_state
+
+    r = fastauc.bootstrap_ci(y, p, metric="ece", n_resamples=20, random_state=3,
+                             scheme="poisson")
+    assert r.estimate == pytest.approx(fastauc.calibration_error(y, p), abs=1e-15)
+    seed = np.uint64(seed_from_random_state(3))
+    for k in range(20):
+        c = fastauc.naive.poisson_bootstrap_counts(seed, k, 400).astype(float)
+        assert r.replicates[k] == pytest.approx(fastauc.calibration_error(y, p,
+                                                                          sample_weight=c),
+                                                abs=1e-12)
+    t = fastauc.bootstrap_test(y, p, p ** 2, metric="ece", n_resamples=50, random_state=0)
+    assert t.estimate_b == pytest.approx(fastauc.calibration_error(y, p ** 2), abs=1e-15)
 
 
 @pytest.mark.parametrize("kwargs, words", [
@@ -804,6 +819,7 @@ def test_operating_point_paired_test_and_brier():
     ({"metric": "precision_at_recall", "at": 0.5, "method": "bca"}, "not available"),
     ({"metric": "recall_at_precision", "at": 0.5, "max_fpr": 0.5}, "max_fpr"),
     ({"metric": "brier", "y_score": [0.1, 1.2, 0.3, 0.4]}, "probabilities in [0, 1]"),
+    ({"metric": "ece", "method": "bca"}, "method='bca' is available for"),
 ])
 def test_operating_point_bad_input(kwargs, words):
     kw = {"y_score": [0.1, 0.2, 0.3, 0.4], **kwargs}

@@ -87,6 +87,10 @@ ROC_AUC, AVERAGE_PRECISION, PARTIAL_AUC, LOG_LOSS = 0, 1, 2, 3
 # the operating points (torchmetrics' rules; the floor comes as ``max_fpr``): group by
 # group in merged order, as the partial AUC
 SENS_AT_SPEC, SPEC_AT_SENS, PREC_AT_REC, REC_AT_PREC = 4, 5, 6, 7
+# the binned calibration error (l1, ``ECE_BINS`` bins): ``loss`` holds each row's
+# probability and ``ranks[0]`` its bin
+ECE = 8
+ECE_BINS = 15
 
 
 @jit
@@ -371,7 +375,7 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
                 while j < n_grid and grid[j] < x1:
                     tpr_out[j] = gy + (y1 - gy) * (grid[j] - gx) / (x1 - gx)
                     j += 1
-                if metric >= SENS_AT_SPEC:
+                if SENS_AT_SPEC <= metric <= REC_AT_PREC:
                     op = _operating_point(metric, max_fpr, tp, fp, total_p, total_n, op)
                 else:
                     partial += segment_area(gx, gy, x1, y1, 0.0, max_fpr)
@@ -394,9 +398,36 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
     if metric == PARTIAL_AUC:
         min_area = 0.5 * max_fpr * max_fpr
         return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
-    if metric >= SENS_AT_SPEC:
+    if SENS_AT_SPEC <= metric <= REC_AT_PREC:
         return op
     return area2 / (2.0 * tp * fp)
+
+
+@jit
+def _binned_error(cnt, src, n_pos, w, prob, bins):
+    """The resample's expected calibration error (l1): per bin, the resampled
+    weight, its sum of probabilities and its positive weight; the weighted
+    gaps ``|positives - sum of probabilities| / total`` added up."""
+    nb = ECE_BINS + 1
+    tot = np.zeros(nb)
+    sp = np.zeros(nb)
+    tr = np.zeros(nb)
+    for p in range(prob.shape[0]):
+        x = _x(cnt, src, w, p)
+        if x != 0.0:
+            b = bins[p]
+            tot[b] += x
+            sp[b] += x * prob[p]
+            if p < n_pos:
+                tr[b] += x
+    total = tot.sum()
+    if total <= 0.0:
+        return np.nan
+    err = 0.0
+    for b in range(nb):
+        if tot[b] != 0.0:
+            err += abs(tr[b] - sp[b])
+    return err / total
 
 
 @jit(inline="always")
@@ -477,8 +508,10 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
     adds ``x_i * C[i'] / (C[i'] + D[i''])`` with ``D`` the negatives' prefix
     sums.  Each is one streaming pass per class.
     """
-    if metric == PARTIAL_AUC or metric >= SENS_AT_SPEC:
+    if metric == PARTIAL_AUC or SENS_AT_SPEC <= metric <= REC_AT_PREC:
         return _merged_sweep(cnt, src, w, code, metric, max_fpr, scratch[:0], scratch[:0])
+    if metric == ECE:
+        return _binned_error(cnt, src, n_pos, w, loss, ranks[0])
     if metric == LOG_LOSS:
         s = 0.0
         sw = 0.0
