@@ -46,6 +46,9 @@ from .operating_points import (
 )
 from .pairwise import pairwise_loss, pairwise_loss_gradient
 from .ranktests import MannWhitneyResult, mann_whitney_u
+from .curvetests import CrossValidatedAUC, VenkatramanResult, cv_auc_ci, venkatraman_test
+from .power import PowerResult, roc_power
+from .smoothing import SmoothROC, smooth_roc
 from .thresholds import (
     BestThreshold,
     ConvexHull,
@@ -118,7 +121,11 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "GainsTable",
     "GroupMetrics",
     "MannWhitneyResult",
+    "CrossValidatedAUC",
+    "VenkatramanResult",
     "OperatingPoint",
+    "PowerResult",
+    "SmoothROC",
     "ModelReport",
     "Report",
     "BrierDecomposition",
@@ -151,6 +158,8 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "lift_at",
     "log_loss",
     "mann_whitney_u",
+    "cv_auc_ci",
+    "venkatraman_test",
     "metric_at_thresholds",
     "pairwise_loss",
     "pairwise_loss_gradient",
@@ -168,6 +177,8 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "recall_score",
     "report",
     "reliability_curve",
+    "roc_power",
+    "smooth_roc",
     "roc_auc_ci",
     "roc_auc_score",
     "roc_confidence_band",

@@ -25,6 +25,8 @@ from ._kernels.resampling import (
     ECE_BINS,
     LOG_LOSS,
     PARTIAL_AUC,
+    PARTIAL_FPR,
+    PARTIAL_TPR,
     PREC_AT_REC,
     REC_AT_PREC,
     ROC_AUC,
@@ -40,12 +42,13 @@ from ._operating import operating_point
 from ._probabilities import binned_error, linspace_edges, table_bins
 from ._kernels.placements import group_weights
 from ._kernels.table import sweep_table
-from ._kernels.resampling import layout_ranks
+from ._kernels.resampling import layout_ranks, mix
+from ._kernels.table import band_area
 from ._parallel import map_units
 from ._stats import norm_ppf as _norm_ppf
 from ._stats import norm_sf as _norm_sf
 from ._sort import CHUNK_MIN, sort_by_class
-from ._table import Table, _compacted, pivots, sweep_parts
+from ._table import Table, _compacted, pivots, sorted_tallies, sweep_parts
 from ._curves import binary_ap, binary_auc
 
 
@@ -321,7 +324,7 @@ def _merged_order(lay: _Layout):
     return merged, code
 
 
-_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "ece",
+_METRICS = ("roc_auc", "average_precision", "log_loss", "brier", "ece", "partial_auc",
             "sensitivity_at_specificity",
             "specificity_at_sensitivity", "precision_at_recall", "recall_at_precision")
 #: the operating points: metric -> (kernel code, the name of its floor in the
@@ -331,7 +334,8 @@ OPERATING_POINTS = {"sensitivity_at_specificity": (SENS_AT_SPEC, "min_specificit
                     "precision_at_recall": (PREC_AT_REC, "min_recall"),
                     "recall_at_precision": (REC_AT_PREC, "min_precision")}
 #: metrics swept group by group in merged order (their replicates need the rows' order)
-MERGED_CODES = (PARTIAL_AUC, SENS_AT_SPEC, SPEC_AT_SENS, PREC_AT_REC, REC_AT_PREC)
+MERGED_CODES = (PARTIAL_AUC, SENS_AT_SPEC, SPEC_AT_SENS, PREC_AT_REC, REC_AT_PREC,
+                PARTIAL_FPR, PARTIAL_TPR)
 #: metrics that are a weighted mean of a per-row loss
 ROW_LOSSES = ("log_loss", "brier")
 #: metrics of probabilities (checked in [0, 1]; ``_Model.loss`` holds a per-row value)
@@ -426,10 +430,156 @@ def _norm_ppf_or_nan(p: float) -> float:
     return _norm_ppf(p) if 0.0 < p < 1.0 else math.nan
 
 
+def check_range(r, name):
+    """``(lo, hi)`` of a partial-AUC range: two different numbers in [0, 1]
+    (``partial_auc``'s rule and words)."""
+    try:
+        lo, hi = sorted(float(x) for x in r)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a pair of numbers in [0, 1], got {r!r}") from None
+    if not (0.0 <= lo < hi <= 1.0):
+        shown = tuple(v.plain(x) for x in r) if isinstance(r, (tuple, list)) else r
+        raise ValueError(f"{name} must be two different numbers in [0, 1], got {shown!r}")
+    return lo, hi
+
+
+class PartialRange(NamedTuple):
+    """``metric="partial_auc"``'s range: ``focus`` ``"fpr"`` or ``"tpr"``,
+    its bounds, and whether McClish's correction is applied."""
+
+    focus: str
+    lo: float
+    hi: float
+    correct: bool
+
+    @property
+    def code(self) -> int:
+        return PARTIAL_FPR if self.focus == "fpr" else PARTIAL_TPR
+
+    def corrected(self, area):
+        """McClish's standardisation of ``area`` (a float or an array) when
+        ``correct``, as ``partial_auc`` computes it; else ``area``."""
+        if not self.correct:
+            return area
+        lo, hi = self.lo, self.hi
+        if self.focus == "tpr":
+            chance = (hi - lo) - (hi * hi - lo * lo) / 2.0
+        else:
+            chance = (hi * hi - lo * lo) / 2.0
+        return (1.0 + (area - chance) / ((hi - lo) - chance)) / 2.0
+
+
+def partial_range(metric, fpr_range, tpr_range, correct, max_fpr, at, method):
+    """The checked :class:`PartialRange` of ``metric="partial_auc"`` (None for
+    the other metrics, which take no range)."""
+    if metric != "partial_auc":
+        if fpr_range is not None or tpr_range is not None:
+            raise ValueError("fpr_range and tpr_range apply to metric='partial_auc' only")
+        if correct is not False:
+            raise ValueError("correct= applies to metric='partial_auc' only")
+        return None
+    if max_fpr is not None:
+        raise ValueError("metric='partial_auc' takes fpr_range=(0, max_fpr), not max_fpr")
+    if at is not None:
+        raise ValueError("at= is the floor of an operating-point metric, not of "
+                         "metric='partial_auc'")
+    if method == "bca":
+        raise ValueError("method='bca' is not available for metric='partial_auc' (no "
+                         "jackknife in O(n)); use 'percentile' or 'basic'")
+    if not isinstance(correct, (bool, np.bool_)):
+        raise TypeError(f"correct must be True or False, got {correct!r}")
+    if fpr_range is not None and tpr_range is not None:
+        raise ValueError("give fpr_range or tpr_range, not both")
+    if tpr_range is not None:
+        return PartialRange("tpr", *check_range(tpr_range, "tpr_range"), bool(correct))
+    lo, hi = (0.0, 1.0) if fpr_range is None else check_range(fpr_range, "fpr_range")
+    return PartialRange("fpr", lo, hi, bool(correct))
+
+
+def partial_estimate(rows: Rows, j: int, rng: PartialRange) -> float:
+    """``partial_auc`` of model ``j`` on all rows (its tallies and its
+    ``band_area``: the same float); NaN when a class has no weight."""
+    t = sorted_tallies(rows.is_pos, rows.scores[j], rows.w, curve=True)
+    tps, fps = t.tps[1:], t.fps[1:]
+    total_p, total_n = float(t.total_pos), float(t.total_neg)
+    if total_p <= 0 or total_n <= 0:
+        return math.nan
+    fpr = np.concatenate(([0.0], fps / total_n))
+    tpr = np.concatenate(([0.0], tps / total_p))
+    if rng.focus == "tpr":
+        area = band_area(tpr, 1.0 - fpr, rng.lo, rng.hi)
+    else:
+        area = band_area(fpr, tpr, rng.lo, rng.hi)
+    return float(rng.corrected(area))
+
+
+#: set b's seed in an unpaired comparison: ``SplitMix64(seed ^ B_STREAM)``'s
+#: finaliser (the first 64 bits of the fractional part of sqrt(2))
+B_STREAM = np.uint64(0x6A09E667F3BCC908)
+
+
+def second_seed(seed) -> np.uint64:
+    """The seed of the second data set's replicates in an unpaired comparison:
+    SplitMix64's finaliser of ``seed ^ B_STREAM``: a stream of its own, a
+    function of ``seed`` alone."""
+    return np.uint64(mix(np.uint64(seed) ^ B_STREAM))
+
+
+class Clusters(NamedTuple):
+    """``cluster=``'s ids: each row's cluster index (into the sorted distinct
+    ids), the number of clusters, and each row's key (a 64-bit hash of its
+    cluster's id) that the Poisson scheme's counts are keyed by."""
+
+    index: np.ndarray  # (n,) int64
+    size: int
+    key: np.ndarray  # (n,) int64
+
+
+def _id_keys(ids: np.ndarray) -> np.ndarray:
+    """A 64-bit key of each distinct cluster id, from its value alone (so that
+    a cluster has the same Poisson counts however the rows are split): an
+    integer (or a float with an integer value) is its own key, another float
+    its bits, anything else the BLAKE2b hash of its ``str``."""
+    kind = ids.dtype.kind
+    if kind in "biu":
+        return ids.astype(np.uint64).view(np.int64) if kind == "u" else ids.astype(np.int64)
+    if kind == "f":
+        f = ids.astype(np.float64)
+        whole = (f == np.round(f)) & (np.abs(f) < 2.0**63)
+        keys = f.view(np.int64).copy()
+        keys[whole] = f[whole].astype(np.int64)
+        return keys
+    import hashlib
+
+    return np.array([int.from_bytes(hashlib.blake2b(str(x).encode(), digest_size=8).digest(),
+                                    "little", signed=True) for x in ids.tolist()], np.int64)
+
+
+def cluster_ids(cluster, n: int) -> Clusters:
+    """Checked cluster ids of ``n`` rows (one per row, any hashable type that
+    sorts, no NaN)."""
+    c = np.asarray(v.as_array(cluster, "cluster"))
+    if c.ndim != 1 or c.shape[0] != n:
+        raise ValueError(f"cluster must hold one id per row: shape ({n},), got {c.shape}")
+    if c.dtype.kind == "f" and np.isnan(c).any():
+        raise ValueError("cluster contains NaN")
+    if c.dtype.kind == "c":
+        raise TypeError("cluster ids must be integers, strings or real numbers, not complex")
+    try:
+        ids, index = np.unique(c, return_inverse=True)
+    except TypeError:
+        raise TypeError("cluster ids must be of one type that sorts (e.g. all integers or "
+                        "all strings)") from None
+    index = index.reshape(-1).astype(np.int64)
+    return Clusters(index, int(ids.shape[0]), _id_keys(ids)[index])
+
+
 def _metric_code(metric, max_fpr, method, at=None):
     """Kernel code of the metric and its parameter: the partial-AUC bound (1
     for none), or an operating point's floor ``at``."""
     v.check_choice(metric, "metric", _METRICS)
+    if metric == "partial_auc":  # (its range: ``partial_range``)
+        return PARTIAL_FPR, 1.0
     if metric in OPERATING_POINTS:
         if at is None or isinstance(at, (bool, np.bool_)) or \
                 not isinstance(at, (int, float, np.number)) or not 0.0 <= at <= 1.0:
@@ -462,12 +612,14 @@ def _metric_code(metric, max_fpr, method, at=None):
 
 
 class _Prepared:
-    """Models sorted for the bootstrap, and the resampling strata."""
+    """Models sorted for the bootstrap, and the resampling strata (with
+    ``clusters``, one stratum of the clusters: a replicate draws clusters)."""
 
-    def __init__(self, models, strata):
+    def __init__(self, models, strata, clusters=None):
         self.models = models
         self.strata = strata
         self.n = models[0].lay.size
+        self.clusters = clusters
 
     @cached_property
     def where0(self) -> np.ndarray:
@@ -534,10 +686,15 @@ def undefined_message(one_class: bool, zero_weight: bool, metric: str):
     return None
 
 
-def prepare_rows(rows: Rows, names, metric, stratified, row_index=True, keys=True) -> _Prepared:
-    """Models sorted for the bootstrap from validated rows (see :func:`_prepare`)."""
-    return _prepared([_model(rows.is_pos, s, rows.w, metric, nm, row_index, keys)
-                      for s, nm in zip(rows.scores, names)], stratified)
+def prepare_rows(rows: Rows, names, metric, stratified, row_index=True, keys=True,
+                 clusters: Clusters | None = None) -> _Prepared:
+    """Models sorted for the bootstrap from validated rows (see :func:`_prepare`);
+    with ``clusters`` a replicate draws whole clusters (not stratified)."""
+    models = [_model(rows.is_pos, s, rows.w, metric, nm, row_index or clusters is not None,
+                     keys) for s, nm in zip(rows.scores, names)]
+    if clusters is not None:
+        return _Prepared(models, np.array([0, clusters.size], np.int64), clusters)
+    return _prepared(models, stratified)
 
 
 def point_estimate(rows: Rows, j: int, model: _Model, metric: str, max_fpr: float) -> float:
@@ -561,6 +718,8 @@ def point_estimate(rows: Rows, j: int, model: _Model, metric: str, max_fpr: floa
         return float(total / total_w)
     if metric == "average_precision":
         return binary_ap(rows.is_pos, s, rows.w)
+    if isinstance(max_fpr, PartialRange):  # metric="partial_auc"
+        return partial_estimate(rows, j, max_fpr)
     if max_fpr != 1.0:
         return binary_auc(rows.is_pos, s, rows.w, max_fpr)
     return float(model.lay.auc)
@@ -611,11 +770,15 @@ def _ranks(lay: _Layout) -> np.ndarray:
     return out[:2 * n].reshape(2, n)
 
 
-def _kernel_arrays(prep: _Prepared, metric_code, poisson=False):
+def _kernel_arrays(prep: _Prepared, metric_code, poisson=False, bounds=(0.0, 1.0)):
     """Per-model arrays for ``replicate_batch`` (or ``poisson_batch``), stacked
     (first axis = model).  The first one is ``src`` (each position's model-0
     class-layout position) for the multinomial scheme, ``rid`` (each position's
-    input row) for the Poisson one."""
+    input row) for the Poisson one; with clusters, each position's cluster
+    index (multinomial: the counts are the clusters') or its cluster's key
+    (Poisson: the count is the cluster's).  ``bounds``: the range of
+    ``PARTIAL_FPR`` and ``PARTIAL_TPR``, carried in ``loss``."""
+    clusters = prep.clusters
     models = prep.models
     k, n = len(models), prep.n
     merged = metric_code in MERGED_CODES
@@ -623,14 +786,20 @@ def _kernel_arrays(prep: _Prepared, metric_code, poisson=False):
     for mo in models:
         lay = mo.lay
         order, code_m = _merged_order(lay) if merged else (None, np.empty(0, np.uint8))
-        if poisson:
+        if clusters is not None:
+            at = lay.rows if order is None else lay.rows[order]
+            first.append((clusters.key if poisson else clusters.index)[at])
+        elif poisson:
             first.append(lay.rows if order is None else lay.rows[order])
         elif k > 1 or merged:
             first.append(prep.where0[lay.rows if order is None else lay.rows[order]])
         else:  # model 0 in its own class layout needs no map (the identity)
             first.append(None)
         w.append(_reordered(mo.wl, order))
-        loss.append(_reordered(mo.loss, order))
+        if metric_code in (PARTIAL_FPR, PARTIAL_TPR):
+            loss.append(np.array(bounds, np.float64))
+        else:
+            loss.append(_reordered(mo.loss, order))
         if metric_code in (ROC_AUC, AVERAGE_PRECISION):
             ranks.append(_ranks(lay))
         elif metric_code == ECE:  # each position's bin, as calibration_error bins it
@@ -654,11 +823,12 @@ SCHEMES = ("multinomial", "poisson")
 
 
 def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, progress,
-                    scheme="multinomial"):
+                    scheme="multinomial", bounds=(0.0, 1.0)):
     poisson = scheme == "poisson"
-    first, w, loss, ranks, code = _kernel_arrays(prep, metric_code, poisson)
+    first, w, loss, ranks, code = _kernel_arrays(prep, metric_code, poisson, bounds)
     k = w.shape[0]
     n = prep.n
+    drawn = int(prep.strata[-1])  # positions a multinomial replicate counts (rows or clusters)
     n_pos = prep.models[0].lay.n_pos
     out = np.empty((n_resamples, k))
     size = batch_size(n)
@@ -680,8 +850,8 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
     def batch(job, flag):
         buf = getattr(spare, "buf", None)
         if buf is None:
-            buf = spare.buf = (np.zeros(n, np.uint8), np.empty(n + 2)) + (
-                () if poisson else (draw_buffer(n),))
+            buf = spare.buf = (np.zeros(n if poisson else drawn, np.uint8),
+                               np.empty(n + 2)) + (() if poisson else (draw_buffer(drawn),))
         kernel(*job, *buf, *flag)
         if bar is not None:
             with lock:
@@ -694,7 +864,7 @@ def _run_replicates(prep: _Prepared, metric_code, max_fpr, n_resamples, seed, pr
         bar.close()
     for r in np.flatnonzero(wrapped):  # a row drawn 256 times or more: int64 counts
         replicate_wide(seed, int(r), out[r], prep.strata, first, n_pos, w, loss, ranks, code,
-                       metric_code, max_fpr, used[0][1], draw_buffer(n, 8))
+                       metric_code, max_fpr, used[0][1], draw_buffer(drawn, 8))
     return out  # (the point estimates: ``point_estimate``, the in-memory functions' floats)
 
 

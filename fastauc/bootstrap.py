@@ -5,7 +5,10 @@ replicate is a vector of resample counts applied to it in O(n), and batches
 of a fixed number of replicates run on several threads, seeded by replicate
 index, so the result depends only on ``random_state``.  Percentile, basic
 and BCa intervals (Efron & Tibshirani 1993), the jackknife for BCa in O(n)
-from the placement values.
+from the placement values.  Two models are compared on the same rows (each
+replicate resamples the rows once), on two data sets (each set resampled on
+its own, set b from a second stream of ``random_state``), or with clustered
+rows (each replicate resamples whole clusters: Field & Welsh 2007).
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from ._device import dispatch
 from . import _validation as v
 from ._resample import (
     MERGED_CODES as _MERGED_CODES,
+    cluster_ids as _cluster_ids,
+    partial_range as _partial_range,
+    second_seed as _second_seed,
     bootstrap_interval as _interval,
     bootstrap_rows as _bootstrap_rows,
     check_bootstrap_args as _check_bootstrap_args,
@@ -39,6 +45,7 @@ __all__ = ["BootstrapResult", "BootstrapTestResult", "bootstrap_ci", "bootstrap_
 
 
 def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):
+    """The jackknife values grouped for BCa's acceleration: by class when stratified."""
     if stratified:
         n_pos = prep.models[0].lay.n_pos
         return [jk_rows_layout0[:n_pos], jk_rows_layout0[n_pos:]]
@@ -48,7 +55,8 @@ def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):
 @dispatch("y_score")
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confidence_level=0.95,
                  method="percentile", stratified=None, sample_weight=None, random_state=None,
-                 max_fpr=None, progress=False, scheme="multinomial", at=None):
+                 max_fpr=None, progress=False, scheme="multinomial", at=None, cluster=None,
+                 fpr_range=None, tpr_range=None, correct=False):
     """Bootstrap confidence interval of a ranking metric, all replicates in compiled code.
 
     The rows are sorted once; every replicate is a vector of resample counts
@@ -71,7 +79,9 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         ``at``: ``"sensitivity_at_specificity"``,
         ``"specificity_at_sensitivity"``, ``"precision_at_recall"``,
         ``"recall_at_precision"`` (the value of :func:`sensitivity_at_specificity`
-        and the others: each replicate finds its own best threshold).  The
+        and the others: each replicate finds its own best threshold), or
+        ``"partial_auc"`` (:func:`partial_auc` over ``fpr_range`` or
+        ``tpr_range``, pROC's ``ci.auc(partial.auc=...)``).  The
         binned ECE is biased upward (resampling adds noise to every bin), so
         its replicates tend to sit above the estimate.
     n_resamples : int, default=1000
@@ -85,14 +95,14 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         acceleration from the exact leave-one-out values, computed in O(n)
         from the placement values (``"roc_auc"``) or the per-row losses
         (``"log_loss"``, ``"brier"``); not available for
-        ``"average_precision"``, ``"ece"``, the operating points or with
-        ``max_fpr``.
+        ``"average_precision"``, ``"ece"``, ``"partial_auc"``, the operating
+        points, with ``max_fpr`` or with ``cluster``.
     stratified : bool or None, default=None
         Multinomial scheme: resample positives and negatives separately
         (``True``, pROC's default, what ``None`` means), so every replicate
         has both classes, or together (``False``; replicates with one class
-        are dropped and counted in ``n_dropped``).  The Poisson scheme is
-        never stratified (``True`` raises).
+        are dropped and counted in ``n_dropped``).  The Poisson scheme and
+        the clustered bootstrap are never stratified (``True`` raises).
     sample_weight : array-like of shape (n_samples,), default=None
         Rows are resampled with their weights; a replicate is the weighted
         metric of the resampled rows.
@@ -121,6 +131,29 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         The floor of an operating-point metric: the minimum specificity of
         ``"sensitivity_at_specificity"``, and so on (required for those,
         refused for the others).
+    cluster : array-like of shape (n_samples,), default=None
+        Cluster ids (integers, strings or real numbers): rows of a cluster
+        (several lesions of a patient, several visits of a customer) are
+        resampled together.  Multinomial scheme: each replicate draws as
+        many clusters as there are, uniformly with replacement, and a row's
+        count is its cluster's; this is not stratified by class (a cluster
+        may hold both), so replicates with one class are dropped.  Poisson
+        scheme: a cluster's count is a function of ``random_state``, the
+        replicate and the cluster's id alone (an integer id is its own key,
+        other ids a 64-bit hash of their value), so any partitioning of the
+        rows gives the same replicates.
+    fpr_range : (float, float), default=None
+        With ``metric="partial_auc"``: the area under the ROC curve for FPR
+        in this range (pROC's ``partial.auc.focus="specificity"``, the range
+        ``1 - fpr_range`` of specificity); with neither range, the full AUC.
+    tpr_range : (float, float), default=None
+        With ``metric="partial_auc"``: the area of specificity against TPR
+        for TPR in this range (pROC's ``partial.auc.focus="sensitivity"``).
+        Give at most one of the two ranges.
+    correct : bool, default=False
+        With ``metric="partial_auc"``: McClish's standardisation of the
+        estimate and of every replicate (pROC's ``partial.auc.correct``), as
+        :func:`partial_auc` computes it.
 
     Returns
     -------
@@ -139,8 +172,14 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     ------
     ValueError
         When every replicate drew a single class (a tiny sample with
-        ``stratified=False`` or the Poisson scheme): the interval has no
-        replicate to come from.
+        ``stratified=False``, the Poisson scheme or clusters): the interval
+        has no replicate to come from.  When ``cluster`` does not hold one
+        id per row, holds NaN, or comes with ``stratified=True`` or
+        ``method="bca"``; when ``fpr_range``/``tpr_range`` are not two
+        different numbers in [0, 1], both are given, or are given with
+        another metric than ``"partial_auc"``.
+    TypeError
+        When the cluster ids are not of one sortable type.
 
     Warns
     -----
@@ -161,7 +200,12 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     stratum's rows taken in decreasing score order (ties in decreasing row
     order).  It equals the scikit-learn metric of those rows.  Poisson
     replicate ``r`` equals the scikit-learn metric of all rows with
-    ``sample_weight`` multiplied by their counts.
+    ``sample_weight`` multiplied by their counts.  With ``cluster``, the
+    multinomial replicate ``r`` draws the clusters (in the order of their
+    sorted ids) as the unstratified bootstrap draws rows, and every row is
+    repeated as often as its cluster was drawn.  A ``"partial_auc"``
+    replicate is :func:`partial_auc` of the replicate's rows, from the same
+    pass over the merged order as the partial AUC of ``max_fpr``.
 
     References
     ----------
@@ -176,6 +220,12 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
        Programs in Biomedicine 83, 57-62.
     .. [5] Chamandy, N., Muralidharan, O., Najmi, A. and Naidu, S. (2012).
        Estimating uncertainty for massive data streams. Google technical report.
+    .. [6] Field, C. A. and Welsh, A. H. (2007). Bootstrapping clustered data.
+       Journal of the Royal Statistical Society B 69, 369-390.
+    .. [7] McClish, D. K. (1989). Analyzing a portion of the ROC curve.
+       Medical Decision Making 9, 190-195.
+    .. [8] Robin, X. et al. (2011). pROC: an open-source package for R and S+
+       to analyze and compare ROC curves. BMC Bioinformatics 12, 77.
 
     Examples
     --------
@@ -187,39 +237,84 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     >>> res = bootstrap_ci(y, s, n_resamples=200, random_state=1)
     >>> round(res.estimate, 3), res.low < res.estimate < res.high
     (0.727, True)
+    >>> part = bootstrap_ci(y, s, metric="partial_auc", fpr_range=(0, 0.2), correct=True,
+    ...                     n_resamples=200, random_state=1)
+    >>> part.low < part.estimate < part.high
+    True
     """
+    stratified = _cluster_stratified(cluster, stratified, method)
     n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
                                                            method, stratified, scheme)
-    code, fpr = _metric_code(metric, max_fpr, method, at)
+    spec = _Spec(metric, max_fpr, method, at, fpr_range, tpr_range, correct)
     seed = v.seed_from_random_state(random_state)
     rows = _bootstrap_rows(y_true, [y_score], ["y_score"], sample_weight)
+    clusters = None if cluster is None else _cluster_ids(cluster, rows.is_pos.shape[0])
     undefined = _undefined(rows, metric)
     if undefined is not None:
         return _undefined_result(undefined, False, method, level, n_resamples, metric)
     # row indices only where a replicate or the weights need them
     # partial AUC and operating points: the merged order
-    row_index = scheme == "poisson" or code in _MERGED_CODES
-    prep = _prepare_rows(rows, ["y_score"], metric, stratified, row_index, keys=False)
-    reps = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
-    estimate = _point_estimate(rows, 0, prep.models[0], metric, fpr)
-    reps = reps[:, 0]
+    row_index = scheme == "poisson" or spec.code in _MERGED_CODES
+    prep = _prepare_rows(rows, ["y_score"], metric, stratified, row_index, keys=False,
+                         clusters=clusters)
+    reps = spec.replicates(prep, n_resamples, seed, progress, scheme)[:, 0]
+    estimate = spec.estimate(rows, 0, prep)
     low, high, se, n_dropped = _summarise(
-        reps, estimate, level, method, prep, lambda: _jackknife(prep.models[0], metric),
-        stratified)
+        reps, estimate, level, method,
+        lambda: _jack_groups(prep, _jackknife(prep.models[0], metric), stratified))
     return BootstrapResult(estimate, low, high, se, method, level, n_resamples, n_dropped,
                            metric, reps)
 
 
-def _summarise(values, estimate, level, method, prep, jackknife, stratified,
-               alternative="two-sided"):
+class _Spec:
+    """The checked metric: its kernel code and parameter, and for
+    ``"partial_auc"`` its range (the kernel's area, corrected here)."""
+
+    def __init__(self, metric, max_fpr, method, at, fpr_range, tpr_range, correct):
+        self.metric = metric
+        self.code, self.param = _metric_code(metric, max_fpr, method, at)
+        self.range = _partial_range(metric, fpr_range, tpr_range, correct, max_fpr, at, method)
+        self.bounds = (0.0, 1.0)
+        if self.range is not None:
+            self.code, self.param = self.range.code, self.range.hi
+            self.bounds = (self.range.lo, self.range.hi)
+
+    def replicates(self, prep, n_resamples, seed, progress, scheme):
+        reps = _run_replicates(prep, self.code, self.param, n_resamples, seed, progress,
+                               scheme, self.bounds)
+        return reps if self.range is None else self.range.corrected(reps)
+
+    def estimate(self, rows, j, prep, model=None):
+        model = prep.models[j] if model is None else model
+        return _point_estimate(rows, j, model, self.metric,
+                               self.param if self.range is None else self.range)
+
+
+def _cluster_stratified(cluster, stratified, method):
+    """``stratified`` for the clustered bootstrap (False: clusters are drawn
+    whole, not by class) after its checks; unchanged without clusters."""
+    if cluster is None:
+        return stratified
+    if stratified:
+        raise ValueError("cluster= resamples whole clusters, which may hold both classes: the "
+                         "replicates cannot be stratified by class; leave stratified=None "
+                         "(or False)")
+    if method == "bca":
+        raise ValueError("method='bca' is not available with cluster= (its jackknife would "
+                         "leave out whole clusters); use 'percentile' or 'basic'")
+    return False
+
+
+def _summarise(values, estimate, level, method, groups, alternative="two-sided"):
     """Interval, standard error and number dropped, from replicate values (NaN:
-    dropped); ``jackknife()`` gives the leave-one-out values for BCa."""
+    dropped); ``groups()`` gives the leave-one-out values for BCa, grouped by
+    sample (``_jack_groups``)."""
     good = values[np.isfinite(values)]
     if good.shape[0] == 0:
         raise ValueError("every bootstrap replicate had a single class; use stratified=True "
                          "(scheme='multinomial')")
-    groups = _jack_groups(prep, jackknife(), stratified) if method == "bca" else None
-    low, high = _interval(good, estimate, level, method, groups, alternative)
+    low, high = _interval(good, estimate, level, method,
+                          groups() if method == "bca" else None, alternative)
     se = float(good.std(ddof=1)) if good.shape[0] > 1 else math.nan
     return low, high, se, int(values.shape[0] - good.shape[0])
 
@@ -228,42 +323,54 @@ def _summarise(values, estimate, level, method, prep, jackknife, stratified,
 def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
                    confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None, max_fpr=None,
-                   progress=False, scheme="multinomial", at=None):
-    """Paired bootstrap comparison of two models scored on the same rows.
+                   progress=False, scheme="multinomial", at=None, y_true_b=None,
+                   sample_weight_b=None, margin=0.0, cluster=None, fpr_range=None,
+                   tpr_range=None, correct=False):
+    """Bootstrap comparison of two models: on the same rows (paired) or on two data sets.
 
-    Each replicate resamples the rows once and evaluates both models on that
-    resample, so the difference keeps the models' correlation.
+    Paired (the default): each replicate resamples the rows once and
+    evaluates both models on that resample, so the difference keeps the
+    models' correlation.  Unpaired (``y_true_b`` given): model b is scored on
+    rows of its own, and each replicate resamples each data set on its own.
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
         Binary labels; the greater label is the positive class.
     y_score_a, y_score_b : array-like of shape (n_samples,)
-        Scores of the two models.
+        Scores of the two models (``y_score_b`` of shape (n_samples_b,) with
+        ``y_true_b``).
     metric : str, default="roc_auc"
         The metric compared (as in :func:`bootstrap_ci`, operating points
-        at the floor ``at`` included).
+        at the floor ``at`` and ``"partial_auc"`` over a range included).
     n_resamples : int, default=1000
-        Number of paired bootstrap replicates (positive).
+        Number of bootstrap replicates (positive).
     confidence_level : float, default=0.95
         Level of the interval of the difference, in (0, 1).
     method : {"percentile", "basic", "bca"}, default="percentile"
         How the interval of the difference is formed from the replicate
         differences (as in :func:`bootstrap_ci`; ``"bca"`` uses the
-        leave-one-out differences).
+        leave-one-out differences, or unpaired the leave-one-out values of
+        each data set as two samples).
     stratified : bool or None, default=None
         Resample positives and negatives separately (``True``, what ``None``
-        means for the multinomial scheme) or together (``False``); the
-        Poisson scheme is never stratified.
+        means for the multinomial scheme; unpaired, within each data set, as
+        pROC's unpaired bootstrap) or together (``False``); the Poisson
+        scheme and the clustered bootstrap are never stratified.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
-        ``"greater"``: H1 is ``metric_a > metric_b``; ``"less"``: H1 is
-        ``metric_a < metric_b``.  A one-sided alternative gives a one-sided
-        interval.
+        ``"greater"``: H1 is ``metric_a - metric_b > margin``; ``"less"``: H1
+        is ``metric_a - metric_b < margin``.  A one-sided alternative gives a
+        one-sided interval.
     sample_weight : array-like of shape (n_samples,), default=None
         Rows are resampled with their weights; each model's replicate is the
         weighted metric of the resampled rows.
     random_state : None, int, numpy Generator, RandomState or SeedSequence, default=None
         Seeds every replicate's own random stream (as in :func:`bootstrap_ci`).
+        Unpaired, data set a's replicate ``r`` is the one :func:`bootstrap_ci`
+        draws with this ``random_state``, and data set b's comes from a second
+        64-bit seed derived from it (SplitMix64's finaliser of the seed XOR a
+        fixed constant), so the two sets' draws are independent and the
+        result depends on ``random_state`` alone, not on the threads.
     max_fpr : float in (0, 1], default=None
         With ``metric="roc_auc"``, compare the standardised partial AUCs up
         to this false positive rate.
@@ -271,31 +378,70 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
         Show a tqdm progress bar when the optional ``tqdm`` is installed.
     scheme : {"multinomial", "poisson"}, default="multinomial"
         The resampling scheme (as in :func:`bootstrap_ci`); with
-        ``"poisson"`` a row has the same count under both models.
+        ``"poisson"`` a row has the same count under both models (paired),
+        or each data set's rows their own counts (unpaired).
     at : float in [0, 1], default=None
         The floor of an operating-point metric (as in :func:`bootstrap_ci`).
+    y_true_b : array-like of shape (n_samples_b,), default=None
+        The labels of the rows model b is scored on, when they are not model
+        a's (an unpaired comparison: two studies, two time periods; any
+        length).  None: a paired comparison on ``y_true``'s rows.
+    sample_weight_b : array-like of shape (n_samples_b,), default=None
+        The weights of ``y_true_b``'s rows (unpaired only; ``sample_weight``
+        then weighs ``y_true``'s rows only).
+    margin : float, default=0.0
+        The difference ``metric_a - metric_b`` under the null hypothesis:
+        ``statistic = (difference - margin) / se``.  Non-inferiority of a
+        to b within ``delta > 0``: ``margin=-delta, alternative="greater"``;
+        superiority by at least ``delta``: ``margin=delta,
+        alternative="greater"``.  The interval of the difference does not
+        depend on it (H0 is rejected at level ``1 - confidence_level`` when
+        it excludes ``margin``, for the percentile and basic intervals up to
+        the normal approximation of the p-value).
+    cluster : array-like of shape (n_samples,), default=None
+        Cluster ids of the rows (paired only): each replicate resamples
+        whole clusters for both models, as in :func:`bootstrap_ci`.
+    fpr_range, tpr_range : (float, float), default=None
+        The range of ``metric="partial_auc"`` (as in :func:`bootstrap_ci`).
+    correct : bool, default=False
+        McClish's standardisation of ``"partial_auc"`` (as in :func:`bootstrap_ci`).
 
     Returns
     -------
     BootstrapTestResult
         ``difference`` (a - b on all rows), its interval ``low``/``high``,
         ``se`` (standard deviation of the replicate differences),
-        ``statistic = difference / se`` and its normal ``pvalue`` (pROC's
-        bootstrap test), ``estimate_a``, ``estimate_b`` (each the float the
-        in-memory metric returns) and ``replicates`` of shape
-        (n_resamples, 2).  When ``y_true`` has one class only, or one class
-        has zero weight in all, every number is NaN (``n_dropped`` is
-        ``n_resamples``), as :func:`bootstrap_ci`.
+        ``statistic = (difference - margin) / se`` and its normal ``pvalue``
+        (pROC's bootstrap test), ``estimate_a``, ``estimate_b`` (each the
+        float the in-memory metric returns) and ``replicates`` of shape
+        (n_resamples, 2).  When ``y_true`` (or ``y_true_b``) has one class
+        only, or one class has zero weight in all, every number is NaN
+        (``n_dropped`` is ``n_resamples``), as :func:`bootstrap_ci`.
+
+    Raises
+    ------
+    ValueError
+        When every replicate drew a single class; when ``sample_weight_b``
+        comes without ``y_true_b``, ``cluster`` with ``y_true_b``, or
+        ``margin`` is not a finite number; and as :func:`bootstrap_ci`.
 
     Warns
     -----
     UndefinedMetricWarning
-        When ``y_true`` has one class only, or one class has zero weight in all.
+        When ``y_true`` (or ``y_true_b``) has one class only, or one class
+        has zero weight in all.
 
     See Also
     --------
     delong_test : DeLong's paired test of two AUCs (no resampling).
     bootstrap_ci : The interval of one model's metric.
+
+    Notes
+    -----
+    Unpaired, the replicate difference is ``metric_a(resample of set a) -
+    metric_b(resample of set b)``, the two resamples independent (pROC's
+    ``roc.test(method="bootstrap", paired=FALSE)``); its standard deviation
+    estimates ``sqrt(var_a + var_b)``.
 
     References
     ----------
@@ -303,6 +449,10 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
        under receiver operating characteristic curves derived from the same
        cases. Radiology 148, 839-843.
     .. [2] Robin, X. et al. (2011). pROC. BMC Bioinformatics 12, 77.
+    .. [3] Efron, B. and Tibshirani, R. J. (1993). An Introduction to the
+       Bootstrap. Chapman & Hall.
+    .. [4] Field, C. A. and Welsh, A. H. (2007). Bootstrapping clustered data.
+       Journal of the Royal Statistical Society B 69, 369-390.
 
     Examples
     --------
@@ -314,32 +464,97 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     >>> res = bootstrap_test(y, a, b, n_resamples=200, random_state=1)
     >>> res.difference > 0, res.pvalue < 0.05
     (True, True)
+
+    Model b on other rows (unpaired), and a non-inferiority test of a to b
+    within 0.05:
+
+    >>> y2 = rng.integers(0, 2, 300)
+    >>> b2 = y2 + 2 * rng.normal(size=300)
+    >>> res = bootstrap_test(y, a, b2, y_true_b=y2, n_resamples=200, random_state=1,
+    ...                      margin=-0.05, alternative="greater")
+    >>> res.pvalue < 0.05
+    True
     """
+    stratified = _cluster_stratified(cluster, stratified, method)
     n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
                                                            method, stratified, scheme)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
-    code, fpr = _metric_code(metric, max_fpr, method, at)
+    margin = _check_margin(margin)
+    spec = _Spec(metric, max_fpr, method, at, fpr_range, tpr_range, correct)
     seed = v.seed_from_random_state(random_state)
+    if y_true_b is not None:
+        if cluster is not None:
+            raise ValueError("cluster= applies to the paired comparison (rows shared by both "
+                             "models), not with y_true_b")
+        return _unpaired(spec, y_true, y_score_a, y_true_b, y_score_b, sample_weight,
+                         sample_weight_b, n_resamples, level, method, stratified, alternative,
+                         seed, progress, scheme, margin)
+    if sample_weight_b is not None:
+        raise ValueError("sample_weight_b weighs the rows of y_true_b (an unpaired "
+                         "comparison): give y_true_b too, or use sample_weight for the "
+                         "shared rows")
     names = ["y_score_a", "y_score_b"]
     rows = _bootstrap_rows(y_true, [y_score_a, y_score_b], names, sample_weight)
+    clusters = None if cluster is None else _cluster_ids(cluster, rows.is_pos.shape[0])
     undefined = _undefined(rows, metric)
     if undefined is not None:
         return _undefined_result(undefined, True, method, level, n_resamples, metric,
                                  alternative)
-    prep = _prepare_rows(rows, names, metric, stratified, keys=False)
-    reps = _run_replicates(prep, code, fpr, n_resamples, seed, progress, scheme)
-    est_a, est_b = (_point_estimate(rows, j, prep.models[j], metric, fpr) for j in (0, 1))
-    d = est_a - est_b
+    prep = _prepare_rows(rows, names, metric, stratified, keys=False, clusters=clusters)
+    reps = spec.replicates(prep, n_resamples, seed, progress, scheme)
+    est_a, est_b = (spec.estimate(rows, j, prep) for j in (0, 1))
 
     def jackknife_difference():
         jk_b = np.empty(prep.n)
         jk_b[prep.models[1].lay.rows] = _jackknife(prep.models[1], metric)
-        return _jackknife(prep.models[0], metric) - jk_b[prep.models[0].lay.rows]
+        diff = _jackknife(prep.models[0], metric) - jk_b[prep.models[0].lay.rows]
+        return _jack_groups(prep, diff, stratified)
 
-    low, high, se, n_dropped = _summarise(reps[:, 0] - reps[:, 1], d, level, method, prep,
-                                          jackknife_difference, stratified, alternative)
-    z = 0.0 if d == 0.0 and se == 0.0 else _ratio(d, se)
+    return _test_result(reps, est_a, est_b, level, method, jackknife_difference, alternative,
+                        margin, metric)
+
+
+def _check_margin(margin) -> float:
+    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, (int, float, np.number)) \
+            or not math.isfinite(margin):
+        raise ValueError(f"margin must be a finite number, got {v.plain(margin)!r}")
+    return float(margin)
+
+
+def _unpaired(spec, y_true, y_score_a, y_true_b, y_score_b, sample_weight, sample_weight_b,
+              n_resamples, level, method, stratified, alternative, seed, progress, scheme,
+              margin):
+    """``bootstrap_test`` of two data sets: each resampled on its own, set b
+    from its own stream (``second_seed``)."""
+    metric = spec.metric
+    rows = [_bootstrap_rows(y_true, [y_score_a], ["y_score_a"], sample_weight),
+            _bootstrap_rows(y_true_b, [y_score_b], ["y_score_b"], sample_weight_b)]
+    for r in rows:
+        undefined = _undefined(r, metric)
+        if undefined is not None:
+            return _undefined_result(undefined, True, method, level, n_resamples, metric,
+                                     alternative)
+    row_index = scheme == "poisson" or spec.code in _MERGED_CODES
+    preps = [_prepare_rows(r, [nm], metric, stratified, row_index, keys=False)
+             for r, nm in zip(rows, ["y_score_a", "y_score_b"])]
+    reps = np.column_stack([spec.replicates(p, n_resamples, s, progress, scheme)[:, 0]
+                            for p, s in zip(preps, (seed, _second_seed(seed)))])
+    est_a, est_b = (spec.estimate(r, 0, p) for r, p in zip(rows, preps))
+
+    def groups():  # two samples: the acceleration adds up each one's (a's, then minus b's)
+        ga = _jack_groups(preps[0], _jackknife(preps[0].models[0], metric), stratified)
+        gb = _jack_groups(preps[1], _jackknife(preps[1].models[0], metric), stratified)
+        return ga + [-g for g in gb]
+
+    return _test_result(reps, est_a, est_b, level, method, groups, alternative, margin, metric)
+
+
+def _test_result(reps, est_a, est_b, level, method, groups, alternative, margin, metric):
+    d = est_a - est_b
+    low, high, se, n_dropped = _summarise(reps[:, 0] - reps[:, 1], d, level, method, groups,
+                                          alternative)
+    shift = d - margin
+    z = 0.0 if shift == 0.0 and se == 0.0 else _ratio(shift, se)
     return BootstrapTestResult(z, _pvalue(z, alternative), d, low, high, se, est_a, est_b,
                                method, alternative, level, int(reps.shape[0]), n_dropped, metric,
                                reps)
-

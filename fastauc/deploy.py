@@ -68,11 +68,25 @@ def _calibration(fastauc, y, p, q, w, k, P):
     fastauc.brier_score_loss(y, p.astype(np.float32))
 
 
+def _planning(fastauc, y, p, q, w, k, P):
+    """Study planning and binormal smoothing (the normal-distribution kernels)."""
+    fastauc.roc_power(y, p, q)
+    fastauc.roc_power(y, p, q, method="obuchowski")
+    fastauc.smooth_roc(y, p)
+    fastauc.smooth_roc(y, p, method="density")
+
+
 def _delong(fastauc, y, p, q, w, k, P):
     for yy, ww in _variants(y, w):
         fastauc.roc_auc_ci(yy, p, sample_weight=ww)
     fastauc.mann_whitney_u(y, p)
     fastauc.delong_test(y, p, q)
+    fastauc.venkatraman_test(y, p, q, n_permutations=2)
+    fastauc.venkatraman_test(y, p, q, y_true_b=y, n_permutations=2)
+    for ww in (None, w):
+        fastauc.cv_auc_ci(y, p, np.arange(len(y)) % 3, sample_weight=ww)
+        fastauc.cv_auc_ci(y, p, np.arange(len(y)) % 3, sample_weight=ww,
+                          pooled=np.arange(len(y)) % 12)
 
 
 def _thresholds(fastauc, y, p, q, w, k, P):
@@ -101,6 +115,11 @@ def _bootstrap(fastauc, y, p, q, w, k, P):
     fastauc.bootstrap_ci(y, p, n_resamples=20, method="percentile", sample_weight=w)
     fastauc.bootstrap_test(y, p, q, n_resamples=20)
     fastauc.bootstrap_ci(y, p, n_resamples=20, scheme="poisson")
+    # a partial AUC over a range, the unpaired test, clusters (both schemes)
+    fastauc.bootstrap_ci(y, p, n_resamples=20, metric="partial_auc", tpr_range=(0.5, 1.0))
+    fastauc.bootstrap_test(y, p, q, n_resamples=20, y_true_b=y, sample_weight_b=w)
+    fastauc.bootstrap_ci(y, p, n_resamples=20, cluster=k)
+    fastauc.bootstrap_test(y, p, q, n_resamples=20, cluster=k, scheme="poisson")
 
 
 def _report(fastauc, y, p, q, w, k, P):
@@ -232,6 +251,7 @@ GROUPS = {
     "log_loss": _log_loss,
     "calibration": _calibration,
     "delong": _delong,
+    "planning": _planning,
     "thresholds": _thresholds,
     "groups": _groups,
     "bootstrap": _bootstrap,

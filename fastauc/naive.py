@@ -22,6 +22,7 @@ __all__ = [
     "article_loss",
     "average_precision",
     "best_threshold",
+    "binormal_fit",
     "by_group",
     "confusion_at_thresholds",
     "coords",
@@ -38,10 +39,16 @@ __all__ = [
     "partial_auc_proc",
     "poisson_bootstrap_counts",
     "roc_convex_hull",
+    "roc_power_two",
+    "smooth_roc",
+    "smooth_roc_density",
     "threshold_metrics",
     "pav",
     "brier_decomposition",
     "top_positives",
+    "venkatraman_statistic",
+    "venkatraman_permutations",
+    "cv_auc_ci",
 ]
 
 
@@ -1138,3 +1145,336 @@ def coords(y_true, y_score, x="all", input="threshold", ret=("threshold", "speci
         for name in ret:
             out[name].append(vals[name])
     return out
+
+
+# ------------------------------------------------ Venkatraman's tests, cvAUC's interval
+
+
+def _rank_first(x):
+    """R's ``rank(x, ties.method="first")``: one plus the values below plus
+    the equal values in earlier rows."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.array([1 + np.sum(x < x[i]) + np.sum(x[:i] == x[i]) for i in range(len(x))])
+
+
+def _approx(xs, ys, v):
+    """R's ``approx(xs, ys, v, rule=1)`` at one point (``xs`` increasing):
+    NaN outside, found by bisection, linear in between."""
+    i, j = 0, len(xs) - 1
+    if v < xs[i] or v > xs[j]:
+        return math.nan
+    while i < j - 1:
+        ij = (i + j) // 2
+        if v < xs[ij]:
+            j = ij
+        else:
+            i = ij
+    if v == xs[j]:
+        return ys[j]
+    if v == xs[i]:
+        return ys[i]
+    return ys[i] + (ys[j] - ys[i]) * ((v - xs[i]) / (xs[j] - xs[i]))
+
+
+def _venkatraman_paired(r, s, pos):
+    """Sum over ``x = 1..n`` of ``|(FN_s + FP_s)(x) - (FN_r + FP_r)(x)|``."""
+    n = len(pos)
+    total = 0
+    for x in range(1, n + 1):
+        err_r = np.sum(r[pos] <= x) + np.sum(r[~pos] > x)
+        err_s = np.sum(s[pos] <= x) + np.sum(s[~pos] > x)
+        total += abs(int(err_s) - int(err_r))
+    return float(total)
+
+
+def _venkatraman_unpaired(r, s, pos_r, pos_s, mp):
+    def curve(rank, pos):
+        xs = np.arange(1, len(rank) + 1)
+        f = np.array([np.sum(rank[pos] <= x) for x in xs]) / np.sum(pos)
+        g = np.array([np.sum(rank[~pos] <= x) for x in xs]) / np.sum(~pos)
+        return mp * f + (1 - mp) * g, mp * f + (1 - mp) * (1 - g)
+
+    pr, er = curve(r, pos_r)
+    ps, es = curve(s, pos_s)
+    x = np.sort(np.concatenate((pr, ps)))
+    y = np.array([abs(_approx(pr, er, v) - _approx(ps, es, v)) for v in x])
+    terms = (y[1:] + y[:-1]) * (x[1:] - x[:-1]) / 2
+    return float(np.sum(terms[~np.isnan(terms)]))
+
+
+def _venkatraman_input(y_true, y_score_a, y_score_b, y_true_b):
+    y = np.asarray(y_true)
+    pos_a = y == np.max(y)
+    a = np.asarray(y_score_a, dtype=np.float64)
+    b = np.asarray(y_score_b, dtype=np.float64)
+    if y_true_b is None:
+        return pos_a, pos_a, a, b
+    yb = np.asarray(y_true_b)
+    return pos_a, yb == np.max(yb), a, b
+
+
+def _mixing(pos_a, pos_b):
+    return (np.sum(pos_a) + np.sum(pos_b)) / (len(pos_a) + len(pos_b))
+
+
+def venkatraman_statistic(y_true, y_score_a, y_score_b, *, y_true_b=None):
+    """Venkatraman's statistic comparing two ROC curves, from its definition.
+
+    Paired (``y_true_b`` None: both scores on the same rows; Venkatraman and
+    Begg 1996): with ``R`` and ``S`` the ranks of the two scores (ties by row
+    order) and, at each cut ``x = 1..n``, ``FN(x)`` the positives ranked at
+    or below ``x`` and ``FP(x)`` the negatives ranked above it, the sum over
+    ``x`` of ``|FN_S + FP_S - FN_R - FP_R|``.
+
+    Unpaired (Venkatraman 2000): each sample's ranks give, at each cut, the
+    fractions ``F`` of positives and ``G`` of negatives at or below it; with
+    the mixing proportion ``mp`` (positives over rows, both samples), the
+    error ``mp F + (1 - mp)(1 - G)`` as a function of the mixture quantile
+    ``mp F + (1 - mp) G``; the statistic is the area between the two such
+    curves, by the trapezoid rule on the union of their points (R's
+    ``approx``, segments outside either curve's range left out).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels of sample a (and of b when paired); the greater label
+        is positive.
+    y_score_a, y_score_b : array-like
+        The two models' scores.
+    y_true_b : array-like or None
+        Labels of sample b (unpaired).
+
+    Returns
+    -------
+    float
+    """
+    pos_a, pos_b, a, b = _venkatraman_input(y_true, y_score_a, y_score_b, y_true_b)
+    r, s = _rank_first(a), _rank_first(b)
+    if y_true_b is None:
+        return _venkatraman_paired(r, s, pos_a)
+    return _venkatraman_unpaired(r, s, pos_a, pos_b, _mixing(pos_a, pos_b))
+
+
+def venkatraman_permutations(y_true, y_score_a, y_score_b, *, y_true_b=None,
+                             n_permutations=200, rng=None):
+    """The statistics of ``n_permutations`` permutations, drawn as pROC's R
+    code draws them (uniform jitter of the ranks, then exchange within rows
+    (paired) or a shuffle within each class of the pooled samples
+    (unpaired)), with numpy's generator ``rng``."""
+    rng = np.random.default_rng(rng)
+    pos_a, pos_b, a, b = _venkatraman_input(y_true, y_score_a, y_score_b, y_true_b)
+    r, s = _rank_first(a), _rank_first(b)
+    out = np.empty(n_permutations)
+    for t in range(n_permutations):
+        r2 = r + rng.random(len(r)) - 0.5
+        s2 = s + rng.random(len(s)) - 0.5
+        if y_true_b is None:
+            q = rng.random(len(r)) < 0.5
+            r3 = np.where(q, r2, s)
+            s3 = np.where(q, s2, r)
+            out[t] = _venkatraman_paired(_rank_first(r3), _rank_first(s3), pos_a)
+        else:
+            for cls in (False, True):
+                pool = rng.permutation(np.concatenate((r2[pos_a == cls], s2[pos_b == cls])))
+                k = np.sum(pos_a == cls)
+                r2[pos_a == cls], s2[pos_b == cls] = pool[:k], pool[k:]
+            out[t] = _venkatraman_unpaired(_rank_first(r2), _rank_first(s2), pos_a, pos_b,
+                                           _mixing(pos_a, pos_b))
+    return out
+
+
+def cv_auc_ci(y_true, y_score, folds, *, confidence_level=0.95, sample_weight=None, ids=None):
+    """Cross-validated AUC and its influence-curve interval (LeDell, Petersen
+    and van der Laan 2015; the R package cvAUC), from the definitions.
+
+    Each fold's AUC over its pairs (ties one half); the estimate is their
+    mean.  A row's influence value (the paper's (4.1), as cvAUC computes it)
+    is ``(fraction of the fold's negatives scoring strictly below it - AUC_v)
+    / p1`` for a positive and ``(fraction of the fold's positives scoring
+    strictly above it - AUC_v) / p0`` for a negative, ``p1``, ``p0`` the
+    class proportions of all rows.  ``sigma^2`` is the mean over folds of
+    each fold's mean squared influence value; ``se = sqrt(sigma^2 / n)``.
+    With ``ids`` (pooled repeated measures), a unit's influence value is the
+    sum of its rows' over the mean rows per unit, and ``n`` is the number of
+    units.  Weights are frequencies: a row of weight ``k`` counts ``k``
+    times.  The interval is ``estimate -+ z se``, cut to [0, 1].
+
+    Returns
+    -------
+    dict
+        ``estimate``, ``se``, ``low``, ``high``, ``fold_aucs``.
+    """
+    y = np.asarray(y_true)
+    pos = y == np.max(y)
+    s = np.asarray(y_score, dtype=np.float64)
+    f = np.asarray(folds)
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    n = w.sum()
+    w1, w0 = n / w[pos].sum(), n / w[~pos].sum()
+    if ids is not None:
+        ids = np.asarray(ids)
+        units = [u for u in np.unique(ids) if w[ids == u].sum() > 0]
+        taubar = n / len(units)
+    aucs, sig = [], []
+    for fold in np.unique(f):
+        m = (f == fold) & (w > 0)
+        if not m.any():
+            continue
+        fp, fs, fw = pos[m], s[m], w[m]
+        tp, tn = fw[fp].sum(), fw[~fp].sum()
+        if tp == 0 or tn == 0:
+            raise ValueError(f"fold {fold!r} has one class only")
+        auc = 0.0
+        for i in np.flatnonzero(fp):
+            for j in np.flatnonzero(~fp):
+                auc += fw[i] * fw[j] * (1.0 if fs[i] > fs[j] else 0.5 if fs[i] == fs[j] else 0)
+        auc /= tp * tn
+        ic = np.empty(len(fs))
+        for i in range(len(fs)):
+            if fp[i]:
+                ic[i] = w1 * (fw[~fp][fs[~fp] < fs[i]].sum() / tn - auc)
+            else:
+                ic[i] = w0 * (fw[fp][fs[fp] > fs[i]].sum() / tp - auc)
+        if ids is None:
+            sig.append(np.sum(fw * ic**2) / fw.sum())
+        else:
+            fids = ids[m]
+            per = [np.sum(fw[fids == u] * ic[fids == u]) / taubar for u in np.unique(fids)]
+            sig.append(np.mean(np.square(per)))
+        aucs.append(auc)
+    estimate = float(np.mean(aucs))
+    se = math.sqrt(np.mean(sig) / (n if ids is None else len(units)))
+    z = NormalDist().inv_cdf(confidence_level + (1 - confidence_level) / 2)
+    return {"estimate": estimate, "se": se, "low": max(0.0, estimate - z * se),
+            "high": min(1.0, estimate + z * se), "fold_aucs": np.array(aucs)}
+
+
+# ------------------------------------------- binormal smoothing and study planning
+
+def _qnorm(p):
+    return -math.inf if p == 0 else math.inf if p == 1 else NormalDist().inv_cdf(p)
+
+
+def _pnorm(z):
+    return 0.5 * math.erfc(-z / math.sqrt(2.0))
+
+
+def binormal_fit(y_true, y_score):
+    """pROC's binormal fit by its definition: at every distinct score ``t``,
+    sensitivity ``P(score >= t | case)`` and specificity ``P(score < t |
+    control)``; the least-squares line of ``qnorm(specificity)`` on
+    ``qnorm(sensitivity)`` over the points with both strictly in (0, 1).
+    Returns ``(intercept, slope)``; ValueError with fewer than two points."""
+    y = np.asarray(y_true)
+    s = np.asarray(y_score, dtype=float)
+    pos = y == np.max(y)
+    xs, zs = [], []
+    for t in np.unique(s):
+        se = float(np.mean(s[pos] >= t))
+        sp = float(np.mean(s[~pos] < t))
+        if 0 < se < 1 and 0 < sp < 1:
+            xs.append(_qnorm(se))
+            zs.append(_qnorm(sp))
+    x, z = np.array(xs), np.array(zs)
+    if len(x) < 2 or np.all(x == x[0]) or np.all(z == z[0]):
+        raise ValueError("ROC curve not smoothable (not enough points).")
+    slope = np.sum((x - x.mean()) * (z - z.mean())) / np.sum((x - x.mean()) ** 2)
+    return float(z.mean() - slope * x.mean()), float(slope)
+
+
+def smooth_roc(y_true, y_score, n=512):
+    """The binormal smoothed curve: ``n`` sensitivities ``i / (n - 1)``, the
+    fitted specificity at each, in increasing specificity, anchored at
+    (0, 1) and (1, 0); its area ``Phi(intercept / sqrt(1 + slope^2))``."""
+    intercept, slope = binormal_fit(y_true, y_score)
+    se, sp = [], []
+    for i in range(n):
+        z = _qnorm(min(i * (1.0 / (n - 1)), 1.0))
+        se.append(_pnorm(z))
+        sp.append(_pnorm(intercept + slope * z))
+    if sp[-1] < sp[0]:
+        se, sp = se[::-1], sp[::-1]
+    return {"specificities": np.array([0.0, *sp, 1.0]),
+            "sensitivities": np.array([1.0, *se, 0.0]),
+            "auc": _pnorm(intercept / math.sqrt(1 + slope * slope))}
+
+
+def smooth_roc_density(y_true, y_score, n=512, adjust=1.0, cut=3.0):
+    """The density-smoothed curve by its definition: Gaussian kernels of
+    bandwidth ``adjust * 0.9 min(sd, IQR / 1.34) len^-0.2`` (all the scores)
+    summed at ``n`` points from ``min - cut bw`` to ``max + cut bw``, one
+    density per class; at the threshold before grid point ``i``, specificity
+    the controls' mass below it and sensitivity the cases' mass from it on;
+    anchored at (0, 1) and (1, 0), with the trapezoidal area."""
+    y = np.asarray(y_true)
+    s = np.asarray(y_score, dtype=float)
+    pos = y == np.max(y)
+    q75, q25 = np.percentile(s, [75, 25])
+    spread = min(np.std(s, ddof=1), (q75 - q25) / 1.34) or np.std(s, ddof=1) or abs(s[0]) or 1.0
+    bw = adjust * 0.9 * spread * len(s) ** -0.2
+    if not (np.isfinite(bw) and bw > 0):
+        raise ValueError("the bandwidth must be positive and finite")
+    grid = np.linspace(s.min() - cut * bw, s.max() + cut * bw, n)
+    dens = [np.array([np.sum(np.exp(-0.5 * ((g - s[grp]) / bw) ** 2)) for g in grid])
+            for grp in (~pos, pos)]
+    if not (np.sum(dens[0]) > 0 and np.sum(dens[1]) > 0):
+        raise ValueError("a class's density is zero on the whole grid")
+    sp = [float(np.sum(dens[0][:i]) / np.sum(dens[0])) for i in range(n)]
+    se = [float(np.sum(dens[1][i:]) / np.sum(dens[1])) for i in range(n)]
+    sp, se = np.array([0.0, *sp, 1.0]), np.array([1.0, *se, 0.0])
+    return {"specificities": sp, "sensitivities": se,
+            "auc": float(np.sum(np.diff(sp) * (se[1:] + se[:-1]) / 2))}
+
+
+def _obuchowski_fg(a, b):
+    """Derivatives of the binormal full area (Obuchowski & McClish 1997, table 1)."""
+    e = math.exp(-a * a / (2 * (1 + b * b)))
+    return e / math.sqrt(2 * math.pi * (1 + b * b)), \
+        -e * a * b / math.sqrt(2 * math.pi * (1 + b * b) ** 3)
+
+
+def roc_power_two(y_true, y_score, y_score2, *, method="delong", power=None, sig_level=0.05):
+    """Power (``power=None``) or cases needed of the paired two-sided test of
+    two AUCs on pilot data, by the definitions: DeLong's covariance by pair
+    loops (``delong_covariance``) or the binormal fits and Pearson's
+    correlations in Obuchowski & McClish's formulas 4-5, scaled by the
+    pilot's number of cases; then ``n = (z_a sqrt(V0) + z_b sqrt(VA))^2 /
+    delta^2`` with ``V0 = 2 (v1 - c)``, ``VA = v1 + v2 - 2 c`` (returned with
+    ``delta`` too)."""
+    y = np.asarray(y_true)
+    pos = y == np.max(y)
+    m, n = int(pos.sum()), int((~pos).sum())
+    if m < 2 or n < 2:
+        raise ValueError("at least two cases and two controls")
+    S = np.column_stack([np.asarray(y_score, float), np.asarray(y_score2, float)])
+    aucs = [pairwise_auc(y, S[:, j]) for j in range(2)]
+    if method == "delong":
+        C = delong_covariance(y, S)[1] * m
+        v1, v2, c = C[0, 0], C[1, 1], C[0, 1]
+    else:
+        k = n / m
+        (a1, b1), (a2, b2) = binormal_fit(y, S[:, 0]), binormal_fit(y, S[:, 1])
+        rs = []
+        for grp in (~pos, pos):
+            X = S[grp]
+            if np.std(X[:, 0]) == 0 or np.std(X[:, 1]) == 0:
+                raise ValueError("constant scores")
+            rs.append(float(np.corrcoef(X[:, 0], X[:, 1])[0, 1]))
+        rn, ra = rs
+        (f1, g1), (f2, g2) = _obuchowski_fg(a1, b1), _obuchowski_fg(a2, b2)
+        v1 = f1 ** 2 * (1 + b1 ** 2 / k + a1 ** 2 / 2) + g1 ** 2 * b1 ** 2 * (1 + k) / (2 * k)
+        v2 = f2 ** 2 * (1 + b2 ** 2 / k + a2 ** 2 / 2) + g2 ** 2 * b2 ** 2 * (1 + k) / (2 * k)
+        c = (f1 * f2 * (ra + rn * b1 * b2 / k + ra ** 2 * a1 * a2 / 2)
+             + g1 * g2 * (b1 * b2 * (rn ** 2 + k * ra ** 2) / (2 * k))
+             + f1 * g2 * (ra ** 2 * a1 * b2 / 2) + f2 * g1 * (ra ** 2 * a2 * b1 / 2))
+    v0, va = np.float64(2 * v1 - 2 * c), np.float64(v1 + v2 - 2 * c)
+    delta = np.float64(aucs[0] - aucs[1])
+    za = _qnorm(1 - sig_level / 2)
+    with np.errstate(all="ignore"):
+        out = {"v0": float(v0), "va": float(va), "delta": float(delta)}
+        if power is None:
+            zb = (np.sqrt(m * delta ** 2) - za * np.sqrt(v0)) / np.sqrt(va)
+            return {"power": _pnorm(float(zb)), "n_cases": float(m), **out}
+        zb = _qnorm(power)
+        return {"power": power,
+                "n_cases": float((za * np.sqrt(v0) + zb * np.sqrt(va)) ** 2 / delta ** 2), **out}

@@ -107,6 +107,11 @@ TWO = _kind("two score columns", lambda y, s: {"y": y, "s": s, "s2": _second_mod
 GROUPED = _kind("probabilities in three groups",
                 lambda y, s: {"y": y, "p": _sigmoid(s), "g": np.arange(len(y)) * 7 % 3},
                 labels=("y", "g"), score="p")
+# cross-validated predictions: three folds, and units of four rows nested in them
+FOLDS = _kind("scores in three folds with units",
+              lambda y, s: {"y": y, "s": s, "fold": np.arange(len(y)) * 7 % 3,
+                            "unit": (np.arange(len(y)) * 7 % 3) * 1000 + np.arange(len(y)) // 4},
+              labels=("y", "fold"))
 
 
 def _multiclass_data(rng, n, ties):
@@ -141,6 +146,11 @@ MULTILABEL = Data("multilabel scores", _multilabel, labels=(), score="S", binary
 CURVE = Data("points of a curve", _curve, labels=(), score="y", binary=False)
 
 # ------------------------------------------------------------------ views
+
+
+def _power_view(r):
+    """naive.roc_power_two's dict as roc_power's registry view."""
+    return {k: r[k] for k in ("v0", "va", "delta")}
 
 
 def fields(*names):
@@ -351,6 +361,87 @@ def _poisson_bootstrap_reference(d, w):
 def _snap(x, tol=1e-12):
     """Differences at rounding level (|x| <= tol) set to zero."""
     return np.where(np.abs(x) <= tol, 0.0, x)
+
+
+def _partial_or_nan(y, s, w, kw):
+    ww = np.ones(len(y)) if w is None else w
+    if ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
+        return math.nan
+    return naive.partial_auc(y, s, sample_weight=w, **kw)
+
+
+def _percentile(reps, estimate, **more):
+    ok = reps[~np.isnan(reps)]
+    low, high = np.quantile(ok, [0.025, 0.975])
+    return {"estimate": estimate, "low": low, "high": high, "se": ok.std(ddof=1),
+            "replicates": reps, **more}
+
+
+BOOT_PARTIAL = {"fpr_range": (0.1, 0.5), "correct": True}
+
+
+def _bootstrap_partial_reference(d, w):
+    """pROC's partial AUC (fastauc.naive) on every reconstructed resample."""
+    y, s = d["y"], d["s"]
+    rows = _resampled_rows(d, w, ["s"], BOOT["random_state"], BOOT["n_resamples"])
+    reps = np.array([_partial_or_nan(y[r], s[r], None if w is None else w[r], BOOT_PARTIAL)
+                     for r in rows])
+    return _percentile(reps, _partial_or_nan(y, s, w, BOOT_PARTIAL))
+
+
+def _boot_clusters(n):
+    """The clusters of the registry's clustered bootstrap: rows 3 by 3."""
+    return np.arange(n) // 3
+
+
+def _bootstrap_cluster_reference(d, w):
+    """scikit-learn's AUC on every replicate's rows: each cluster repeated as
+    often as the replicate drew it (fastauc's own draws over the clusters)."""
+    from fastauc._kernels.resampling import _count_draws, draw_buffer
+    from fastauc._validation import seed_from_random_state
+
+    y, s = d["y"], d["s"]
+    ids = _boot_clusters(len(y))
+    n_clusters = int(ids[-1]) + 1 if len(ids) else 0
+    seed = np.uint64(seed_from_random_state(BOOT["random_state"]))
+    reps = []
+    for r in range(BOOT["n_resamples"]):
+        counts = np.zeros(n_clusters, np.int64)
+        _count_draws(seed, r, np.array([0, n_clusters], np.int64), counts,
+                     draw_buffer(n_clusters, 8))
+        rows = np.repeat(np.arange(len(y)), counts[ids])
+        reps.append(_auc_or_nan(y[rows], s[rows], None if w is None else w[rows]))
+    return _percentile(np.array(reps), sk(skm.roc_auc_score, y, s, sample_weight=w))
+
+
+def _unpaired_bootstrap_test_reference(d, w):
+    """Set a (y, s) and set b (y, s2) resampled each on its own (b from the
+    second seed), scikit-learn's AUC of each resample."""
+    from .resamples import drawn_positions
+    from fastauc._resample import _prepare, second_seed
+    from fastauc._validation import seed_from_random_state
+
+    y, s, s2 = d["y"], d["s"], d["s2"]
+    seed = np.uint64(seed_from_random_state(BOOT["random_state"]))
+    cols = []
+    for sc, sd in ((s, seed), (s2, second_seed(seed))):
+        prep = _prepare(y, [sc], ["s"], w, "roc_auc", True)
+        col = []
+        for r in range(BOOT["n_resamples"]):
+            rows = prep.models[0].lay.rows[drawn_positions(sd, r, prep.strata)]
+            col.append(_auc_or_nan(y[rows], sc[rows], None if w is None else w[rows]))
+        cols.append(col)
+    reps = np.array(cols).T
+    diff = reps[:, 0] - reps[:, 1]
+    diff = diff[~np.isnan(diff)]
+    se = diff.std(ddof=1)
+    a = sk(skm.roc_auc_score, y, s, sample_weight=w)
+    b = sk(skm.roc_auc_score, y, s2, sample_weight=w)
+    z = (a - b) / se
+    low, high = np.quantile(diff, [0.025, 0.975])
+    return {"difference": a - b, "se": se, "statistic": z,
+            "pvalue": min(1.0, 2.0 * ss.norm.sf(abs(z))), "low": low, "high": high,
+            "replicates": reps}
 
 
 def _bootstrap_test_reference(d, w):
@@ -985,6 +1076,55 @@ REGISTRY = [
       lambda d, w: naive.pairwise_auc(d["y"], d["s"], w), BINARY, True,
       view=lambda r: r.auc, reason="U / (n_pos n_neg) is the AUC for any weights (the "
       "asymptotic method: the exact one needs whole-number class totals)"),
+    C("venkatraman_test", "venkatraman_test",
+      lambda d, w: f.venkatraman_test(d["y"], d["s"], d["s2"], n_permutations=20,
+                                      random_state=0),
+      lambda d, w: naive.venkatraman_statistic(d["y"], d["s"], d["s2"]), TWO, False,
+      view=lambda r: r.statistic),
+    C("venkatraman_test[unpaired]", "venkatraman_test",
+      lambda d, w: f.venkatraman_test(d["y"], d["s"], d["s2"][::-1], y_true_b=d["y"][::-1],
+                                      n_permutations=20, random_state=0),
+      lambda d, w: naive.venkatraman_statistic(d["y"], d["s"], d["s2"][::-1],
+                                               y_true_b=d["y"][::-1]),
+      TWO, False, view=lambda r: r.statistic, tol=1e-10,
+      reason="the trapezoid sums run in another order than the reference's: 1e-16 each"),
+    C("roc_power", "roc_power",
+      lambda d, w: f.roc_power(d["y"], d["s"], d["s2"]),
+      lambda d, w: _power_view(naive.roc_power_two(d["y"], d["s"], d["s2"])), TWO, False,
+      view=fields("v0", "va", "delta"),
+      reason="the variances and the difference that the closed form takes (its algebra is "
+             "tests/test_power.py's): power itself divides by VA = v1 + v2 - 2 c, which "
+             "cancels to rounding noise on tie-heavy data"),
+    C("roc_power[obuchowski]", "roc_power",
+      lambda d, w: f.roc_power(d["y"], d["s"], d["s2"], power=0.9, method="obuchowski"),
+      lambda d, w: _power_view(naive.roc_power_two(d["y"], d["s"], d["s2"], power=0.9,
+                                                   method="obuchowski")), TWO, False,
+      view=fields("v0", "va", "delta"), tol=1e-10,
+      reason="normal quantiles by two algorithms (a few ulp) in the binormal fits"),
+    C("smooth_roc", "smooth_roc",
+      lambda d, w: f.smooth_roc(d["y"], d["s"]),
+      lambda d, w: naive.smooth_roc(d["y"], d["s"]), BINARY, False,
+      view=fields("specificities", "sensitivities", "auc"), tol=1e-10,
+      reason="normal quantiles by two algorithms (a few ulp) in a least-squares fit"),
+    C("smooth_roc[density]", "smooth_roc",
+      lambda d, w: f.smooth_roc(d["y"], d["s"], method="density", n=64),
+      lambda d, w: naive.smooth_roc_density(d["y"], d["s"], n=64), BINARY, False,
+      view=fields("specificities", "sensitivities", "auc"), tol=1e-10,
+      reason="kernel sums and cumulative sums in another order than the reference's"),
+    C("cv_auc_ci", "cv_auc_ci",
+      lambda d, w: f.cv_auc_ci(d["y"], d["s"], d["fold"], sample_weight=w),
+      lambda d, w: naive.cv_auc_ci(d["y"], d["s"], d["fold"], sample_weight=w), FOLDS, True,
+      view=fields("estimate", "se", "low", "high", "fold_aucs"), tol=1e-10,
+      reason="influence values from placements (table cumulative sums) against pair loops",
+      invariances=_scale_only("estimate", "fold_aucs"),
+      notes="frequency weights: scaling them changes the sample size and so the standard "
+            "error and the interval"),
+    C("cv_auc_ci[pooled]", "cv_auc_ci",
+      lambda d, w: f.cv_auc_ci(d["y"], d["s"], d["fold"], sample_weight=w, pooled=d["unit"]),
+      lambda d, w: naive.cv_auc_ci(d["y"], d["s"], d["fold"], sample_weight=w, ids=d["unit"]),
+      FOLDS, True, view=fields("estimate", "se", "low", "high", "fold_aucs"), tol=1e-10,
+      reason="influence values from placements (table cumulative sums) against pair loops",
+      notes="a unit's influence value is over the mean weight per unit: scale-free"),
     C("delong_covariance", "delong_covariance",
       lambda d, w: f.delong_covariance(d["y"], np.column_stack((d["s"], d["s2"])),
                                        sample_weight=w),
@@ -1049,6 +1189,33 @@ REGISTRY = [
                    "zero": ("difference",), "shuffle": ("difference",)},
       notes="as bootstrap_ci: draws are of rows, so only the point difference survives "
             "repeated, removed and shuffled rows",
+      slow=True),
+    C("bootstrap_test[unpaired]", "bootstrap_test",
+      lambda d, w, **kw: f.bootstrap_test(d["y"], d["s"], d["s2"], y_true_b=d["y"],
+                                          sample_weight=w, sample_weight_b=w,
+                                          **{**BOOT, **kw}),
+      _unpaired_bootstrap_test_reference, TWO, True,
+      view=fields("difference", "se", "statistic", "pvalue", "low", "high", "replicates"),
+      invariances={"unit": ALL, "scale": ALL, "repeat": ("difference",),
+                   "zero": ("difference",), "shuffle": ("difference",)},
+      notes="as bootstrap_test: each data set's draws are of rows", slow=True),
+    C("bootstrap_ci[partial_auc]", "bootstrap_ci",
+      lambda d, w, **kw: f.bootstrap_ci(d["y"], d["s"], metric="partial_auc", sample_weight=w,
+                                        **{**BOOT, **BOOT_PARTIAL, **kw}),
+      _bootstrap_partial_reference, BINARY, True,
+      view=fields("estimate", "low", "high", "se", "replicates"),
+      invariances={"unit": ALL, "scale": ALL, "repeat": ("estimate",),
+                   "zero": ("estimate",), "shuffle": ("estimate",)},
+      notes="as bootstrap_ci: a replicate draws rows, not weight", slow=True),
+    C("bootstrap_ci[cluster]", "bootstrap_ci",
+      lambda d, w, **kw: f.bootstrap_ci(d["y"], d["s"], cluster=_boot_clusters(len(d["y"])),
+                                        sample_weight=w, **{**BOOT, **kw}),
+      _bootstrap_cluster_reference, BINARY, True,
+      view=fields("estimate", "low", "high", "se", "replicates"),
+      invariances={"unit": ALL, "scale": ALL, "repeat": ("estimate",),
+                   "zero": ("estimate",), "shuffle": ("estimate",)},
+      notes="a replicate draws clusters (rows 3 by 3 here), not weight: repeating, removing "
+            "or shuffling rows changes the clusters, so only the estimate survives those",
       slow=True),
     C("by_group", "by_group",
       lambda d, w: f.by_group(d["y"], d["p"], d["g"], sample_weight=w),

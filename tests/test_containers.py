@@ -92,6 +92,12 @@ CALLS = {
     "delong_covariance": lambda y, s, s2, w, p: fastauc.delong_covariance(y, s),
     "roc_auc_ci": lambda y, s, s2, w, p: fastauc.roc_auc_ci(y, s),
     "delong_test": lambda y, s, s2, w, p: fastauc.delong_test(y, s, s2),
+    "roc_power": lambda y, s, s2, w, p: fastauc.roc_power(y, s, s2),
+    "venkatraman_test": lambda y, s, s2, w, p: fastauc.venkatraman_test(
+        y, s, s2, n_permutations=20, random_state=0),
+    "cv_auc_ci": lambda y, s, s2, w, p: fastauc.cv_auc_ci(y, s, np.arange(len(y)) % 3,
+                                                          sample_weight=w),
+    "smooth_roc": lambda y, s, s2, w, p: fastauc.smooth_roc(y, s),
     "bootstrap_ci": lambda y, s, s2, w, p: fastauc.bootstrap_ci(y, s, sample_weight=w, **FAST),
     "bootstrap_test": lambda y, s, s2, w, p: fastauc.bootstrap_test(y, s, s2, **FAST),
     "by_group": lambda y, s, s2, w, p: fastauc.by_group(y, s, GROUPS, sample_weight=w).to_dict(),

@@ -20,6 +20,10 @@ each 64-bit output gives two 32-bit draws.
 A replicate therefore depends only on ``(seed, r)``: results are identical
 whatever the batching and the number of threads.
 
+The clustered bootstrap draws clusters, not rows: the strata are the one
+range of the clusters, ``cnt`` holds each cluster's count and ``src`` maps
+every position to its cluster, so a row's count is its cluster's.
+
 The Poisson scheme (``poisson_batch``) gives every row an independent
 Poisson(1) count per replicate instead (Hanley & MacGibbon 2006; Chamandy et
 al. 2012): the count of the row at input position ``i`` in replicate ``r`` is
@@ -91,6 +95,11 @@ SENS_AT_SPEC, SPEC_AT_SENS, PREC_AT_REC, REC_AT_PREC = 4, 5, 6, 7
 # probability and ``ranks[0]`` its bin
 ECE = 8
 ECE_BINS = 15
+# the partial AUC over any range (pROC's ``partial.auc``), not standardised (the
+# caller applies McClish's correction): of the ROC curve over an FPR range
+# (``partial.auc.focus="specificity"``), or of specificity over a TPR range
+# (``"sensitivity"``); swept in merged order, the range ``(lo, hi)`` in ``loss``
+PARTIAL_FPR, PARTIAL_TPR = 9, 10
 
 
 @jit
@@ -98,6 +107,10 @@ def _mix(z):
     z = (z ^ (z >> S30)) * MIX1
     z = (z ^ (z >> S27)) * MIX2
     return z ^ (z >> S31)
+
+
+#: SplitMix64's finaliser (the unpaired bootstrap's second seed is ``mix(seed ^ constant)``)
+mix = _mix
 
 
 @jit
@@ -331,10 +344,14 @@ def _prefix(cnt, src, w, start, stop, out):
 
 
 @jit
-def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
+def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out, lo=0.0, hi=1.0):
     """Group-by-group sweep in merged order: the partial AUC, and the TPR of
     the ROC polyline at each FPR in ``grid`` (increasing) into ``tpr_out``
     (the top of a vertical segment at a grid value; ``grid`` may be empty).
+    ``PARTIAL_FPR``: the area under the ROC polyline for FPR in ``[lo, hi]``;
+    ``PARTIAL_TPR``: the area under specificity against TPR for TPR in
+    ``[lo, hi]`` (each segment as ``segment_area`` cuts it, the rule of
+    ``partial_auc``; not standardised).
 
     ``src``/``w`` are in merged order; ``code[p]`` bit 0 = positive, bit 1 =
     first row of a distinct-score group.
@@ -377,11 +394,17 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
                     j += 1
                 if SENS_AT_SPEC <= metric <= REC_AT_PREC:
                     op = _operating_point(metric, max_fpr, tp, fp, total_p, total_n, op)
+                elif metric == PARTIAL_FPR:
+                    partial += segment_area(gx, gy, x1, y1, lo, hi)
+                elif metric == PARTIAL_TPR:  # specificity against TPR
+                    partial += segment_area(gy, 1.0 - gx, y1, 1.0 - x1, lo, hi)
                 else:
                     partial += segment_area(gx, gy, x1, y1, 0.0, max_fpr)
                 gx = x1
                 gy = y1
-                if metric == PARTIAL_AUC and x1 >= max_fpr and n_grid == 0:
+                if n_grid == 0 and ((metric == PARTIAL_AUC and x1 >= max_fpr) or
+                                    (metric == PARTIAL_FPR and x1 >= hi) or
+                                    (metric == PARTIAL_TPR and y1 >= hi)):
                     break
             tg = 0.0
             fg = 0.0
@@ -398,6 +421,8 @@ def _merged_sweep(cnt, src, w, code, metric, max_fpr, grid, tpr_out):
     if metric == PARTIAL_AUC:
         min_area = 0.5 * max_fpr * max_fpr
         return 0.5 * (1.0 + (partial - min_area) / (max_fpr - min_area))
+    if metric == PARTIAL_FPR or metric == PARTIAL_TPR:
+        return partial
     if SENS_AT_SPEC <= metric <= REC_AT_PREC:
         return op
     return area2 / (2.0 * tp * fp)
@@ -495,8 +520,11 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
 
     Class-layout arrays (``src``, ``w``, ``loss``, ``ranks``) are used for
     ROC AUC, average precision and log loss; merged-order ones (``src``,
-    ``w``, ``code``) for the partial AUC.  ``src`` maps this model's
-    positions to model 0's class layout (empty: the identity).
+    ``w``, ``code``) for the partial AUC and the operating points (for
+    ``PARTIAL_FPR`` and ``PARTIAL_TPR``, ``loss`` is the range ``(lo, hi)``).
+    ``src`` maps this model's positions to model 0's class layout (empty:
+    the identity), or, for the clustered bootstrap, to their clusters
+    (``cnt`` then holds the clusters' counts).
     ``ranks[0, j], ranks[1, j]`` for a negative ``j`` are the numbers of
     positives strictly above and at-or-above its score; for a positive they
     are the numbers of positives and of negatives at-or-above its score.
@@ -508,6 +536,9 @@ def replicate_value(cnt, src, n_pos, w, loss, ranks, code, metric, max_fpr, scra
     adds ``x_i * C[i'] / (C[i'] + D[i''])`` with ``D`` the negatives' prefix
     sums.  Each is one streaming pass per class.
     """
+    if metric == PARTIAL_FPR or metric == PARTIAL_TPR:
+        return _merged_sweep(cnt, src, w, code, metric, max_fpr, scratch[:0], scratch[:0],
+                             loss[0], loss[1])
     if metric == PARTIAL_AUC or SENS_AT_SPEC <= metric <= REC_AT_PREC:
         return _merged_sweep(cnt, src, w, code, metric, max_fpr, scratch[:0], scratch[:0])
     if metric == ECE:
