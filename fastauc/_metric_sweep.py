@@ -270,8 +270,8 @@ def _column(x, name):
 
 def _as_column(x, name):
     a = _column(x, name)
-    if a.ndim != 1:
-        raise ValueError(f"y should be a 1d array, got an array of shape {a.shape} instead.")
+    if a.ndim != 1:  # scikit-learn's words, then what to pass (a predict_proba output...)
+        raise v.not_1d_error(name, a, scores=name == "y_score")
     if a.dtype.kind in "fc":
         v.check_finite(a, name)
     return a

@@ -39,9 +39,11 @@ MODELS_AS_COLUMNS = ("delong_covariance", "report")
 #: no advice about predict_proba
 NOT_SCORES = {"auc"}
 #: functions whose scores are named y_prob (scikit-learn's calibration_curve)
-PROB_NAMES = dict.fromkeys(("calibration_curve", "calibration_error"), "y_prob")
+PROB_NAMES = dict.fromkeys(("calibration_curve", "calibration_error", "brier_decomposition",
+                            "reliability_curve", "plot_calibration"), "y_prob")
+PROB_NAMES["roc_power"] = "y_score"  # two models' pilot scores, named y_score and y_score2
 CLASSIFICATION = {"f1_score", "fbeta_score", "precision_score", "recall_score",
-                  "precision_recall_fscore_support"}
+                  "precision_recall_fscore_support", "class_likelihood_ratios"}
 
 
 def _proba(rng, n):
