@@ -27,8 +27,10 @@ from .coords_intervals import CoordsCI, coords_ci
 from .bootstrap import BootstrapResult, BootstrapTestResult, bootstrap_ci, bootstrap_test
 from .delong import (
     ConfidenceInterval,
+    DeLongOmnibusResult,
     DeLongTestResult,
     delong_covariance,
+    delong_omnibus,
     delong_test,
     roc_auc_ci,
 )
@@ -117,6 +119,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "ConvexHull",
     "Coords",
     "CoordsCI",
+    "DeLongOmnibusResult",
     "DeLongTestResult",
     "GainsTable",
     "GroupMetrics",
@@ -149,6 +152,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "d2_brier_score",
     "d2_log_loss_score",
     "delong_covariance",
+    "delong_omnibus",
     "delong_test",
     "det_curve",
     "f1_score",

@@ -14,15 +14,20 @@ import math
 import numpy as np
 
 from . import _validation as v
+from ._kernels.clusters import cluster_walk, gammaincc, offset_codes
+from ._kernels.coords import betainc, betaincinv
 from ._kernels.placements import placement_covariance
 from ._parallel import map_units, row_blocks
 from ._resample import layouts
 from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
-from ._table import sorted_tallies
+from ._sort import CHUNK_MIN, sort_by_class
+from ._table import cut_runs, sorted_tallies, sweep_parts, weights_above
 
-__all__ = ["SMALL_DELONG", "class_weights", "covariance_from_sums", "delong_many", "delong_one",
-           "delong_setup", "paired_test", "placement_cov"]
+__all__ = ["SMALL_CLUSTERS", "SMALL_DELONG", "bonferroni", "class_weights", "cluster_codes",
+           "clustered_aucs_and_covariance", "clustered_covariance", "covariance_from_sums",
+           "delong_many", "delong_one", "delong_setup", "holm", "omnibus_statistic",
+           "paired_test", "placement_cov", "t_pvalue", "unpaired_test"]
 
 
 SMALL_DELONG = ("DeLong's variance needs a total weight above one in each class; "
@@ -93,8 +98,9 @@ def class_weights(is_pos, w):
     return float(n_pos), float(is_pos.shape[0] - n_pos)
 
 
-def paired_test(aucs, cov, a, b, level, alternative) -> DeLongTestResult:
-    """DeLong's z test of ``aucs[a] - aucs[b]`` from their covariance matrix."""
+def paired_test(aucs, cov, a, b, level, alternative, margin=0.0) -> DeLongTestResult:
+    """DeLong's z test of ``aucs[a] - aucs[b]`` against ``margin`` from their
+    covariance matrix."""
     d = float(aucs[a] - aucs[b])
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     if abs(var) <= 8.0 * _EPS * (abs(cov[a, a]) + abs(cov[b, b])):
@@ -104,7 +110,278 @@ def paired_test(aucs, cov, a, b, level, alternative) -> DeLongTestResult:
         if abs(d) <= 8.0 * _EPS:
             d = 0.0
     se = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
-    z = 0.0 if d == 0.0 and se == 0.0 else ratio(d, se)
+    z = 0.0 if d == margin and se == 0.0 else ratio(d - margin, se)
     low, high = difference_interval(d, se, level, alternative)
     return DeLongTestResult(z, pvalue(z, alternative), d, low, high, se, float(aucs[a]),
-                            float(aucs[b]), alternative, level)
+                            float(aucs[b]), alternative, level, margin=margin)
+
+
+# ------------------------------------------------------------ two samples
+
+def unpaired_test(auc_a, var_a, n_a, auc_b, var_b, n_b, level, alternative,
+                  margin=0.0) -> DeLongTestResult:
+    """DeLong's test of two AUCs on different rows (pROC's unpaired test).
+
+    ``D = (auc_a - auc_b - margin) / sqrt(var_a + var_b)`` referred to
+    Student's t with Welch-Satterthwaite's degrees of freedom
+    ``(var_a + var_b)^2 / (var_a^2 / (n_a - 1) + var_b^2 / (n_b - 1))``, ``n``
+    each sample's total weight (its number of rows without weights).  The
+    interval of the difference uses the same t quantile.
+    """
+    d = float(auc_a - auc_b)
+    var = float(var_a + var_b)
+    se = math.sqrt(max(var, 0.0)) if not math.isnan(var) else math.nan
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = float(np.float64(var) ** 2 / (np.float64(var_a) ** 2 / (n_a - 1.0)
+                                            + np.float64(var_b) ** 2 / (n_b - 1.0)))
+    if se == 0.0 and not (math.isnan(var_a) or math.isnan(var_b)):
+        df = math.inf  # both samples separate perfectly: no variance to estimate
+    stat = 0.0 if d == margin and se == 0.0 else ratio(d - margin, se)
+    p = t_pvalue(stat, df, alternative)
+    low, high = t_difference_interval(d, se, df, level, alternative)
+    return DeLongTestResult(stat, p, d, low, high, se, float(auc_a), float(auc_b), alternative,
+                            level, df=df, margin=margin)
+
+
+def t_sf(t, df):
+    """Upper tail ``P(T > t)`` of Student's t with ``df`` (> 0, real) degrees
+    of freedom: ``I_x(df / 2, 1 / 2) / 2`` with ``x = df / (df + t^2)``."""
+    if math.isnan(t) or math.isnan(df):
+        return math.nan
+    if math.isinf(t):
+        return 0.0 if t > 0 else 1.0
+    half = 0.5 * float(betainc(0.5 * df, 0.5, df / (df + t * t)))
+    return half if t > 0 else 1.0 - half
+
+
+def t_ppf(p, df):
+    """The quantile of Student's t at ``p`` (in (0, 1)), by inverting the
+    incomplete beta function."""
+    if p == 0.5:
+        return 0.0
+    q = p if p < 0.5 else 1.0 - p
+    x = float(betaincinv(0.5 * df, 0.5, 2.0 * q))
+    t = math.sqrt(df * (1.0 - x) / x) if x > 0.0 else math.inf
+    return -t if p < 0.5 else t
+
+
+def t_pvalue(t, df, alternative):
+    """p-value of a t statistic (the normal's when ``df`` is infinite)."""
+    if math.isnan(t) or math.isnan(df):
+        return math.nan
+    if math.isinf(df):
+        return pvalue(t, alternative)
+    if alternative == "greater":
+        return float(t_sf(t, df))
+    if alternative == "less":
+        return float(t_sf(-t, df))
+    return min(1.0, 2.0 * float(t_sf(abs(t), df)))
+
+
+def t_difference_interval(d, se, df, level, alternative):
+    """``difference_interval`` with Student's t quantile for ``df``."""
+    if math.isnan(d) or math.isnan(se) or math.isnan(df):
+        return math.nan, math.nan
+    if math.isinf(df):
+        return difference_interval(d, se, level, alternative)
+    q = float(t_ppf(0.5 + 0.5 * level if alternative == "two-sided" else level, df))
+    if alternative == "two-sided":
+        return max(-1.0, d - q * se), min(1.0, d + q * se)
+    if alternative == "greater":
+        return max(-1.0, d - q * se), 1.0
+    return -1.0, min(1.0, d + q * se)
+
+
+# ------------------------------------------------------------ clusters
+
+def cluster_codes(cluster, n):
+    """Cluster ids (any 1-D array-like of hashable values, ``n`` of them) ->
+    ``(codes, count, offset)``: int32 or int64 codes with ``codes - offset``
+    in ``0..count - 1``.  Integers of a range no wider than ``n + 1024`` are
+    their own codes (int32 and int64 ids as they are, offset by their
+    minimum; other integers copied to int32 codes in one pass); values in
+    the range that occur in no row are clusters without rows, which add
+    nothing.  Other ids take one ``np.unique``."""
+    ids = cluster if isinstance(cluster, np.ndarray) else np.asarray(cluster)
+    if ids.ndim != 1:
+        raise ValueError(f"cluster must be 1-D (one cluster id per row), got shape {ids.shape}")
+    if ids.shape[0] != n:
+        raise ValueError("Found input variables with inconsistent numbers of samples: "
+                         f"[{n}, {ids.shape[0]}] (y_true has {n}, cluster has {ids.shape[0]})")
+    if n == 0:
+        return np.zeros(0, np.int32), 0, 0
+    if ids.dtype.kind == "b":
+        ids = ids.view(np.uint8)
+    if ids.dtype.kind in "iu":
+        lo, hi = int(ids.min()), int(ids.max())
+        span = hi - lo + 1
+        if span <= n + 1024:
+            if ids.dtype in (np.int32, np.int64) and ids.dtype.isnative:
+                return np.ascontiguousarray(ids), span, lo  # the ids are the codes
+            out = np.empty(n, np.int32 if span < 2**31 else np.int64)
+            return offset_codes(ids, ids.dtype.type(lo), out), span, 0
+    if ids.dtype.kind in "fc" and np.isnan(ids).any():
+        raise ValueError("cluster contains NaN: every row needs a cluster id")
+    if ids.dtype.kind == "O" and any(x is None for x in ids):
+        raise ValueError("cluster contains None: every row needs a cluster id")
+    try:
+        uniq, codes = np.unique(ids, return_inverse=True)
+    except TypeError as exc:  # ids of mixed types: no order between them
+        try:
+            import pandas as pd
+        except ImportError:
+            raise TypeError(f"cluster ids could not be sorted ({exc}); use ids of one type")
+        codes, uniq = pd.factorize(ids)
+    count = int(len(uniq))
+    codes = np.ascontiguousarray(codes.reshape(-1), np.int32 if count < 2**31 else np.int64)
+    return codes, count, 0
+
+
+def clustered_covariance(v10, v01, m, nn, aucs, warn=True):
+    """Obuchowski's (1997) covariance of the AUCs of clustered rows.
+
+    From the placements summed per cluster: ``v10[a, c]``/``v01[a, c]`` the
+    sums of cluster ``c``'s positives' and negatives' placements in model
+    ``a`` (each times its weight), ``m[c]``/``nn[c]`` its positive and
+    negative weights.  With ``M``/``N`` the totals, ``I10``/``I01`` the
+    numbers of clusters with positives and with negatives and ``I`` those
+    with either::
+
+        S10 = I10 / ((I10 - 1) M) sum_c (V10_c - m_c A)(V10_c - m_c A)'
+        S01 = I01 / ((I01 - 1) N) sum_c (V01_c - n_c A)(V01_c - n_c A)'
+        S11 = I / (I - 1) sum_c (V10_c - m_c A)(V01_c - n_c A)'
+        cov = S10 / M + S01 / N + (S11 + S11') / (M N)
+
+    One row per cluster gives DeLong's covariance (``S11 = 0``).  NaN (with a
+    warning) when fewer than two clusters hold each class.
+    """
+    k = v10.shape[0]
+    M, N = float(m.sum()), float(nn.sum())
+    i10 = int(np.count_nonzero(m > 0))
+    i01 = int(np.count_nonzero(nn > 0))
+    i_all = int(np.count_nonzero((m + nn) > 0))
+    if i10 <= 1 or i01 <= 1:
+        if warn:
+            v.warn_undefined(SMALL_CLUSTERS, stacklevel=None)
+        return np.full((k, k), np.nan)
+    A = np.asarray(aucs, np.float64)[:, None]
+    d10 = v10 - m[None, :] * A
+    d01 = v01 - nn[None, :] * A
+    s10 = (d10 @ d10.T) * (i10 / ((i10 - 1.0) * M))
+    s01 = (d01 @ d01.T) * (i01 / ((i01 - 1.0) * N))
+    s11 = (d10 @ d01.T) * (i_all / (i_all - 1.0))
+    cov = s10 / M + s01 / N + (s11 + s11.T) / (M * N)
+    return 0.5 * (cov + cov.T)
+
+
+SMALL_CLUSTERS = ("The clustered DeLong variance needs at least two clusters holding each "
+                  "class; the covariance is NaN.")
+
+
+def _cluster_sums(is_pos, s, w, codes, n_clusters, total_p, total_n, name, offset=0):
+    """One model's AUC (``roc_auc_score``'s float) and its placements summed
+    per cluster: one sort carrying the cluster codes, then the walk of
+    ``cluster_walk`` over the sweep's key ranges (``_table.split_sweep``'s
+    cuts and weights above, so the AUC's sums are the sweep's)."""
+    r = sort_by_class(is_pos, s, w, extra=codes, name=name)
+    runs = (r.pk, r.pw, r.nk, r.nw)
+    n = s.shape[0]
+    if n >= CHUNK_MIN:
+        ranges = cut_runs(runs, sweep_parts(n))
+        above = weights_above(ranges)
+    else:
+        ranges, above = [runs], [(0.0, 0.0)]
+    R = len(ranges)
+    bp = np.array([r.pk.shape[0], *(r.pk.shape[0] - np.cumsum([x[0].shape[0] for x in ranges]))],
+                  np.int64)
+    bn = np.array([r.nk.shape[0], *(r.nk.shape[0] - np.cumsum([x[2].shape[0] for x in ranges]))],
+                  np.int64)
+    tp0s = np.array([a for a, _ in above], np.float64)
+    fp0s = np.array([b for _, b in above], np.float64)
+    area, tps, fps = np.zeros(R), np.zeros(R), np.zeros(R)
+    # the ranges in up to 4 fixed groups on the threads, each with its own
+    # sums (a function of the sizes alone: the same floats for any threads);
+    # one group when the clusters are many (each group's sums: 32 bytes a cluster)
+    units = 1 if R == 1 or n_clusters > n // 16 else min(R, 4)
+    halves = [(R * u // units, R * (u + 1) // units) for u in range(units)]
+    sums = [np.zeros(4 * n_clusters) for _ in halves]
+    map_units(cluster_walk, [(r.pk, r.pw, r.px, r.nk, r.nw, r.nx, bp, bn, tp0s, fp0s, a, b,
+                              offset, total_p, total_n, acc, area, tps, fps)
+                             for (a, b), acc in zip(halves, sums)])
+    area2 = 0.0
+    for x in area.tolist():
+        area2 += x
+    tp, fp = float(tps[-1]), float(fps[-1])
+    auc = area2 / (2.0 * tp * fp) if tp > 0 and fp > 0 else math.nan
+    total = sums[0]
+    for more in sums[1:]:
+        total += more
+    return auc, total.reshape(n_clusters, 4)  # columns: v10, m, v01, n per cluster
+
+
+def clustered_aucs_and_covariance(is_pos, columns, w, codes, n_clusters, names=None, offset=0):
+    """AUCs (``roc_auc_score``'s floats) and Obuchowski's covariance of
+    validated score columns on clustered rows: each column sorted once with
+    the cluster codes and walked into per-cluster sums of its placements."""
+    k = len(columns)
+    names = ["y_scores"] * k if names is None else names
+    total_p, total_n = class_weights(is_pos, w)
+    v10, v01 = np.empty((k, n_clusters)), np.empty((k, n_clusters))
+    aucs = np.empty(k)
+    for a, (col, name) in enumerate(zip(columns, names)):
+        aucs[a], sums = _cluster_sums(is_pos, col, w, codes, n_clusters, total_p, total_n, name,
+                                      offset)
+        v10[a], v01[a] = sums[:, 0], sums[:, 2]
+    m, nn = sums[:, 1], sums[:, 3]
+    return aucs, clustered_covariance(v10, v01, m, nn, aucs)
+
+
+# ------------------------------------------------------------ k models
+
+def omnibus_statistic(aucs, cov):
+    """DeLong et al.'s (1988) chi-square of equal AUCs: contrasts ``L`` of each
+    model against the next, ``(L A)' (L S L')^+ (L A)`` on ``rank(L S L')``
+    degrees of freedom (``k - 1`` unless models are linear combinations of
+    one another); returns ``(statistic, df, pvalue)``."""
+    k = aucs.shape[0]
+    L = np.zeros((k - 1, k))
+    idx = np.arange(k - 1)
+    L[idx, idx] = 1.0
+    L[idx, idx + 1] = -1.0
+    if np.isnan(cov).any() or np.isnan(aucs).any():
+        return math.nan, float(k - 1), math.nan
+    c = L @ aucs
+    Q = L @ cov @ L.T
+    scale = float(np.abs(np.diag(cov)).max()) if k else 0.0
+    evals, evecs = np.linalg.eigh(Q)
+    keep = evals > 1e3 * _EPS * max(scale, 1e-300) * k
+    df = int(np.count_nonzero(keep))
+    proj = evecs[:, keep].T @ c
+    stat = float(np.sum(proj * proj / evals[keep]))
+    resid = c - evecs[:, keep] @ proj
+    if np.any(np.abs(resid) > 8.0 * _EPS):  # a difference with no variance
+        return math.inf, float(max(df, 1)), 0.0
+    if df == 0:
+        return 0.0, 0.0, 1.0
+    return stat, float(df), float(gammaincc(0.5 * df, 0.5 * stat))
+
+
+def holm(p):
+    """Holm's step-down adjusted p-values (NaN stays NaN)."""
+    p = np.asarray(p, np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    q = p[ok]
+    m = q.shape[0]
+    order = np.argsort(q, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * q[order]))
+    res = np.empty(m)
+    res[order] = adj
+    out[ok] = res
+    return out
+
+
+def bonferroni(p):
+    """Bonferroni's adjusted p-values (NaN stays NaN)."""
+    p = np.asarray(p, np.float64)
+    return np.minimum(1.0, p * np.count_nonzero(~np.isnan(p)))

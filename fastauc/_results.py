@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import math
 from functools import cached_property
 
 import numpy as np
@@ -102,14 +103,16 @@ class ConfidenceInterval:
 
 @dataclass(frozen=True)
 class DeLongTestResult:
-    """Result of :func:`delong_test`, the paired test of two AUCs.
+    """Result of :func:`delong_test`, the test of two AUCs (paired or not).
 
     Attributes
     ----------
     statistic : float
-        The z statistic ``difference / se``.
+        The z statistic ``(difference - margin) / se`` (paired); for two
+        models on different rows the same ratio, referred to Student's t
+        with ``df`` degrees of freedom.
     pvalue : float
-        Its normal p-value for ``alternative``.
+        Its normal (paired) or t (unpaired) p-value for ``alternative``.
     difference : float
         ``auc_a - auc_b``.
     low, high : float
@@ -123,6 +126,13 @@ class DeLongTestResult:
         ``"two-sided"``, ``"less"`` or ``"greater"``.
     confidence_level : float
         The interval's level, e.g. 0.95.
+    df : float
+        Degrees of freedom of the Student t the statistic is referred to
+        (Welch-Satterthwaite, for two models on different rows); ``inf`` for
+        the paired test (the normal).
+    margin : float
+        The value the difference is tested against: the statistic is
+        ``(difference - margin) / se``.
 
     See Also
     --------
@@ -149,6 +159,10 @@ class DeLongTestResult:
     auc_b: float
     alternative: str
     confidence_level: float
+    #: degrees of freedom of the t reference (unpaired test); inf: the normal (paired)
+    df: float = math.inf
+    #: the margin the difference is tested against (0: equal AUCs)
+    margin: float = 0.0
 
 
 

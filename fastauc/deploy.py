@@ -87,6 +87,13 @@ def _delong(fastauc, y, p, q, w, k, P):
         fastauc.cv_auc_ci(y, p, np.arange(len(y)) % 3, sample_weight=ww)
         fastauc.cv_auc_ci(y, p, np.arange(len(y)) % 3, sample_weight=ww,
                           pooled=np.arange(len(y)) % 12)
+    half = len(y) // 2  # two samples, clusters, k models: the unpaired t and chi-square tails
+    fastauc.delong_test(y, p, q[:half], y_true_b=y[:half])
+    clusters = np.arange(len(y)) // 4
+    for yy, ww in _variants(y, w):
+        fastauc.roc_auc_ci(yy, p, cluster=clusters, sample_weight=ww)
+    fastauc.roc_auc_ci(y, p, cluster=clusters.astype(np.int32))  # also string ids' codes
+    fastauc.delong_omnibus(y, np.column_stack((p, q, p * q)))
 
 
 def _thresholds(fastauc, y, p, q, w, k, P):
@@ -272,6 +279,7 @@ calls use (integer and boolean labels, weights, float32 scores).
   precision, the ROC, precision-recall and DET curves;
 - ``"log_loss"``: the binary log loss;
 - ``"delong"``: DeLong's interval and paired test, the Mann-Whitney test;
+  the unpaired test, the clustered interval and the omnibus test;
 - ``"thresholds"``: threshold metrics, best thresholds, partial AUC, gains;
 - ``"groups"``: :func:`fastauc.by_group`;
 - ``"bootstrap"``: bootstrap intervals and tests (both schemes);

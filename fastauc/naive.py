@@ -24,6 +24,7 @@ __all__ = [
     "best_threshold",
     "binormal_fit",
     "by_group",
+    "clustered_auc_variance",
     "confusion_at_thresholds",
     "coords",
     "delong_covariance",
@@ -156,6 +157,84 @@ def delong_covariance(y_true, y_scores, sample_weight=None):
     s10 = (d10 * u[:, None]).T @ d10 / (U - 1)
     s01 = (d01 * vw[:, None]).T @ d01 / (V - 1)
     return aucs, s10 / U + s01 / V
+
+
+def clustered_auc_variance(y_true, y_scores, cluster, sample_weight=None):
+    """Obuchowski's (1997) AUCs and covariance for clustered rows, from the definitions.
+
+    Cluster ``c`` holds ``m_c`` positives and ``n_c`` negatives (weights:
+    their sums).  With ``psi`` the comparison of every positive with every
+    negative (ties one half), a positive's structural component is
+    ``V10(x) = sum_y w_y psi(x, y) / N`` and a negative's
+    ``V01(y) = sum_x w_x psi(x, y) / M``; the cluster sums are
+    ``V10_c = sum_{x in c} w_x V10(x)`` and ``V01_c = sum_{y in c} w_y V01(y)``.
+    With ``I10``, ``I01`` the numbers of clusters holding positives and
+    negatives and ``I`` the clusters holding rows::
+
+        S10[a, b] = I10 / ((I10 - 1) M) sum_c (V10_c^a - m_c A_a)(V10_c^b - m_c A_b)
+        S01[a, b] = I01 / ((I01 - 1) N) sum_c (V01_c^a - n_c A_a)(V01_c^b - n_c A_b)
+        S11[a, b] = I / (I - 1) sum_c (V10_c^a - m_c A_a)(V01_c^b - n_c A_b)
+        cov[a, b] = S10 / M + S01 / N + (S11[a, b] + S11[b, a]) / (M N)
+
+    One row per cluster gives :func:`delong_covariance`.  NaN when fewer
+    than two clusters hold each class.  One Python loop per cluster: small
+    data only.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_scores : array-like of shape (n_samples,) or (n_samples, k)
+    cluster : array-like of shape (n_samples,)
+        Any hashable cluster ids.
+    sample_weight : array-like of shape (n_samples,), default=None
+
+    Returns
+    -------
+    aucs : ndarray of shape (k,)
+    cov : ndarray of shape (k, k)
+
+    Examples
+    --------
+    >>> from fastauc.naive import clustered_auc_variance
+    >>> aucs, cov = clustered_auc_variance([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9],
+    ...                                    ["a", "b", "c", "d"])
+    >>> aucs, cov
+    (array([0.875]), array([[0.03125]]))
+    """
+    y = np.asarray(y_true)
+    S = np.asarray(y_scores, dtype=np.float64)
+    if S.ndim == 1:
+        S = S[:, None]
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    ids = list(cluster)
+    pos = y == np.unique(y)[-1]
+    M, N = w[pos].sum(), w[~pos].sum()
+    k = S.shape[1]
+    aucs = np.empty(k)
+    V = np.empty((k, len(y)))  # each row's structural component for its class
+    for a in range(k):
+        x, z = S[pos, a], S[~pos, a]
+        psi = (x[:, None] > z[None, :]) + 0.5 * (x[:, None] == z[None, :])
+        V[a, pos] = psi @ w[~pos] / N
+        V[a, ~pos] = w[pos] @ psi / M
+        aucs[a] = w[pos] @ V[a, pos] / M
+    d10, d01 = {}, {}
+    i10 = i01 = i_all = 0
+    for c in dict.fromkeys(ids):
+        rows = np.array([i for i, cid in enumerate(ids) if cid == c])
+        p_rows, n_rows = rows[pos[rows]], rows[~pos[rows]]
+        m_c, n_c = w[p_rows].sum(), w[n_rows].sum()
+        i10 += m_c > 0
+        i01 += n_c > 0
+        i_all += (m_c + n_c) > 0
+        d10[c] = np.array([w[p_rows] @ V[a, p_rows] - m_c * aucs[a] for a in range(k)])
+        d01[c] = np.array([w[n_rows] @ V[a, n_rows] - n_c * aucs[a] for a in range(k)])
+    if i10 <= 1 or i01 <= 1:
+        return aucs, np.full((k, k), np.nan)
+    s10 = sum(np.outer(d10[c], d10[c]) for c in d10) * i10 / ((i10 - 1) * M)
+    s01 = sum(np.outer(d01[c], d01[c]) for c in d01) * i01 / ((i01 - 1) * N)
+    s11 = sum(np.outer(d10[c], d01[c]) for c in d10) * i_all / (i_all - 1)
+    return aucs, s10 / M + s01 / N + (s11 + s11.T) / (M * N)
 
 
 def partial_auc_proc(sp, se, lower, upper):

@@ -97,6 +97,8 @@ CALLS = {
         y, s, s2, n_permutations=20, random_state=0),
     "cv_auc_ci": lambda y, s, s2, w, p: fastauc.cv_auc_ci(y, s, np.arange(len(y)) % 3,
                                                           sample_weight=w),
+    "delong_omnibus": lambda y, s, s2, w, p: fastauc.delong_omnibus(y, {"a": s, "b": s2},
+                                                                    sample_weight=w).statistic,
     "smooth_roc": lambda y, s, s2, w, p: fastauc.smooth_roc(y, s),
     "bootstrap_ci": lambda y, s, s2, w, p: fastauc.bootstrap_ci(y, s, sample_weight=w, **FAST),
     "bootstrap_test": lambda y, s, s2, w, p: fastauc.bootstrap_test(y, s, s2, **FAST),

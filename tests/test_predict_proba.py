@@ -25,6 +25,7 @@ TAKES_2D = {
                 "predict_proba output, which scikit-learn's log_loss takes as well",
     **dict.fromkeys(("brier_score_loss", "d2_brier_score", "d2_log_loss_score"),
                     "takes the probability of every class, as scikit-learn's does"),
+    "delong_omnibus": "takes k models, one per column (its own test: k >= 2 columns)",
 }
 #: functions that also take 2-D scores when y_true is not binary (tested below): with a
 #: binary y_true, (n, 2) scores raise, as scikit-learn's do

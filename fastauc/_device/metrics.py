@@ -349,7 +349,9 @@ def _delong(e, is_pos, S, w):
     return aucs, cov
 
 
-def delong_covariance(e, y_true, y_scores, sample_weight):
+def delong_covariance(e, y_true, y_scores, sample_weight, cluster=None):
+    if cluster is not None:  # Obuchowski's clustered covariance: the CPU path
+        return HOST
     S = _columns(e, y_scores, "y_scores")
     is_pos, _, w = dv.binary(e, y_true, sample_weight, None, rule="greater", frequency=True,
                              y_scores=S)
@@ -360,8 +362,8 @@ def delong_covariance(e, y_true, y_scores, sample_weight):
 
 
 def roc_auc_ci(e, y_true, y_score, method, confidence_level, sample_weight, transform,
-               bootstrap_options):
-    if method != "delong":
+               bootstrap_options, cluster=None):
+    if method != "delong" or cluster is not None:
         return HOST
     v.check_choice(transform, "transform", (None, "logit"))
     if bootstrap_options:
@@ -374,7 +376,10 @@ def roc_auc_ci(e, y_true, y_score, method, confidence_level, sample_weight, tran
     return wald_interval(float(aucs[0]), float(cov[0, 0]), level, transform)
 
 
-def delong_test(e, y_true, y_score_a, y_score_b, alternative, confidence_level, sample_weight):
+def delong_test(e, y_true, y_score_a, y_score_b, alternative, confidence_level, sample_weight,
+                margin=0.0, y_true_b=None, sample_weight_b=None, cluster=None):
+    if y_true_b is not None or sample_weight_b is not None or cluster is not None or margin:
+        return HOST  # unpaired, clustered or with a margin: the CPU path
     v.check_choice(alternative, "alternative", ("two-sided", "less", "greater"))
     level = v.check_confidence_level(confidence_level)
     a = dv.scores(e, y_score_a, "y_score_a", keep_float32=False)
