@@ -227,12 +227,17 @@ def _delong_unpaired_reference(d, w):
     n = float(len(d["y"]) if w is None else np.sum(w))
     va, vb = cov[0, 0], cov[1, 1]
     se = math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (n - 1) + vb ** 2 / (n - 1))
-    t = (auc_a - auc_b) / se if se > 0 else (0.0 if auc_a == auc_b else math.nan)
+    if se == 0:  # both separate perfectly: a difference with no variance (D = +-inf)
+        df = math.inf
+        t = 0.0 if auc_a == auc_b else math.copysign(math.inf, auc_a - auc_b)
+    else:
+        df = (va + vb) ** 2 / (va ** 2 / (n - 1) + vb ** 2 / (n - 1))
+        t = (auc_a - auc_b) / se
     q = ss.t.ppf(0.975, df)
     return {"difference": auc_a - auc_b, "se": se, "statistic": t, "df": df,
-            "pvalue": 2 * ss.t.sf(abs(t), df), "low": max(-1, auc_a - auc_b - q * se),
-            "high": min(1, auc_a - auc_b + q * se)}
+            "pvalue": 2 * ss.t.sf(abs(t), df),  # (NaN bounds stay NaN: np, not max/min)
+            "low": float(np.maximum(-1, auc_a - auc_b - q * se)),
+            "high": float(np.minimum(1, auc_a - auc_b + q * se))}
 
 
 def _omnibus_columns(d):
@@ -244,8 +249,15 @@ def _omnibus_reference(d, w):
     aucs, cov = naive.delong_covariance(d["y"], _omnibus_columns(d), w)
     L = np.array([[-1.0, 1.0, 0.0], [-1.0, 0.0, 1.0]])
     c = L @ aucs
-    stat = float(c @ np.linalg.solve(L @ cov @ L.T, c))
-    return {"statistic": stat, "pvalue": ss.chi2.sf(stat, 2), "aucs": aucs}
+    if np.isnan(cov).any():  # a class of one row: no DeLong variance
+        return {"statistic": math.nan, "pvalue": math.nan, "aucs": aucs}
+    M = L @ cov @ L.T  # singular when models tie exactly: the pseudo-inverse, its rank as df
+    Mp = np.linalg.pinv(M)
+    df = int(np.linalg.matrix_rank(M))
+    if np.abs(c - M @ Mp @ c).max() > 1e-12:  # a difference no variance explains
+        return {"statistic": math.inf, "pvalue": 0.0, "aucs": aucs}
+    stat = float(c @ Mp @ c)
+    return {"statistic": stat, "pvalue": ss.chi2.sf(stat, df) if df else 1.0, "aucs": aucs}
 
 
 def _clustered_ci_reference(d, w):
@@ -297,7 +309,10 @@ def _bootstrap_metric_reference(metric, at=None):
     Brier score) on every reconstructed resample; the percentile interval."""
     def one(y, s, w):
         ww = np.ones(len(y)) if w is None else w
-        if ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
+        if metric in ("brier", "ece"):  # a mean over rows: defined while any row weighs
+            if ww.sum() == 0:
+                return math.nan
+        elif ww[y == 1].sum() == 0 or ww[y == 0].sum() == 0:
             return math.nan
         if metric == "brier":
             return sk(skm.brier_score_loss, y, s, sample_weight=w)
@@ -473,7 +488,7 @@ def _unpaired_bootstrap_test_reference(d, w):
     se = diff.std(ddof=1)
     a = sk(skm.roc_auc_score, y, s, sample_weight=w)
     b = sk(skm.roc_auc_score, y, s2, sample_weight=w)
-    z = (a - b) / se
+    z = 0.0 if a == b and se == 0 else (a - b) / se  # bootstrap_test's rule for 0 / 0
     low, high = np.quantile(diff, [0.025, 0.975])
     return {"difference": a - b, "se": se, "statistic": z,
             "pvalue": min(1.0, 2.0 * ss.norm.sf(abs(z))), "low": low, "high": high,
