@@ -72,6 +72,13 @@ class PowerResult:
     See Also
     --------
     roc_power : The function returning this record.
+
+    Examples
+    --------
+    >>> from fastauc import roc_power
+    >>> r = roc_power(auc=0.8, power=0.9)  # cases (and as many controls) to show AUC > 0.5
+    >>> round(r.n_cases, 2), r.solved
+    (16.62, 'n')
     """
 
     n_cases: float

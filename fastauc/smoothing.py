@@ -50,6 +50,16 @@ class SmoothROC:
     With ``method="density"`` the binormal attributes ``a``, ``b``,
     ``intercept`` and ``slope`` are NaN, and ``auc`` is the trapezoidal area
     of the drawn points.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import smooth_roc
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.integers(0, 2, 500)
+    >>> sm = smooth_roc(y, y + rng.normal(size=500))
+    >>> round(sm.auc, 3), sm.method, sm.specificities.shape
+    (0.73, 'binormal', (514,))
     """
 
     specificities: np.ndarray
