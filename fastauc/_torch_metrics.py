@@ -610,6 +610,13 @@ def _in_01(target):
     return (lo >= 0) & (hi <= 1)
 
 
+def _divide(x, d: float):
+    """``x / d`` rounded as IEEE division (the CPU path's float): on CUDA,
+    torch divides by a Python number as a multiplication by its reciprocal,
+    a rounding away; by a tensor on ``x``'s device, it divides."""
+    return x / torch.tensor(d, dtype=x.dtype, device=x.device)
+
+
 def _totals(p, q):
     tp, fp = torch.cumsum(p, 0), torch.cumsum(q, 0)
     total_p = float(tp[-1]) if tp.numel() else 0.0
@@ -732,10 +739,10 @@ class BinaryAUROC(_TableMetric):
         if self.max_fpr is None or self.max_fpr == 1:
             # twice the area: sum over keys of q * (2 * positives above + p)
             area2 = 2.0 * torch.dot(q, tp) - torch.dot(q, p)
-            return area2 / (2.0 * total_p * total_n)
+            return _divide(area2, 2.0 * total_p * total_n)
         zero = torch.zeros(1, dtype=F64, device=fp.device)
-        fpr = torch.cat((zero, fp / total_n))
-        tpr = torch.cat((zero, tp / total_p))
+        fpr = torch.cat((zero, _divide(fp, total_n)))
+        tpr = torch.cat((zero, _divide(tp, total_p)))
         hi = float(self.max_fpr)
         partial = band_area(_TORCH_XP, fpr, tpr, hi)  # the device path's, in torch
         min_area = 0.5 * hi * hi
@@ -816,7 +823,7 @@ class BinaryAveragePrecision(_TableMetric):
             self._undefined(NO_POSITIVE_PR, batch, UserWarning)
             return torch.tensor(0.0, dtype=F64, device=p.device)
         seen = tp + fp  # (0 only above the first positive, where p is 0)
-        return torch.dot(p, tp / torch.where(seen > 0, seen, 1.0)) / total_p
+        return _divide(torch.dot(p, tp / torch.where(seen > 0, seen, 1.0)), total_p)
 
 
 _TORCH_XP = types.SimpleNamespace(xp=torch)  # torch as the array namespace of _device.tallies

@@ -652,6 +652,112 @@ def test_cuda_tensors_computed_on_the_cpu_come_back_on_the_gpu():
     assert all(isinstance(b, torch.Tensor) and b.is_cuda for b in band)
 
 
+@gpu
+def test_torch_side_stream_is_ordered_with_the_device_path():
+    """Scores written on a busy torch stream that is current at the call:
+    the device path reads them after the write (DLPack orders CuPy's stream
+    after torch's), and torch reads the results after CuPy wrote them."""
+    torch = _torch_cuda()
+    n = 1_000_000
+    g = torch.Generator(device="cuda").manual_seed(1)
+    y = torch.rand(n, device="cuda", generator=g) < 0.2
+    base = torch.randn(n, device="cuda", generator=g)
+    side = torch.cuda.Stream()
+    torch.cuda.synchronize()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(100_000_000)  # the write below waits behind this
+        s = torch.empty(n, device="cuda")
+        s.copy_(base * 3 + y)
+        auc = fastauc.roc_auc_score(y, s)
+        fpr, tpr, thr = fastauc.roc_curve(y, s)
+        total = float((fpr.double() + tpr.double()).sum())
+    torch.cuda.synchronize()
+    yh, sh = y.cpu().numpy(), s.cpu().numpy()
+    assert auc == fastauc.roc_auc_score(yh, sh)
+    ref = fastauc.roc_curve(yh, sh)
+    assert np.array_equal(fpr.cpu().numpy(), ref[0])
+    assert total == pytest.approx(float(ref[0].sum() + ref[1].sum()), rel=1e-12)
+
+
+def _jax_gpu():
+    if SIMULATED:
+        return None
+    try:
+        import jax
+        return jax.devices("gpu")[0]
+    except Exception:  # noqa: BLE001 - no JAX, or no GPU backend for it
+        return None
+
+
+@pytest.mark.skipif(_jax_gpu() is None, reason="needs JAX with a CUDA GPU")
+def test_jax_arrays_in_jax_arrays_out():
+    import jax
+
+    device = _jax_gpu()
+    rng = np.random.default_rng(4)
+    y = rng.random(20_000) < 0.3
+    s = (rng.standard_normal(20_000) + y).astype(np.float32)
+    w = rng.random(20_000).astype(np.float32)
+    yj, sj, wj = (jax.device_put(a, device) for a in (y, s, w))
+    if not jax.config.read("jax_enable_x64"):  # JAX's default: float64 results held as float32
+        fpr = fastauc.roc_curve(yj, sj)[0]
+        assert fpr.dtype == np.float32 and np.array_equal(
+            np.asarray(fpr), fastauc.roc_curve(y, s)[0].astype(np.float32))
+    previous = jax.config.read("jax_enable_x64")
+    jax.config.update("jax_enable_x64", True)
+    try:
+        _jax_results_are_the_cpus(jax, device, y, s, w, yj, sj, wj)
+    finally:
+        jax.config.update("jax_enable_x64", previous)
+
+
+def _jax_results_are_the_cpus(jax, device, y, s, w, yj, sj, wj):
+    assert fastauc.roc_auc_score(yj, sj) == fastauc.roc_auc_score(y, s)
+    assert fastauc.roc_auc_score(yj, sj, sample_weight=wj) == pytest.approx(
+        fastauc.roc_auc_score(y, s, sample_weight=w), rel=1e-12)
+    fpr, tpr, thr = fastauc.roc_curve(yj, sj)
+    assert isinstance(fpr, jax.Array) and fpr.devices() == {device}
+    ref = fastauc.roc_curve(y, s)
+    assert np.array_equal(np.asarray(fpr), ref[0]) and np.array_equal(np.asarray(thr), ref[2])
+    a, b = fastauc.roc_auc_ci(yj, sj), fastauc.roc_auc_ci(y, s)
+    assert (a.estimate, a.se) == pytest.approx((b.estimate, b.se), rel=1e-12)
+    kw = dict(n_resamples=50, random_state=0, scheme="poisson")
+    assert np.array_equal(np.asarray(fastauc.bootstrap_ci(yj, sj, **kw).replicates),
+                          fastauc.bootstrap_ci(y, s, **kw).replicates)
+
+
+@settings(max_examples=40, deadline=None)
+@given(problem=binary_problems(max_size=40, weights=False), scale=st.sampled_from(
+    [1.0, 1e-40, 1e-44]))
+def test_subnormal_and_signed_zero_scores_give_the_cpu_bits(problem, scale):
+    """float32 scores with subnormals (a sigmoid far in its tail) and both
+    zeros: the device orders and converts them as the CPU path does (CuPy's
+    own kernels would read a subnormal as zero)."""
+    y, s, _ = problem
+    s = np.clip(s, -1e30, 1e30).astype(np.float32)
+    s = np.where(s == 0, np.float32(-0.0), s).astype(np.float32)
+    s[::3] *= np.float32(scale)
+    for call in (fastauc.roc_auc_score, fastauc.roc_curve, fastauc.precision_recall_curve,
+                 lambda y, s: fastauc.roc_auc_ci(y, s).estimate,
+                 lambda y, s: fastauc.delong_test(y, s, s[::-1].copy()).difference):
+        assert exact_bits(quiet(on_device, call, y, s)) == exact_bits(quiet(call, y, s))
+
+
+def test_float32_scores_widen_exactly_when_one_is_subnormal():
+    from fastauc._device import validation as dv
+    from fastauc._device.arrays import Engine
+
+    e = Engine(True, "numpy", None)
+    normal = np.array([0.5, -0.0, 1e-30, -3.0], np.float32)
+    assert dv.as_float(e, normal, True).dtype == np.float32
+    assert dv.as_float(e, normal, False).dtype == np.float64
+    tiny = np.array([0.5, 1e-40, -1e-45, 0.0], np.float32)
+    wide = dv.as_float(e, tiny, True)
+    assert wide.dtype == np.float64 and np.array_equal(wide, tiny.astype(np.float64))
+    assert wide[1] != 0 and wide[2] < 0  # kept, not flushed
+    assert dv.as_float(e, tiny.reshape(2, 2), True).shape == (2, 2)
+
+
 def test_docstrings_say_what_runs_on_the_gpu():
     from fastauc._device import DEVICE_NOTES, HOST_NOTE
     from fastauc._device.metrics import DEVICE

@@ -106,6 +106,55 @@ class Engine:
             arr = self.xp.asarray(x)
         return arr.astype(np.float32) if str(arr.dtype) in ("float16", "bfloat16") else arr
 
+    def launch(self, kernel, grid, threads, *args):
+        """``kernel[grid, threads](*args)`` on CuPy's current stream (so the
+        CuPy work before and after is ordered with it), without numba's
+        warning for grids of few blocks (small inputs: expected)."""
+        import warnings
+
+        from numba.core.errors import NumbaPerformanceWarning
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaPerformanceWarning)
+            try:  # numba-cuda's own class (0.30), not numba's
+                from numba.cuda.core.errors import NumbaPerformanceWarning as OnDevice
+                warnings.simplefilter("ignore", OnDevice)
+            except ImportError:
+                pass
+            if self.simulated:
+                kernel[grid, threads](*args)
+            else:
+                from .._kernels_cuda import cuda
+
+                stream = cuda.external_stream(self.xp.cuda.get_current_stream().ptr)
+                kernel[grid, threads, stream](*args)
+
+    def threads(self, n: int, most: int) -> int:
+        """Threads per block for ``n`` items: ``most``, or whole warps enough
+        for ``n`` (the simulator runs a Python thread per thread)."""
+        return min(most, 32 * max(1, -(-n // 32)))
+
+    def blocks(self, n: int, threads: int) -> int:
+        """Blocks for a grid-stride kernel over ``n`` items: enough to fill
+        the device (8 per multiprocessor), fewer for small inputs."""
+        want = max(1, -(-n // threads))
+        if self.simulated:
+            return min(want, 4)
+        if not hasattr(self, "_sms"):
+            self._sms = self.xp.cuda.Device().attributes["MultiProcessorCount"]
+        return min(want, 8 * self._sms)
+
+    def count(self, mask) -> int:
+        """The true entries of a bool device array (one reduction, one
+        synchronisation), remembered for that array object: the validation
+        and the sweep of one call ask once."""
+        memo = getattr(self, "_counted", None)
+        if memo is not None and memo[0] is mask:
+            return memo[1]
+        n = int(self.xp.count_nonzero(mask))
+        self._counted = (mask, n)
+        return n
+
     def host(self, a):
         """A device array as numpy (no copy when simulated)."""
         return a if self.simulated else self.xp.asnumpy(a)

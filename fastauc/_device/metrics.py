@@ -205,8 +205,9 @@ def precision_recall_curve(e, y_true, y_score, pos_label, sample_weight, drop_in
     thr = thr[::-1]
     kind = np.dtype(s.dtype)
     if raw is not None and np.dtype(_numpy_dtype(raw)).kind in "iuf":
-        thr = thr.astype(_numpy_dtype(raw) if np.dtype(_numpy_dtype(raw)).itemsize >= 4
-                         else kind)
+        target = _numpy_dtype(raw) if np.dtype(_numpy_dtype(raw)).itemsize >= 4 else kind
+        thr = dv.as_float32(e, thr) if np.dtype(target) == np.float32 and \
+            thr.dtype == np.float64 else thr.astype(target)
     return e.out(xp.ascontiguousarray(precision)), e.out(xp.ascontiguousarray(recall)), \
         e.out(xp.ascontiguousarray(thr))
 
@@ -320,7 +321,7 @@ def _delong(e, is_pos, S, w):
     xp = e.xp
     wp = None if w is None else w[is_pos]
     wn = None if w is None else w[~is_pos]
-    n_pos = int(is_pos.sum())
+    n_pos = e.count(is_pos)
     if w is None:
         total_p, total_n = float(n_pos), float(is_pos.shape[0] - n_pos)
     else:
@@ -332,12 +333,15 @@ def _delong(e, is_pos, S, w):
     aucs = np.empty(k)
     d10, d01 = [], []
     for j in range(k):
-        c = t.split_classes(e, is_pos, xp.ascontiguousarray(S[:, j]), w)
+        c = t.split_classes(e, is_pos, xp.ascontiguousarray(S[:, j]), w, keep_order=k > 1)
         aucs[j] = t.area2(e, c) / (2.0 * c.total_pos * c.total_neg)
         v10, v01 = t.placements(e, c)
-        # back to the rows' order within each class (the weights' order)
-        d10.append(t.unsort(xp, S[is_pos, j], v10) - aucs[j])
-        d01.append(t.unsort(xp, S[~is_pos, j], v01) - aucs[j])
+        if k > 1:  # back to the rows' order within each class, where models pair
+            v10, v01 = t.unsort(xp, c.pos_order, v10), t.unsort(xp, c.neg_order, v01)
+        else:  # one model: its sorted order, with the weights in that order
+            wp, wn = c.pos_w, c.neg_w
+        d10.append(v10 - aucs[j])
+        d01.append(v01 - aucs[j])
     sums = np.empty((2, k, k))
     for c_, (d, wc) in enumerate(((xp.stack(d10), wp), (xp.stack(d01), wn))):
         dw = d if wc is None else d * wc

@@ -122,15 +122,15 @@ class Model:
                 if not stratified:
                     return [jk]
                 return [jk[self.is_pos], jk[~self.is_pos]]
-            c = t.split_classes(e, self.is_pos, self.s, self.w)
+            c = t.split_classes(e, self.is_pos, self.s, self.w, keep_order=True)
             v10, v01 = t.placements(e, c)
             pw = xp.ones(c.n_pos) if c.pos_w is None else c.pos_w
             nw = xp.ones(c.n_neg) if c.neg_w is None else c.neg_w
             jp = (c.total_pos * estimate - pw * v10) / (c.total_pos - pw)
             jn = (c.total_neg * estimate - nw * v01) / (c.total_neg - nw)
         # back to the rows' order in each class (a paired test subtracts row by row)
-        jp = t.unsort(xp, self.s[self.is_pos], jp)
-        jn = t.unsort(xp, self.s[~self.is_pos], jn)
+        jp = t.unsort(xp, c.pos_order, jp)
+        jn = t.unsort(xp, c.neg_order, jn)
         return [jp, jn] if stratified else [xp.concatenate((jp, jn))]
 
 
@@ -141,22 +141,8 @@ def _threads(work: int) -> int:
 
 
 def _launch(e, kernel, grid, threads, *args):
-    """``kernel[grid, threads](*args)`` on CuPy's current stream (so the CuPy
-    work before and after is ordered with it), without numba's warning for
-    grids of few blocks (small inputs: expected, not a problem)."""
-    import warnings
-
-    from numba.core.errors import NumbaPerformanceWarning
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumbaPerformanceWarning)
-        if e.simulated:
-            kernel[grid, threads](*args)
-        else:
-            from .._kernels_cuda import cuda
-
-            stream = cuda.external_stream(e.xp.cuda.get_current_stream().ptr)
-            kernel[grid, threads, stream](*args)
+    """``kernel[grid, threads](*args)`` on CuPy's current stream."""
+    e.launch(kernel, grid, threads, *args)
 
 
 def _kernels():

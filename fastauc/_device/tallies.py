@@ -2,15 +2,20 @@
 searchsorted, cumsum: CUB's radix sort and scans under CuPy), written once
 against the namespace ``xp`` (CuPy on a GPU, numpy under the simulator).
 
-- **AUC and placements**: each class sorted apart; ``searchsorted`` of one
+- **AUC and placements**: each class sorted apart (one partition by class,
+  then a sort of each part: on an H200 at 1e8 rows, faster than one sort of
+  64-bit keys holding score and label, or one sort of all scores and the
+  smaller class's midranks, which benchmarks/gpu_benchmark.py times); ``searchsorted`` of one
   class's scores in the other's gives, for every row, the other class's
   weight below it and tied with it.  Unweighted, twice the area is an int64
   sum (``2 * below + tied`` over the positives): exact, and the float the CPU
   sweep adds up, to the last bit.  Weighted, float64 sums of weight times
   cumulative weight.
-- **Curves**: one argsort of all rows (descending); each distinct score's
-  last row ends a tie group, where the cumulative positive and negative
-  weight are read (int64 counts unweighted: exact).
+- **Curves**: unweighted float32 scores, one sort of 64-bit keys (score
+  bits and label: no argsort, no gather by its order); else one argsort of
+  all rows (descending), each distinct score's last row ending a tie group,
+  where the cumulative positive and negative weight are read (int64 counts
+  unweighted: exact).
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ from .._curves import NO_POSITIVE_PR, warn_roc_totals
 
 class Classes(NamedTuple):
     """Each class's scores sorted ascending, with their weights (None:
-    unweighted) and cumulative weights from below (a leading 0)."""
+    unweighted) and cumulative weights from below (a leading 0); with
+    ``keep_order``, each class's sort order (positions among the class's
+    rows in input order, for :func:`unsort`)."""
 
     pos: object
     neg: object
@@ -39,27 +46,57 @@ class Classes(NamedTuple):
     total_neg: float
     n_pos: int
     n_neg: int
+    pos_order: object = None
+    neg_order: object = None
 
 
-def _sorted(xp, s, w):
-    if w is None:
-        return xp.sort(s), None, None
+def _sorted(xp, s, w, keep_order):
+    """``(sorted s, its weights, their cumulative sums, the order)``: an
+    unweighted part without its order is sorted in place (no index)."""
+    if w is None and not keep_order:
+        s.sort()
+        return s, None, None, None
     order = xp.argsort(s)
+    if w is None:
+        return s[order], None, None, order
     ws = w[order]
     cum = xp.concatenate((xp.zeros(1), xp.cumsum(ws)))
-    return s[order], ws, cum
+    return s[order], ws, cum, order
 
 
-def split_classes(e, is_pos, s, w) -> Classes:
-    """Sort each class's scores once (``s`` float32 or float64)."""
+def partition(e, is_pos, s, w, n_pos: int):
+    """``(scores, weights)``: the positives' rows first, then the negatives',
+    each class in input order (``weights`` None unweighted)."""
+    from .._kernels_cuda import sorting
+
     xp = e.xp
-    ps, pw, pc = _sorted(xp, s[is_pos], None if w is None else w[is_pos])
-    ns, nw, nc = _sorted(xp, s[~is_pos], None if w is None else w[~is_pos])
+    n = s.shape[0]
+    ahead = xp.cumsum(is_pos, dtype=np.int32 if n < 2**31 else np.int64)
+    out_s = xp.empty_like(s)
+    out_w = xp.empty(n if w is not None else 1, np.float64)
+    threads = e.threads(n, sorting.THREADS)
+    e.launch(sorting.partition, e.blocks(n, threads), threads, s,
+             out_w if w is None else w, is_pos.view(np.uint8), ahead, n_pos, w is not None,
+             out_s, out_w)
+    return out_s, (None if w is None else out_w)
+
+
+def split_classes(e, is_pos, s, w, keep_order: bool = False) -> Classes:
+    """Sort each class's scores once (``s`` float32 or float64): one
+    partition by class, then each part sorted (in place, unweighted without
+    ``keep_order``; else by its argsort, whose order is kept)."""
+    xp = e.xp
+    n_pos = e.count(is_pos)
+    part_s, part_w = partition(e, is_pos, s, w, n_pos)
+    pw_in = None if w is None else part_w[:n_pos]
+    nw_in = None if w is None else part_w[n_pos:]
+    ps, pw, pc, po = _sorted(xp, part_s[:n_pos], pw_in, keep_order)
+    ns, nw, nc, no = _sorted(xp, part_s[n_pos:], nw_in, keep_order)
     if w is None:
-        tp, tn = float(ps.shape[0]), float(ns.shape[0])
+        tp, tn = float(n_pos), float(s.shape[0] - n_pos)
     else:
         tp, tn = float(pc[-1]), float(nc[-1])
-    return Classes(ps, ns, pw, nw, pc, nc, tp, tn, int(ps.shape[0]), int(ns.shape[0]))
+    return Classes(ps, ns, pw, nw, pc, nc, tp, tn, int(ps.shape[0]), int(ns.shape[0]), po, no)
 
 
 def area2(e, c: Classes) -> float:
@@ -83,7 +120,7 @@ def area2_sorted(e, pos, neg) -> float:
     xp = e.xp
     lo = xp.searchsorted(neg, pos, "left")
     hi = xp.searchsorted(neg, pos, "right")
-    return float(int(lo.sum(dtype=np.int64)) + int(hi.sum(dtype=np.int64)))
+    return float(int(lo.sum(dtype=np.int64) + hi.sum(dtype=np.int64)))  # one synchronisation
 
 
 def placements(e, c: Classes):
@@ -105,10 +142,9 @@ def placements(e, c: Classes):
     return v10, v01
 
 
-def unsort(xp, s, sorted_values):
-    """Values given in ``s``'s ascending order (``split_classes``' sort: the
-    same permutation, ties included), put back in ``s``'s order."""
-    order = xp.argsort(s)
+def unsort(xp, order, sorted_values):
+    """Values given in a class's sorted order put back in the class's input
+    order (``order``: :class:`Classes`' ``pos_order`` or ``neg_order``)."""
     out = xp.empty_like(sorted_values)
     out[order] = sorted_values
     return out
@@ -124,15 +160,50 @@ class Curve(NamedTuple):
     group_rows: object
 
 
+CURVE_KEYS = True  # unweighted float32: one sort of 64-bit keys (the benchmark compares)
+
+
 def curve(e, is_pos, s, w) -> Curve:
     """The tallies at every distinct score (rows of zero weight left out, as
-    scikit-learn's curves do)."""
+    scikit-learn's curves do): unweighted float32 scores from one sort of
+    64-bit keys (:func:`keys_curve`), others by an argsort."""
     xp = e.xp
+    if w is None and s.dtype == np.float32 and CURVE_KEYS:
+        return keys_curve(e, is_pos, s)
     if w is not None:
         keep = w != 0
         is_pos, s, w = is_pos[keep], s[keep], w[keep]
     order = xp.argsort(s)[::-1]
     return sorted_curve(e, s[order], is_pos[order], None if w is None else w[order])
+
+
+def keys_curve(e, is_pos, s) -> Curve:
+    """:func:`curve` of unweighted float32 scores (none subnormal): each
+    row's key holds its score's bits and its label; one sort of the keys,
+    one pass marks the tie groups' starts and reads the labels, a prefix
+    count of the positives, and one pass over the groups writes the points
+    (``_kernels_cuda.sorting``).  Counts are exact integers."""
+    from .._kernels_cuda import sorting as k
+
+    xp = e.xp
+    n = s.shape[0]
+    threads = e.threads(n, k.THREADS)
+    blocks = e.blocks(n, threads)
+    keys = xp.empty(n, np.uint64)
+    e.launch(k.make_keys, blocks, threads, s.view(np.uint32), is_pos.view(np.uint8), keys)
+    keys.sort()
+    first = xp.empty(n, np.uint8)
+    lab = xp.empty(n, np.uint8)
+    e.launch(k.group_starts, blocks, threads, keys, first, lab)
+    positives = xp.cumsum(lab, dtype=np.int32 if n < 2**31 else np.int64)
+    starts = xp.flatnonzero(first)
+    m = starts.shape[0]
+    tps, fps = xp.empty(m), xp.empty(m)
+    bits, rows = xp.empty(m, np.uint32), xp.empty(m, np.int64)
+    group_threads = e.threads(m, k.THREADS)
+    e.launch(k.curve_points, e.blocks(m, group_threads), group_threads, keys, positives, starts,
+             int(positives[-1]), tps, fps, bits, rows)
+    return Curve(bits.view(np.float32).astype(np.float64), tps, fps, rows)
 
 
 def sorted_curve(e, ss, lab, ws) -> Curve:
@@ -177,7 +248,7 @@ def drop_points(e, tps, fps, second_difference: bool):
 def binary_auc(e, is_pos, s, w, max_fpr):
     """``_curves.binary_auc`` on the device: the same float (unweighted, to the
     last bit), NaN with scikit-learn's warning for one class."""
-    n_pos = int(is_pos.sum())
+    n_pos = e.count(is_pos)
     if n_pos == 0 or n_pos == is_pos.shape[0]:
         v.warn_undefined(v.ONE_CLASS, stacklevel=None)
         return math.nan

@@ -47,15 +47,59 @@ def scores(e, x, name: str, *, ndim=(1,), keep_float32: bool = True, finite: boo
     if kind not in "biuf" or arr.ndim not in ndim or arr.shape[0] == 0:
         v.as_float_array(e.host(arr), name, ndim=ndim)  # raises the CPU path's error
         raise AssertionError("unreachable")  # pragma: no cover
-    keep = keep_float32 and arr.dtype == np.float32
-    arr = e.xp.ascontiguousarray(arr, dtype=np.float32 if keep else np.float64)
+    arr = as_float(e, arr, keep_float32)
     if finite:
         check_finite(e, arr, name)
     return arr
 
 
+def _kernel(e, kernel, n: int, *args):
+    from .._kernels_cuda import sorting
+
+    threads = e.threads(n, sorting.THREADS)
+    e.launch(getattr(sorting, kernel), e.blocks(n, threads), threads, *args)
+
+
+def as_float(e, arr, keep_float32: bool):
+    """A contiguous float64 device array of ``arr`` (float32 kept with
+    ``keep_float32``, unless one is subnormal), converted exactly: float32
+    through numba-cuda (CuPy's conversion flushes subnormals to zero)."""
+    xp = e.xp
+    if arr.dtype != np.float32:
+        return xp.ascontiguousarray(arr, dtype=np.float64)
+    arr = xp.ascontiguousarray(arr)
+    flat = arr.reshape(-1)
+    if keep_float32:
+        found = xp.zeros(2, np.int32)
+        _kernel(e, "find_subnormal", flat.shape[0], flat.view(np.uint32), found)
+        subnormal, non_finite = (int(x) for x in e.host(found))
+        if not subnormal:
+            e.finite = (arr, not non_finite)  # check_finite reads it: no second pass
+            return arr
+    wide = xp.empty(flat.shape[0], np.float64)
+    _kernel(e, "widen", flat.shape[0], flat, wide)
+    return wide.reshape(arr.shape)
+
+
+def as_float32(e, arr):
+    """A float64 device array as float32, rounded to nearest, subnormal
+    results kept (through numba-cuda: CuPy's conversion flushes them)."""
+    flat = e.xp.ascontiguousarray(arr).reshape(-1)
+    out = e.xp.empty(flat.shape[0], np.float32)
+    _kernel(e, "narrow", flat.shape[0], flat, out)
+    return out.reshape(arr.shape)
+
+
 def check_finite(e, arr, name: str) -> None:
-    """The CPU path's error for NaN or infinite scores."""
+    """The CPU path's error for NaN or infinite scores: nothing to do where
+    :func:`as_float`'s scan of these float32 scores found them finite; else
+    one float64 sum (finite exactly when every entry is, unless float64
+    entries overflow it: then the entries are looked at)."""
+    known = getattr(e, "finite", None)
+    if known is not None and known[0] is arr and known[1]:
+        return
+    if math.isfinite(float(arr.sum(dtype=np.float64))):
+        return
     if not bool(e.xp.isfinite(arr).all()):  # the CPU sort's error, for the first
         host = e.host(arr)  # column with a NaN or an infinity (score columns are sorted apart)
         if host.ndim == 2:
@@ -74,7 +118,7 @@ def weights(e, sample_weight, n: int, names, frequency: bool):
     if w.ndim != 1 or w.shape[0] != n or np.dtype(w.dtype).kind not in "biuf":
         v.check_sample_weight(e.host(w), n, names=names, frequency=frequency)
         raise AssertionError("unreachable")  # pragma: no cover
-    w = e.xp.ascontiguousarray(w, dtype=np.float64)
+    w = as_float(e, w, False)
     low, top = float(w.min()), float(w.max())
     safe = math.isfinite(low) and math.isfinite(top) and low >= 0 and top > 0
     if not (safe and v._SAFE_TOTAL[0] < top and top * n < v._SAFE_TOTAL[1]):
@@ -134,9 +178,11 @@ def classes_of(e, y) -> np.ndarray:
     reductions when the least and greatest are all there is."""
     xp = e.xp
     dtype = np.dtype(y.dtype)
-    if dtype.kind == "b":
-        lo, hi = bool(y.min()), bool(y.max())
-        return np.array([lo, hi] if lo != hi else [lo])
+    if dtype.kind == "b":  # one count (remembered: the sweep reads it again)
+        n_true = e.count(y)
+        if 0 < n_true < y.size:
+            return np.array([False, True])
+        return np.array([n_true > 0])
     lo, hi = y.min(), y.max()
     lo_h, hi_h = e.host(lo).item(), e.host(hi).item()
     if lo_h == hi_h:

@@ -8,6 +8,8 @@ host arrays: how CI, with no GPU, runs the device path).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 # numba-cuda 0.30 reads ``np.row_stack`` when it compiles a kernel; numpy 2.5
@@ -16,7 +18,12 @@ import numpy as np
 if not hasattr(np, "row_stack"):
     np.row_stack = np.vstack
 
-from numba import cuda  # noqa: E402  (after the shim)
+with warnings.catch_warnings():
+    # numba-cuda 0.30 makes np.timedelta64("nat") at import, which numpy 2.5
+    # deprecates (a DeprecationWarning, an error under ``-W error``)
+    warnings.filterwarnings("ignore", message=".*generic.*unit.*timedelta",
+                            category=DeprecationWarning)
+    from numba import cuda  # noqa: E402  (after the shim)
 
 __all__ = ["cuda", "simulated"]
 
