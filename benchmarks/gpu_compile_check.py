@@ -20,7 +20,7 @@ from numba import cuda  # noqa: E402
 from numba import types as nt  # noqa: E402
 import numba.cuda.dispatcher as dispatcher  # noqa: E402
 
-from fastauc._kernels_cuda import resampling  # noqa: E402
+from fastauc._kernels_cuda import resampling, sorting  # noqa: E402
 
 CC = (9, 0)
 dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=CC)
@@ -34,6 +34,15 @@ KERNELS = {
                      (i64, u8, u8, f8, nt.boolean, i64, nt.int32[:, ::1], nt.boolean, u8,
                       nt.uint64[::1], nt.uint64, nt.int64, nt.float64[:, :, ::1], nt.int64,
                       nt.float64, f8, nt.float64[:, ::1])),
+    "partition": (sorting.partition, (nt.float32[::1], f8, u8, nt.int32[::1], nt.int64,
+                                      nt.boolean, nt.float32[::1], f8)),
+    "find_subnormal": (sorting.find_subnormal, (nt.uint32[::1], nt.int32[::1])),
+    "widen": (sorting.widen, (nt.float32[::1], f8)),
+    "narrow": (sorting.narrow, (f8, nt.float32[::1])),
+    "make_keys": (sorting.make_keys, (nt.uint32[::1], u8, nt.uint64[::1])),
+    "group_starts": (sorting.group_starts, (nt.uint64[::1], u8, u8)),
+    "curve_points": (sorting.curve_points, (nt.uint64[::1], nt.int32[::1], i64, nt.int64, f8, f8,
+                                            nt.uint32[::1], i64)),
     "multinomial_counts": (resampling.multinomial_counts,
                            (i64, i64, nt.uint64, nt.int64, nt.int32[:, ::1])),
 }

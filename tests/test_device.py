@@ -758,6 +758,29 @@ def test_float32_scores_widen_exactly_when_one_is_subnormal():
     assert dv.as_float(e, tiny.reshape(2, 2), True).shape == (2, 2)
 
 
+def test_gpu_page_from_saved_outputs(tmp_path):
+    """``gpu_benchmark.py --page`` (no GPU): the saved device outputs become
+    the benchmarks page's section, replaced in place on a second write."""
+    import importlib.util
+
+    root = os.path.join(os.path.dirname(__file__), "..", "benchmarks")
+    spec = importlib.util.spec_from_file_location("gpu_benchmark",
+                                                  os.path.join(root, "gpu_benchmark.py"))
+    gb = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gb)
+    runs = os.path.join(root, "device_runs")
+    page = tmp_path / "page.md"
+    page.write_text("# Benchmarks\n\nbefore\n")
+    saved = [os.path.join(runs, f) for f in ("h200_machine.txt", "h200_device.md",
+                                             "h200_peers_and_cpu.md")]
+    for _ in range(2):
+        gb.write_page(*saved, page=str(page))
+    text = page.read_text()
+    assert text.count(gb.BEGIN) == 1 and text.startswith("# Benchmarks") and "before" in text
+    assert "NVIDIA H200" in text and "| parity: roc_auc_score | equal bits | ok |" in text
+    assert "| fastauc on the CPU cores: `roc_auc_score`, 1e+08 |" in text
+
+
 def test_docstrings_say_what_runs_on_the_gpu():
     from fastauc._device import DEVICE_NOTES, HOST_NOTE
     from fastauc._device.metrics import DEVICE
