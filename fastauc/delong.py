@@ -20,6 +20,7 @@ from ._delong import class_weights, delong_many, delong_one, delong_setup, paire
 from ._delong import (bonferroni, cluster_codes, clustered_aucs_and_covariance, holm,
                       omnibus_statistic, unpaired_test)
 from ._delong_results import DeLongOmnibusResult
+from ._multiclass_delong import multiclass_components, multiclass_covariance
 from .bootstrap import bootstrap_ci
 from ._results import ConfidenceInterval, DeLongTestResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
@@ -158,16 +159,20 @@ def _aucs_and_covariance(is_pos, columns, w):
 
 @dispatch("y_score")
 def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sample_weight=None,
-               transform=None, cluster=None, **bootstrap_options):
+               transform=None, cluster=None, multi_class="raise", average="macro", labels=None,
+               **bootstrap_options):
     """ROC AUC with a confidence interval (DeLong or bootstrap).
 
     Parameters
     ----------
     y_true : array-like of shape (n_samples,)
-        Binary labels; the greater label is the positive class.
-    y_score : array-like of shape (n_samples,)
-        Scores of one model (for ``predict_proba`` output, column 1: the
-        probability of the greater label; a 2-D array raises).
+        Binary labels (the greater label is the positive class), or, with
+        ``multi_class``, three classes or more.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Scores of one model (for binary ``predict_proba`` output, column 1:
+        the probability of the greater label); with ``multi_class``, each
+        class's probability (rows summing to 1), as :func:`roc_auc_score`
+        takes them.
     method : {"delong", "bootstrap"}, default="delong"
         ``"delong"``: Wald interval ``auc ± z * se`` with DeLong's standard
         error, clipped to [0, 1] (as pROC's ``ci.auc``).  ``"bootstrap"``:
@@ -184,6 +189,19 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
         Each row's cluster id (any hashable values): the standard error is
         Obuchowski's (1997) for clustered rows (see
         :func:`delong_covariance`).  DeLong only.
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        For multiclass scores (three columns or more): the AUC of
+        :func:`roc_auc_score` with this ``multi_class``, ``average`` and
+        ``labels``, and DeLong's standard error of it with the classes as
+        the samples (each row's placements in the two-class AUCs the
+        average is made of; with two classes, DeLong's interval).  Only
+        ``method="delong"``, without ``sample_weight`` or ``cluster``.
+    average : {"macro", "weighted"}, default="macro"
+        The multiclass average (``"micro"`` and None have no such standard
+        error).
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the score columns, as :func:`roc_auc_score` takes
+        them.
     **bootstrap_options
         Passed to :func:`bootstrap_ci` (``n_resamples``, ``random_state``, ...).
 
@@ -230,9 +248,21 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
     ...                 cluster=["a", "a", "b", "b", "c", "c", "d", "d"])
     >>> round(ci.se, 4)
     0.125
+
+    Three classes (Hand and Till's one-vs-one AUC):
+
+    >>> P = [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.5, 0.3, 0.2],
+    ...      [0.3, 0.4, 0.3], [0.2, 0.2, 0.6], [0.4, 0.4, 0.2], [0.1, 0.6, 0.3]]
+    >>> ci = roc_auc_ci([0, 1, 2, 0, 1, 2, 1, 2], P, multi_class="ovo")
+    >>> round(ci.estimate, 4), round(ci.se, 4)
+    (0.9259, 0.0747)
     """
     v.check_choice(method, "method", ("delong", "bootstrap"))
     v.check_choice(transform, "transform", (None, "logit"))
+    if _multiclass_scores(y_score):
+        return _multiclass_interval(y_true, y_score, method, confidence_level, sample_weight,
+                                    transform, cluster, multi_class, average, labels,
+                                    bootstrap_options)
     if method == "bootstrap":
         if transform is not None:
             raise ValueError("transform applies to method='delong' only")
@@ -255,7 +285,7 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
 @dispatch("y_score_a", "y_score_b")
 def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confidence_level=0.95,
                 sample_weight=None, margin=0.0, y_true_b=None, sample_weight_b=None,
-                cluster=None):
+                cluster=None, multi_class="raise", average="macro", labels=None):
     """DeLong's test of two AUCs: paired (same rows) or unpaired (different rows).
 
     Parameters
@@ -291,6 +321,15 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     cluster : array-like of shape (n_samples,), default=None
         Each row's cluster id (paired only): the covariance is Obuchowski's
         (1997) for clustered rows (see :func:`delong_covariance`).
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        Two multiclass models (score arrays of three columns or more) on the
+        same rows: their :func:`roc_auc_score` with this ``multi_class``,
+        ``average`` and ``labels``, compared by the covariance of the two
+        averages (see :func:`roc_auc_ci`).  Paired, unweighted, unclustered.
+    average : {"macro", "weighted"}, default="macro"
+        The multiclass average.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the score columns.
 
     Returns
     -------
@@ -348,10 +387,30 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     ...                   [0.2, 0.1, 0.3, 0.4, 0.5, 0.6], y_true_b=[0, 1, 0, 1, 0, 1])
     >>> round(res.difference, 4), round(res.df, 2)
     (0.3819, 5.8)
+
+    Two multiclass models on the same rows (one-vs-rest, macro average):
+
+    >>> P = [[0.7, 0.2, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.5, 0.3, 0.2],
+    ...      [0.3, 0.4, 0.3], [0.2, 0.2, 0.6], [0.4, 0.4, 0.2], [0.1, 0.6, 0.3]]
+    >>> Q = [[0.4, 0.3, 0.3], [0.3, 0.4, 0.3], [0.3, 0.3, 0.4], [0.3, 0.4, 0.3],
+    ...      [0.4, 0.3, 0.3], [0.3, 0.3, 0.4], [0.3, 0.3, 0.4], [0.3, 0.4, 0.3]]
+    >>> res = delong_test([0, 1, 2, 0, 1, 2, 1, 2], P, Q, multi_class="ovr")
+    >>> round(res.difference, 4), round(res.pvalue, 4)
+    (0.2889, 0.0526)
     """
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     level = v.check_confidence_level(confidence_level)
     margin = _check_margin(margin)
+    if _multiclass_scores(y_score_a) or _multiclass_scores(y_score_b):
+        if y_true_b is not None:
+            raise ValueError("the test of two multiclass models is paired: y_true_b must be "
+                             "None")
+        if np.shape(y_score_a) != np.shape(y_score_b):
+            raise ValueError("y_score_a and y_score_b must have the same shape, got "
+                             f"{np.shape(y_score_a)} and {np.shape(y_score_b)}")
+        aucs, cov = _multiclass_setup(y_true, [y_score_a, y_score_b], multi_class, average,
+                                      labels, sample_weight, cluster, "delong_test")
+        return paired_test(aucs, cov, 0, 1, level, alternative, margin)
     a = v.as_float_array(y_score_a, "y_score_a")
     b = v.as_float_array(y_score_b, "y_score_b")
     if y_true_b is not None:
@@ -374,6 +433,56 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     else:
         aucs, cov = delong_many(is_pos, columns, w, names=["y_score_a", "y_score_b"])
     return paired_test(aucs, cov, 0, 1, level, alternative, margin)
+
+
+def _multiclass_scores(y_score) -> bool:
+    """Whether ``y_score`` holds three score columns or more (a multiclass
+    model's probabilities)."""
+    shape = getattr(y_score, "shape", None)
+    if shape is None:
+        try:
+            shape = np.shape(y_score)
+        except ValueError:  # ragged: the binary path's error
+            return False
+    return len(shape) == 2 and shape[1] > 2
+
+
+def _multiclass_setup(y_true, scores, multi_class, average, labels, sample_weight, cluster,
+                      what):
+    """The multiclass AUCs (:func:`roc_auc_score`'s floats, with its checks
+    and errors) and each model's structural components."""
+    from .ranking import roc_auc_score
+
+    if sample_weight is not None or cluster is not None:
+        raise ValueError(f"{what} of multiclass scores takes no sample_weight or cluster")
+    v.check_choice(multi_class, "multi_class", ("ovr", "ovo", "raise"))
+    if multi_class == "raise":
+        raise ValueError("multi_class must be in ('ovo', 'ovr'): multiclass scores need "
+                         "multi_class='ovr' or 'ovo'")
+    if average not in ("macro", "weighted"):
+        raise ValueError(f"average={average!r} has no DeLong standard error of the multiclass "
+                         "AUC; use 'macro' or 'weighted'")
+    aucs = np.array([roc_auc_score(y_true, S, multi_class=multi_class, average=average,
+                                   labels=labels) for S in scores])
+    y = np.asarray(y_true)
+    classes = np.unique(y) if labels is None else np.asarray(labels)
+    codes = np.searchsorted(classes, y)
+    k = classes.shape[0]
+    Z = [multiclass_components(codes, np.asarray(S, np.float64), k, multi_class, average)
+         for S in scores]
+    return aucs, multiclass_covariance(codes, Z, k)
+
+
+def _multiclass_interval(y_true, y_score, method, confidence_level, sample_weight, transform,
+                         cluster, multi_class, average, labels, bootstrap_options):
+    if method != "delong":
+        raise ValueError("the interval of a multiclass AUC is DeLong's: method='delong'")
+    if bootstrap_options:
+        raise TypeError(f"unexpected arguments for method='delong': {sorted(bootstrap_options)}")
+    level = v.check_confidence_level(confidence_level)
+    aucs, cov = _multiclass_setup(y_true, [y_score], multi_class, average, labels,
+                                  sample_weight, cluster, "roc_auc_ci")
+    return _wald_interval(float(aucs[0]), float(cov[0, 0]), level, transform)
 
 
 def _check_margin(margin) -> float:

@@ -34,6 +34,7 @@ __all__ = [
     "jackknife_auc",
     "lift_at",
     "log_loss",
+    "multiclass_auc_covariance",
     "pairwise_auc",
     "pairwise_loss",
     "partial_auc",
@@ -235,6 +236,89 @@ def clustered_auc_variance(y_true, y_scores, cluster, sample_weight=None):
     s01 = sum(np.outer(d01[c], d01[c]) for c in d01) * i01 / ((i01 - 1) * N)
     s11 = sum(np.outer(d10[c], d01[c]) for c in d10) * i_all / (i_all - 1)
     return aucs, s10 / M + s01 / N + (s11 + s11.T) / (M * N)
+
+
+def multiclass_auc_covariance(y_true, models, multi_class, average="macro", labels=None):
+    """Multiclass AUCs (one-vs-rest or Hand & Till's one-vs-one, macro or
+    weighted) of several models and their covariance, from the definitions.
+
+    Each average is written as ``sum_m c_m U_m`` over two-class comparisons:
+    ``U_m`` compares every row of class ``a_m`` with every row of class
+    ``b_m`` on score column ``a_m`` (``psi = [x > z] + 1/2 [x == z]``, an
+    ``n_a x n_b`` matrix).  One-vs-rest: class ``j``'s AUC is
+    ``sum_{c != j} n_c / (n - n_j) U(j, c)``, averaged equally or by
+    prevalence; one-vs-one: each pair of classes scores ``(U(a, b) +
+    U(b, a)) / 2``, averaged equally or by the pair's prevalence
+    ``(n_a + n_b) / n``.  A row's structural component ``Z`` adds
+    ``c_m`` times its row mean of ``psi`` (class ``a_m``) or its column mean
+    (class ``b_m``); with the classes as the samples,
+    ``cov[a, b] = sum_c cov_c(Z_a, Z_b) / n_c`` (divisors ``n_c - 1``).  Two
+    classes give :func:`delong_covariance`.  NaN when a class has fewer than
+    two rows.  O(n^2) memory: small data only.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    models : sequence of array-likes of shape (n_samples, n_classes)
+    multi_class : {"ovr", "ovo"}
+    average : {"macro", "weighted"}, default="macro"
+    labels : array-like of shape (n_classes,), default=None
+
+    Returns
+    -------
+    aucs : ndarray of shape (n_models,)
+    cov : ndarray of shape (n_models, n_models)
+
+    Examples
+    --------
+    >>> from fastauc.naive import multiclass_auc_covariance
+    >>> P = [[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.2, 0.7], [0.5, 0.4, 0.1],
+    ...      [0.3, 0.4, 0.3], [0.2, 0.3, 0.5]]
+    >>> aucs, cov = multiclass_auc_covariance([0, 1, 2, 0, 1, 2], [P], "ovo")
+    >>> round(float(aucs[0]), 4)
+    1.0
+    """
+    y = np.asarray(y_true)
+    classes = np.unique(y) if labels is None else np.asarray(labels)
+    codes = np.searchsorted(classes, y)
+    k, n = classes.shape[0], y.shape[0]
+    counts = np.array([np.sum(codes == c) for c in range(k)], np.float64)
+    terms = []  # (a, b, coefficient): U(a, b) on column a
+    if multi_class == "ovr":
+        for j in range(k):
+            wj = counts[j] / n if average == "weighted" else 1.0 / k
+            terms += [(j, c, wj * counts[c] / (n - counts[j])) for c in range(k) if c != j]
+    else:
+        pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+        prev = np.array([(counts[a] + counts[b]) / n for a, b in pairs])
+        pw = prev / prev.sum() if average == "weighted" else np.full(len(pairs), 1 / len(pairs))
+        for (a, b), c in zip(pairs, pw):
+            terms += [(a, b, c / 2), (b, a, c / 2)]
+    aucs, Zs = [], []
+    for S in models:
+        S = np.asarray(S, np.float64)
+        Z, est = np.zeros(n), 0.0
+        for a, b, c in terms:
+            ra, rb = np.flatnonzero(codes == a), np.flatnonzero(codes == b)
+            x, z = S[ra, a][:, None], S[rb, a][None, :]
+            psi = (x > z) + 0.5 * (x == z)
+            est += c * psi.mean()
+            Z[ra] += c * psi.mean(axis=1)
+            Z[rb] += c * psi.mean(axis=0)
+        aucs.append(est)
+        Zs.append(Z)
+    m = len(models)
+    if counts.min() < 2:
+        return np.array(aucs), np.full((m, m), np.nan)
+    cov = np.zeros((m, m))
+    for c in range(k):
+        rows = codes == c
+        for i in range(m):
+            for j in range(m):
+                zi, zj = Zs[i][rows], Zs[j][rows]
+                cov[i, j] += np.sum((zi - zi.mean()) * (zj - zj.mean())) / (counts[c] - 1) \
+                    / counts[c]
+    return np.array(aucs), cov
 
 
 def partial_auc_proc(sp, se, lower, upper):

@@ -133,11 +133,12 @@ DEVICE_NOTES = {
     "average_precision_score": "binary, multiclass and multilabel targets compute there; "
                                "``average='samples'`` on host copies",
     "log_loss": "binary, multiclass and multilabel targets compute there",
-    "roc_auc_ci": "DeLong's interval computes there; ``method='bootstrap'`` as "
-                  ":func:`bootstrap_ci`",
+    "roc_auc_ci": "DeLong's interval of binary labels computes there; ``method='bootstrap'`` "
+                  "as :func:`bootstrap_ci`; ``cluster`` and multiclass scores on host copies",
     "delong_covariance": "computes there (an array of score columns; a mapping or a list of "
                          "columns on host copies)",
-    "delong_test": "computes there",
+    "delong_test": "the paired test of binary labels computes there; unpaired, clustered, "
+                   "with a ``margin`` or multiclass on host copies",
     "mann_whitney_u": "computes there",
     "bootstrap_ci": "every metric and interval computes there (the Poisson scheme draws the "
                     "CPU path's replicates; the multinomial one its own, reproducible)",

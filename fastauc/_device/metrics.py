@@ -366,9 +366,10 @@ def delong_covariance(e, y_true, y_scores, sample_weight, cluster=None):
 
 
 def roc_auc_ci(e, y_true, y_score, method, confidence_level, sample_weight, transform,
-               bootstrap_options, cluster=None):
-    if method != "delong" or cluster is not None:
-        return HOST
+               bootstrap_options, cluster=None, multi_class="raise", average="macro",
+               labels=None):
+    if method != "delong" or cluster is not None or len(getattr(y_score, "shape", ())) == 2:
+        return HOST  # bootstrap, clustered or multiclass: the CPU path
     v.check_choice(transform, "transform", (None, "logit"))
     if bootstrap_options:
         raise TypeError(f"unexpected arguments for method='delong': {sorted(bootstrap_options)}")
@@ -381,9 +382,11 @@ def roc_auc_ci(e, y_true, y_score, method, confidence_level, sample_weight, tran
 
 
 def delong_test(e, y_true, y_score_a, y_score_b, alternative, confidence_level, sample_weight,
-                margin=0.0, y_true_b=None, sample_weight_b=None, cluster=None):
-    if y_true_b is not None or sample_weight_b is not None or cluster is not None or margin:
-        return HOST  # unpaired, clustered or with a margin: the CPU path
+                margin=0.0, y_true_b=None, sample_weight_b=None, cluster=None,
+                multi_class="raise", average="macro", labels=None):
+    if y_true_b is not None or sample_weight_b is not None or cluster is not None or margin \
+            or len(getattr(y_score_a, "shape", ())) == 2:
+        return HOST  # unpaired, clustered, with a margin or multiclass: the CPU path
     v.check_choice(alternative, "alternative", ("two-sided", "less", "greater"))
     level = v.check_confidence_level(confidence_level)
     a = dv.scores(e, y_score_a, "y_score_a", keep_float32=False)
