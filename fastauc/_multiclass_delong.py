@@ -18,10 +18,12 @@ share of class ``a_m`` above it, ties one half), and
 With two classes this is DeLong's variance of the binary AUC.  A
 one-vs-rest AUC is ``A_j = sum_{c != j} n_c / (n - n_j) U(j, c, j)``: class
 ``j``'s rows add ``c_j`` times their placement against the rest, another
-class ``c``'s rows ``c_j n_c / (n - n_j)`` times theirs (each placement from
-one sort of column ``j``, ``_resample.layouts``).  One-vs-one adds each
-pair's two directed AUCs, ``U(a, b, a)`` and ``U(b, a, b)``, on the pair's
-rows.  Two models on the same rows: the covariance is the same sum of
+class ``c``'s rows ``c_j n_c / (n - n_j)`` times theirs.  One-vs-one adds
+each pair's two directed AUCs, ``U(a, b, a)`` and ``U(b, a, b)``, half its
+weight each.  Either way, all of column ``a``'s comparisons (class ``a``'s
+rows against each other class) come from one sort of the column and one
+pass with a running weighted count below and a count of class ``a`` above
+(``_kernels.sweeps.class_components``).  Two models on the same rows: the covariance is the same sum of
 within-class covariances of their components.
 """
 
@@ -34,44 +36,53 @@ import numpy as np
 
 from . import _validation as v
 from ._delong import SMALL_DELONG
-from ._resample import layouts
+from ._kernels.sweeps import class_components
+from ._sort import sort_by_class
 
 __all__ = ["multiclass_components", "multiclass_covariance"]
 
 
-def _placements(is_pos, column):
-    """Every row's DeLong placement in one binary problem (``V10`` for the
-    positives, ``V01`` for the negatives)."""
-    X = np.empty((1, is_pos.shape[0]))
-    layouts(is_pos, [np.ascontiguousarray(column, dtype=np.float64)], ["y_score"],
-            v.EMPTY_WEIGHT, X, keys=False, layout=False)
-    return X[0]
+def _column(codes, S, a, alpha, beta, n_a, Z):
+    """Column ``a``'s part of every row's component: one sort of the column
+    with the rows' indices, one pass (``_kernels.sweeps.class_components``)."""
+    everyone = np.ones(codes.shape[0], bool)
+    r = sort_by_class(everyone, np.ascontiguousarray(S[:, a], dtype=np.float64),
+                      row_index=True, name="y_score")
+    class_components(r.pk, r.px, codes, a, alpha, beta, float(n_a), Z)
+
+
+def _over(x, d):
+    """``x / d``, 0 where ``d`` is 0 (an absent class compares with nothing)."""
+    return np.divide(x, d, out=np.zeros(np.broadcast(x, d).shape), where=d > 0)
 
 
 def multiclass_components(codes, S, k, multi_class, average):
     """Each row's structural component ``Z`` of the averaged AUC (``codes``:
-    the rows' classes, 0 to ``k - 1``; ``S``: (n, k) scores, column ``j``
-    class ``j``'s)."""
+    the rows' classes, 0 to ``k - 1``, int64; ``S``: (n, k) scores, column
+    ``j`` class ``j``'s): one sort and one pass per column."""
     n = codes.shape[0]
     counts = np.bincount(codes, minlength=k).astype(np.float64)
     Z = np.zeros(n)
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
     if multi_class == "ovr":
         weights = counts / n if average == "weighted" else np.full(k, 1.0 / k)
         for j in range(k):
-            is_pos = codes == j
             rest = n - counts[j]
-            scale = np.where(is_pos, 1.0, counts[codes] / rest if rest else 0.0)
-            Z += weights[j] * scale * _placements(is_pos, S[:, j])
+            # U(j, b) weighs w_j n_b / (n - n_j): per comparison over n_b, and over n_j
+            alpha = np.full(k, _over(weights[j], rest))
+            beta = _over(weights[j] * counts, rest * counts[j])
+            _column(codes, S, j, alpha, beta, counts[j], Z)
         return Z
     pairs = list(combinations(range(k), 2))
     prevalence = np.array([(counts[a] + counts[b]) / n for a, b in pairs])
     weights = prevalence / prevalence.sum() if average == "weighted" else \
         np.full(len(pairs), 1.0 / len(pairs))
+    pair_weight = np.zeros((k, k))
     for (a, b), c in zip(pairs, weights):
-        rows = np.flatnonzero((codes == a) | (codes == b))
-        sub = codes[rows]
-        for top in (a, b):  # U(a, b, column a) and U(b, a, column b): half each
-            Z[rows] += 0.5 * c * _placements(sub == top, S[rows, top])
+        pair_weight[a, b] = pair_weight[b, a] = 0.5 * c  # U(a, b) and U(b, a): half each
+    for a in range(k):
+        _column(codes, S, a, _over(pair_weight[a], counts), _over(pair_weight[a], counts[a]),
+                counts[a], Z)
     return Z
 
 
