@@ -136,6 +136,7 @@ def _report(fastauc, y, p, q, w, k, P):
 def _multiclass(fastauc, y, p, q, w, k, P):
     fastauc.roc_auc_score(k, P, multi_class="ovr")
     fastauc.roc_auc_score(k, P, multi_class="ovo")
+    fastauc.roc_auc_ci(k, P, multi_class="ovr")  # the components' pass per column
 
 
 def _large(fastauc, y, p, q, w, k, P):
