@@ -10,6 +10,9 @@ import numbers
 
 import numpy as np
 
+from ._kernels.losses import log_loss_sum
+from ._parallel import map_each
+
 #: the operating points' inputs: the rate given and the rate read off the curve there
 OPERATING_INPUTS = (("specificity", "sensitivity"), ("sensitivity", "specificity"))
 CALIBRATION_BINS = 15  #: bins of the report's expected calibration error
@@ -55,6 +58,53 @@ def is_probability(c):
 #: out is at the edge of float64 (it underflows to 0 past z of about 38.5), so
 #: the digits say nothing beyond the bound
 P_FLOOR = 1e-300
+
+
+def log_losses(is_pos, columns, w):
+    """Each column's log loss (None unless its scores are probabilities), the
+    columns in two fixed halves on two threads."""
+    cls = is_pos.view(np.uint8).astype(np.int64)
+    return map_each(_column_loss, columns, cls, w)
+
+
+def _column_loss(c, cls, w):
+    if c.shape[0] and c.min() >= 0.0 and c.max() <= 1.0:
+        return float(np.divide(*log_loss_sum(c.reshape(-1, 1), cls, w)))
+    return None
+
+
+def group_table_dict(result) -> dict:
+    """A :class:`~fastauc.GroupMetrics`' ``to_dict()`` with labels JSON can
+    hold (dates and other objects as text)."""
+    d = result.to_dict()
+    for name, labels in result.groups.items():
+        if labels.dtype.kind in "Mm":
+            d[name] = labels.astype(str).tolist()
+        elif labels.dtype.kind == "O":
+            d[name] = [x if x is None or isinstance(x, (str, int, float, bool)) else str(x)
+                       for x in d[name]]
+    return d
+
+
+def comparison_lines(comparisons, omnibus, k, pct):
+    """The report's lines of its tests: the omnibus chi-square (three models
+    or more) and each pair's paired DeLong test (with Holm's adjusted p-value
+    when there are several pairs)."""
+    out = []
+    if omnibus is not None:
+        out += ["", f"DeLong's test of equal AUCs ({k} models): chi-square = "
+                f"{omnibus['statistic']:.3f}, df = {omnibus['df']:g}, "
+                f"{format_pvalue(omnibus['pvalue'])}"]
+    if comparisons:
+        several = len(comparisons) > 1
+        out += ["", f"Paired DeLong tests ({pct} CI of the AUC difference"
+                + ("; Holm's adjusted p over all pairs" if several else "") + "):"]
+        for c in comparisons:
+            out.append(f"  {c['a']} - {c['b']}: {c['difference']:+.4f} "
+                       f"[{c['low']:+.4f}, {c['high']:+.4f}], z = {c['statistic']:.3f}, "
+                       f"{format_pvalue(c['pvalue'])}"
+                       + (f", Holm {format_pvalue(c['pvalue_holm'])}" if several else ""))
+    return out
 
 
 def format_pvalue(p) -> str:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import _validation as v
-from ._kernels.losses import log_loss_sum
 from ._kernels.sorting import keys_to_floats
 from ._kernels.thresholds import CODES, best_indices
 from ._curves import cumulative_sums, layout_tallies, lifts
-from ._parallel import map_each, map_units, row_blocks
-from ._delong import class_weights, paired_test, placement_cov
+from ._parallel import map_units, row_blocks
+from ._delong import (bonferroni, class_weights, holm, omnibus_statistic, paired_test,
+                      placement_cov)
 from ._containers import to_host
 from ._report_blocks import (
     CALIBRATION_BINS,
@@ -20,7 +21,9 @@ from ._report_blocks import (
     _plain,
     check_calibration,
     check_rates,
-    format_pvalue,
+    comparison_lines,
+    group_table_dict,
+    log_losses,
     is_probability,
     operating_table,
 )
@@ -32,7 +35,7 @@ from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
 from ._groups import group_codes
-from .groups import GroupMetrics, format_table, group_metrics
+from .groups import format_table, group_metrics
 from .thresholds import ThresholdMetrics
 
 __all__ = ["Comparison", "ModelReport", "Report", "report"]
@@ -75,18 +78,6 @@ def _operating_points(y01, p, sw, rates, level, interval, boot=None):
                         "high": float(res.high[measure][i]), "interval": interval,
                         "threshold": float(est["threshold"][i])})
     return out
-
-
-def _group_table_dict(result: GroupMetrics) -> dict:
-    """``result.to_dict()`` with labels JSON can hold (dates and other objects as text)."""
-    d = result.to_dict()
-    for name, labels in result.groups.items():
-        if labels.dtype.kind in "Mm":
-            d[name] = labels.astype(str).tolist()
-        elif labels.dtype.kind == "O":
-            d[name] = [x if x is None or isinstance(x, (str, int, float, bool)) else str(x)
-                       for x in d[name]]
-    return d
 
 
 @dataclass(frozen=True)
@@ -210,6 +201,9 @@ class Comparison:
         The z statistic ``difference / se``.
     pvalue : float
         Its two-sided p-value.
+    pvalue_holm, pvalue_bonferroni : float
+        The p-value adjusted over the report's ``k (k - 1) / 2`` pairs (Holm's
+        step-down, Bonferroni's); the p-value itself for two models.
 
     See Also
     --------
@@ -238,6 +232,8 @@ class Comparison:
     se: float
     statistic: float  #: z
     pvalue: float
+    pvalue_holm: float = math.nan  #: adjusted over all pairs (Holm)
+    pvalue_bonferroni: float = math.nan  #: adjusted over all pairs (Bonferroni)
 
     def __getitem__(self, key):
         if key not in self.__dataclass_fields__:
@@ -279,6 +275,10 @@ class Report:
         Whether ``sample_weight`` was given (counts are then sums of weights).
     by_group : dict
         Model name -> :class:`GroupMetrics`, with ``by``; else empty.
+    omnibus : dict or None
+        With three models or more, DeLong et al.'s (1988) chi-square test
+        that all their AUCs are equal (``statistic``, ``df``, ``pvalue``; as
+        :func:`delong_omnibus`); else None.
 
     See Also
     --------
@@ -311,6 +311,7 @@ class Report:
     confidence_level: float
     weighted: bool = field(default=False)
     by_group: dict = field(default_factory=dict)  #: model name -> GroupMetrics (``by=``)
+    omnibus: dict | None = None  #: k >= 3 models: the chi-square of equal AUCs
 
     def to_dict(self):
         """Plain JSON-ready types (NaN and infinity as None).  Counts are
@@ -326,7 +327,7 @@ class Report:
                     m.setdefault(key, [] if key == "operating_points" else None)
         d["comparisons"] = [c.to_dict() for c in self.comparisons]
         if self.by_group:
-            d["by_group"] = {name: _group_table_dict(g) for name, g in self.by_group.items()}
+            d["by_group"] = {name: group_table_dict(g) for name, g in self.by_group.items()}
         else:
             del d["by_group"]  # without ``by``, no by_group key at all
         d = _plain(d)
@@ -371,16 +372,28 @@ class Report:
         for m in self.models:
             if m.operating_points:
                 out += ["", *operating_table(m, pct)]
-        if self.comparisons:
-            out += ["", f"Paired DeLong tests ({pct} CI of the AUC difference):"]
-            for c in self.comparisons:
-                out.append(f"  {c['a']} - {c['b']}: {c['difference']:+.4f} "
-                           f"[{c['low']:+.4f}, {c['high']:+.4f}], z = {c['statistic']:.3f}, "
-                           f"{format_pvalue(c['pvalue'])}")
+        out += comparison_lines(self.comparisons, self.omnibus, len(self.models), pct)
         for name, g in self.by_group.items():
             out += ["", f"{name} by {', '.join(map(str, g.groups))} ({len(g)} groups, "
                     "DeLong intervals):", format_table(g)]
         return "\n".join(out)
+
+
+def pair_tests(aucs, cov, names, level):
+    """``(comparisons, omnibus)`` of models' AUCs and DeLong covariance: each
+    pair's paired test with Holm's and Bonferroni's adjusted p-values, and
+    with three models or more the chi-square of equal AUCs (else None)."""
+    k = len(names)
+    tests = [(a, b, paired_test(aucs, cov, a, b, level, "two-sided"))
+             for a in range(k) for b in range(a + 1, k)]
+    p = np.array([t.pvalue for _, _, t in tests])
+    comparisons = [Comparison(names[a], names[b], t.difference, t.low, t.high, t.se,
+                              t.statistic, t.pvalue, float(h), float(bf))
+                   for (a, b, t), h, bf in zip(tests, holm(p), bonferroni(p))]
+    if k < 3:
+        return comparisons, None
+    stat, df, pvalue = omnibus_statistic(np.asarray(aucs, np.float64), cov)
+    return comparisons, {"statistic": stat, "df": df, "pvalue": pvalue}
 
 
 def _model_numbers(lay, wl):
@@ -413,19 +426,6 @@ def _model_report(name, numbers, interval, log_loss, chosen=(), calibration=None
     return ModelReport(name, interval.estimate, interval.low, interval.high, interval.se,
                        2.0 * interval.estimate - 1.0, ap, log_loss, best, lift,
                        list(chosen), calibration)
-
-
-def _log_losses(is_pos, columns, w):
-    """Each column's log loss (None unless its scores are probabilities), the
-    columns in two fixed halves on two threads."""
-    cls = is_pos.view(np.uint8).astype(np.int64)
-    return map_each(_column_loss, columns, cls, w)
-
-
-def _column_loss(c, cls, w):
-    if c.shape[0] and c.min() >= 0.0 and c.max() <= 1.0:
-        return float(np.divide(*log_loss_sum(c.reshape(-1, 1), cls, w)))
-    return None
 
 
 def _copy_rows(S, columns, a, b):
@@ -654,7 +654,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
     else:
         sorted_ = layouts(is_pos, columns, names, w)  # walked with the weights: their cut
     lays = [(lay, w[lay.rows] if w.shape[0] else w) for lay in sorted_]
-    losses = _log_losses(is_pos, columns, w)
+    losses = log_losses(is_pos, columns, w)
     numbers = map_units(_model_numbers, lays)
     y01 = is_pos.view(np.uint8)  # labels {0, 1} for the functions of the optional blocks
     boot = None
@@ -678,12 +678,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         if calibration is not False and is_probability(columns[j]):
             block = _calibration_block(y01, columns[j], sw)
         models.append(_model_report(names[j], numbers[j], interval, losses[j], points, block))
-    comparisons = []
-    for a in range(k):
-        for b in range(a + 1, k):
-            t = paired_test(aucs, cov, a, b, level, "two-sided")
-            comparisons.append(Comparison(names[a], names[b], t.difference, t.low, t.high,
-                                          t.se, t.statistic, t.pvalue))
+    comparisons, omnibus = pair_tests(aucs, cov, names, level) if k > 1 else ([], None)
     if plot is not None:  # drawn from the layouts sorted above
         from ._plotting import _Column, draw_report
         from ._resample import prepared_from_layout
@@ -692,4 +687,4 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
                            for lay, wl in lays], names, plot_seed)
     total_p, total_n = class_weights(is_pos, w)
     return Report(models, comparisons, n, total_p, total_n, ci, level, bool(w.shape[0]),
-                  groups)
+                  groups, omnibus)

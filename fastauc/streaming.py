@@ -17,14 +17,14 @@ import dataclasses
 import numpy as np
 
 from . import _validation as v
-from ._delong import covariance_from_sums, paired_test
+from ._delong import covariance_from_sums
 from ._kernels.placements import placement_covariance
 from ._kernels.table import bucket_starts, find_keys
 from ._table import float_keys, placement_values
 from .accumulator import Accumulator
 from .groups import by_group
 from ._report_blocks import check_calibration, check_rates
-from .report import Comparison, Report, report
+from .report import Report, pair_tests, report
 
 __all__ = ["report_stream"]
 
@@ -128,18 +128,14 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
                                    n_samples=acc.n_samples, weighted=acc._weighted)
                for acc, name in zip(accs, names)]
     models = [r.models[0] for r in reports]
-    comparisons = []
+    comparisons, omnibus = [], None
     if k > 1:
         aucs = np.array([m.auc for m in models])
         cov = _covariance(batches, accs, aucs, pos_label, progress)
-        for a in range(k):
-            for b in range(a + 1, k):
-                t = paired_test(aucs, cov, a, b, level, "two-sided")
-                comparisons.append(Comparison(names[a], names[b], t.difference, t.low,
-                                              t.high, t.se, t.statistic, t.pvalue))
+        comparisons, omnibus = pair_tests(aucs, cov, names, level)
     by = {} if groups is None else _group_tables(groups, names, level)
     return dataclasses.replace(reports[0], models=models, comparisons=comparisons,
-                               by_group=by)
+                               by_group=by, omnibus=omnibus)
 
 
 def _placement_lookup(acc: Accumulator):

@@ -343,3 +343,30 @@ def test_operating_points_bad_rates(data, kwargs, error, words):
     y, S, _ = data
     with pytest.raises(error, match=words):
         fastauc.report(y, S, **kwargs)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_report_of_several_models_has_the_omnibus_test_and_adjusted_pairs(weighted):
+    """Three models or more: DeLong's chi-square of equal AUCs and each
+    pair's Holm and Bonferroni p-values, as delong_omnibus gives them."""
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 800)
+    S = np.column_stack([y + s * rng.normal(size=800) for s in (1.0, 2.0, 1.6, 1.1)])
+    sw = rng.random(800) * 2 if weighted else None
+    r = fastauc.report(y, S, sample_weight=sw, names=["a", "b", "c", "d"])
+    om = fastauc.delong_omnibus(y, S, sample_weight=sw)
+    assert (r.omnibus["statistic"], r.omnibus["df"], r.omnibus["pvalue"]) == pytest.approx(
+        (om.statistic, om.df, om.pvalue), rel=1e-12)
+    pairs = om.pairs
+    assert [c.pvalue_holm for c in r.comparisons] == pytest.approx(list(pairs["pvalue_holm"]),
+                                                                    rel=1e-12)
+    assert [c.pvalue_bonferroni for c in r.comparisons] == pytest.approx(
+        list(pairs["pvalue_bonferroni"]), rel=1e-12)
+    text = str(r)
+    assert "DeLong's test of equal AUCs (4 models)" in text and "Holm p" in text
+    d = r.to_dict()
+    json.dumps(d, allow_nan=False)
+    assert d["omnibus"]["df"] == 3 and "pvalue_holm" in d["comparisons"][0]
+    two = fastauc.report(y, S[:, :2])
+    assert two.omnibus is None and two.comparisons[0].pvalue_holm == two.comparisons[0].pvalue
+    assert "Holm" not in str(two)

@@ -209,21 +209,15 @@ _AT_THRESHOLD = ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "
 def report_of(models, t0, ac, names, level, ci, weighted):
     """The :class:`~fastauc.Report` from the models' sections, the first
     model's tallies and ``(aucs, covariance)`` (None for one model)."""
-    from .._delong import paired_test
-    from ..report import Comparison, Report
+    from ..report import Report, pair_tests
 
-    comparisons = []
+    comparisons, omnibus = [], None
     if ac is not None:
         aucs, cov = ac
-        k = len(names)
-        for a in range(k):
-            for b in range(a + 1, k):
-                t = paired_test(aucs, cov, a, b, level, "two-sided")
-                comparisons.append(Comparison(names[a], names[b], t.difference, t.low, t.high,
-                                              t.se, t.statistic, t.pvalue))
+        comparisons, omnibus = pair_tests(aucs, cov, names, level)
     n = int(sum(t0["rows"]))
     return Report(models, comparisons, n, float(t0["P"]), float(t0["N"]), ci, level,
-                  weighted=weighted)
+                  weighted=weighted, omnibus=omnibus)
 
 
 # ---------------------------------------------------------------- per group
