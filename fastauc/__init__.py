@@ -48,7 +48,8 @@ from .operating_points import (
 )
 from .pairwise import pairwise_loss, pairwise_loss_gradient
 from .ranktests import MannWhitneyResult, mann_whitney_u
-from .curvetests import CrossValidatedAUC, VenkatramanResult, cv_auc_ci, venkatraman_test
+from .curvetests import (CrossValidatedAUC, CrossValidatedROC, VenkatramanResult, cv_auc_ci,
+                         cv_roc_curve, venkatraman_test)
 from .power import PowerResult, roc_power
 from .smoothing import SmoothROC, smooth_roc
 from .thresholds import (
@@ -125,6 +126,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "GroupMetrics",
     "MannWhitneyResult",
     "CrossValidatedAUC",
+    "CrossValidatedROC",
     "VenkatramanResult",
     "OperatingPoint",
     "PowerResult",
@@ -163,6 +165,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "log_loss",
     "mann_whitney_u",
     "cv_auc_ci",
+    "cv_roc_curve",
     "venkatraman_test",
     "metric_at_thresholds",
     "pairwise_loss",

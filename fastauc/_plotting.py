@@ -158,6 +158,25 @@ def _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operat
     ax.legend(loc="lower right", fontsize="small")
 
 
+def draw_cv_roc(ax, res, label):
+    """A :class:`~fastauc.CrossValidatedROC`: each fold's curve thin, their
+    vertical average, and the pointwise interval of the average shaded."""
+    grid = np.concatenate(([0.0], res.fpr)) if res.fpr[0] > 0 else res.fpr
+    pad = (lambda a: np.concatenate(([0.0], a))) if res.fpr[0] > 0 else (lambda a: a)
+    k = res.fold_tpr.shape[0]
+    text = f"mean of {k} folds (AUC = {res.auc:.3f})"
+    (line,) = ax.plot(grid, pad(res.tpr), lw=1.8,
+                      label=text if label is None else f"{label}: {text}")
+    for row in res.fold_tpr:
+        ax.plot(grid, pad(row), lw=0.6, alpha=0.35, color=line.get_color())
+    ax.fill_between(grid, pad(res.low), pad(res.high), color=line.get_color(), alpha=0.2, lw=0,
+                    label=_once(ax, f"{res.confidence_level:.0%} interval of the mean"))
+    ax.plot([0, 1], [0, 1], ls="--", lw=0.8, color="grey")
+    ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="False positive rate",
+           ylabel="True positive rate", title="ROC curve")
+    ax.legend(loc="lower right", fontsize="small")
+
+
 def _corners(tps, fps):
     """Points of the ROC polyline that are not on a straight segment, from the
     cumulative tallies: scikit-learn's ``drop_intermediate`` rule (same drawing,

@@ -87,6 +87,7 @@ def _delong(fastauc, y, p, q, w, k, P):
         fastauc.cv_auc_ci(y, p, np.arange(len(y)) % 3, sample_weight=ww)
         fastauc.cv_auc_ci(y, p, np.arange(len(y)) % 3, sample_weight=ww,
                           pooled=np.arange(len(y)) % 12)
+        fastauc.cv_roc_curve(y, p, np.arange(len(y)) % 3, sample_weight=ww)
     half = len(y) // 2  # two samples, clusters, k models: the unpaired t and chi-square tails
     fastauc.delong_test(y, p, q[:half], y_true_b=y[:half])
     clusters = np.arange(len(y)) // 4

@@ -123,7 +123,7 @@ def roc_confidence_band(y_true, y_score, *, sample_weight=None, pos_label=None,
 @dispatch("y_score")
 def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
              n_resamples=200, confidence_level=0.95, random_state=0,
-             operating_point="youden", label=None, ax=None):
+             operating_point="youden", label=None, ax=None, folds=None):
     """ROC curve with its bootstrap confidence band and an operating point.
 
     Parameters
@@ -156,6 +156,13 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
         band has one legend entry whatever the number of models (the colour
         says whose band it is; an entry per model would only repeat it).
         Default: a new figure.
+    folds : array-like of shape (n_samples,), default=None
+        Each row's cross-validation fold (``y_score`` then holds
+        cross-validated scores): draws each fold's curve, their vertical
+        average and the pointwise interval of the average
+        (:func:`cv_roc_curve`) instead of one curve with a bootstrap band;
+        ``band``, ``n_resamples``, ``random_state`` and ``operating_point``
+        are then not used.
 
     Returns
     -------
@@ -171,6 +178,7 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     See Also
     --------
     roc_confidence_band : The band's numbers, without drawing.
+    cv_roc_curve : The cross-validated curve drawn with ``folds``.
     roc_curve : The ROC points.
     best_threshold : The operating points marked.
     plot_precision_recall : The precision-recall curve.
@@ -189,6 +197,15 @@ def plot_roc(y_true, y_score, *, sample_weight=None, pos_label=None, band=True,
     ['a (AUC = 0.889)', 'youden: t = 0.7', 'b (AUC = 1.000)', 'youden: t = 0.4']
     """
     ax = _check_ax(ax)
+    if folds is not None:
+        from ._plotting import draw_cv_roc
+        from .curvetests import cv_roc_curve
+
+        res = cv_roc_curve(_labels(y_true, pos_label), y_score, folds,
+                           confidence_level=confidence_level, sample_weight=sample_weight)
+        fig, ax = _axes(ax, figsize=(5.5, 5))
+        draw_cv_roc(ax, res, label)
+        return fig
     col = _Column(_labels(y_true, pos_label), y_score, sample_weight)  # checks first
     fig, ax = _axes(ax, figsize=(5.5, 5))
     _draw_roc(ax, col, band, n_resamples, confidence_level, random_state, operating_point,

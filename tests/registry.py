@@ -110,6 +110,8 @@ CLUSTERED = _kind("two score columns in clusters",
 GROUPED = _kind("probabilities in three groups",
                 lambda y, s: {"y": y, "p": _sigmoid(s), "g": np.arange(len(y)) * 7 % 3},
                 labels=("y", "g"), score="p")
+#: the false positive rates cv_roc_curve is read at in the registry
+CV_GRID = np.array([0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0])
 # cross-validated predictions: three folds, and units of four rows nested in them
 FOLDS = _kind("scores in three folds with units",
               lambda y, s: {"y": y, "s": s, "fold": np.arange(len(y)) * 7 % 3,
@@ -1176,6 +1178,11 @@ REGISTRY = [
       FOLDS, True, view=fields("estimate", "se", "low", "high", "fold_aucs"), tol=1e-10,
       reason="influence values from placements (table cumulative sums) against pair loops",
       notes="a unit's influence value is over the mean weight per unit: scale-free"),
+    C("cv_roc_curve", "cv_roc_curve",
+      lambda d, w: f.cv_roc_curve(d["y"], d["s"], d["fold"], fpr=CV_GRID, sample_weight=w),
+      lambda d, w: naive.cv_roc_curve(d["y"], d["s"], d["fold"], fpr=CV_GRID, sample_weight=w),
+      FOLDS, True, view=fields("fpr", "tpr", "std", "fold_tpr", "fold_aucs", "auc"), tol=1e-12,
+      reason="rates from cumulative sums against masked sums of weights"),
     C("delong_covariance", "delong_covariance",
       lambda d, w: f.delong_covariance(d["y"], np.column_stack((d["s"], d["s2"])),
                                        sample_weight=w),

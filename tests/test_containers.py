@@ -97,6 +97,8 @@ CALLS = {
         y, s, s2, n_permutations=20, random_state=0),
     "cv_auc_ci": lambda y, s, s2, w, p: fastauc.cv_auc_ci(y, s, np.arange(len(y)) % 3,
                                                           sample_weight=w),
+    "cv_roc_curve": lambda y, s, s2, w, p: fastauc.cv_roc_curve(y, s, np.arange(len(y)) % 3,
+                                                                sample_weight=w),
     "delong_omnibus": lambda y, s, s2, w, p: fastauc.delong_omnibus(y, {"a": s, "b": s2},
                                                                     sample_weight=w).statistic,
     "smooth_roc": lambda y, s, s2, w, p: fastauc.smooth_roc(y, s),

@@ -217,3 +217,34 @@ def test_cv_auc_ci_zero_weight_fold_is_left_out(rng):
     ref = fastauc.cv_auc_ci(y[kept], s[kept], folds[kept])
     assert res.fold_aucs.shape == (4,)
     assert res.se == pytest.approx(ref.se, rel=1e-12)
+
+
+def test_cv_roc_curve_band_is_the_t_interval_of_the_mean(rng):
+    from scipy.stats import t as student
+
+    y = rng.integers(0, 2, 900)
+    s = y + rng.normal(size=900)
+    folds = np.arange(900) % 6
+    res = fastauc.cv_roc_curve(y, s, folds, confidence_level=0.9)
+    half = student.ppf(0.95, 5) * res.fold_tpr.std(axis=0, ddof=1) / np.sqrt(6)
+    assert res.low == pytest.approx(np.clip(res.tpr - half, 0, 1), abs=1e-12)
+    assert res.high == pytest.approx(np.clip(res.tpr + half, 0, 1), abs=1e-12)
+    assert res.auc == pytest.approx(fastauc.cv_auc_ci(y, s, folds).estimate, abs=1e-15)
+    assert res.fold_aucs.tolist() == [fastauc.roc_auc_score(y[folds == k], s[folds == k])
+                                      for k in range(6)]
+    assert res.fpr.shape == (101,) and res.tpr[-1] == 1.0
+
+
+@pytest.mark.parametrize("kwargs,words", [
+    ({"fpr": [0.5, 0.1]}, "increasing"),
+    ({"fpr": [0.0, 1.5]}, "in \\[0, 1\\]"),
+    ({"confidence_level": 1.5}, "confidence_level"),
+])
+def test_cv_roc_curve_bad_input(kwargs, words):
+    y = [0, 1, 0, 1, 0, 1, 0, 1]
+    with pytest.raises(ValueError, match=words):
+        fastauc.cv_roc_curve(y, np.arange(8.0), [0, 0, 0, 0, 1, 1, 1, 1], **kwargs)
+    with pytest.raises(ValueError, match="two folds"):
+        fastauc.cv_roc_curve(y, np.arange(8.0), np.zeros(8))
+    with pytest.raises(ValueError, match="one class only"):
+        fastauc.cv_roc_curve(y, np.arange(8.0), [0, 1, 0, 1, 0, 1, 0, 1])

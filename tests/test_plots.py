@@ -506,3 +506,22 @@ def test_reliability_band_replicates_are_isotonic_fits_of_the_drawn_rows(probs):
     q_low, q_high = np.nanquantile(curves, [0.05, 0.95], axis=0)
     np.testing.assert_allclose(low, q_low, atol=1e-12)
     np.testing.assert_allclose(high, q_high, atol=1e-12)
+
+
+def test_plot_roc_with_folds_draws_the_cross_validated_curve():
+    """``folds=``: each fold's curve, their vertical average (cv_roc_curve's)
+    and the interval of the average."""
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 600)
+    s = y + rng.normal(size=600)
+    folds = np.arange(600) % 4
+    fig = fastauc.plot_roc(y, s, folds=folds, label="cv")
+    ax = fig.axes[0]
+    res = fastauc.cv_roc_curve(y, s, folds)
+    mean_line = ax.get_lines()[0]
+    assert np.array_equal(mean_line.get_ydata(), res.tpr)
+    assert len(ax.get_lines()) == 4 + 2  # the mean, four folds, the diagonal
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts[0] == f"cv: mean of 4 folds (AUC = {res.auc:.3f})"
+    assert "95% interval of the mean" in texts
+    plt.close("all")
