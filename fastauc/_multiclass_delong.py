@@ -42,13 +42,20 @@ from ._sort import sort_by_class
 __all__ = ["multiclass_components", "multiclass_covariance"]
 
 
-def _column(codes, S, a, alpha, beta, n_a, Z):
-    """Column ``a``'s part of every row's component: one sort of the column
-    with the rows' indices, one pass (``_kernels.sweeps.class_components``)."""
-    everyone = np.ones(codes.shape[0], bool)
-    r = sort_by_class(everyone, np.ascontiguousarray(S[:, a], dtype=np.float64),
-                      row_index=True, name="y_score")
-    class_components(r.pk, r.px, codes, a, alpha, beta, float(n_a), Z)
+class _Columns:
+    """The score columns, each sorted once with its rows' ``index << shift |
+    class`` (one payload for every column), read by ``class_components``."""
+
+    def __init__(self, codes, S, k):
+        self.shift = max(1, int(k - 1).bit_length())
+        self.columns = np.ascontiguousarray(np.asarray(S, np.float64).T)
+        self.payload = (np.arange(codes.shape[0], dtype=np.int64) << self.shift) | codes
+        self.everyone = np.ones(codes.shape[0], bool)
+
+    def add(self, a, alpha, beta, n_a, Z):
+        """Column ``a``'s part of every row's component."""
+        r = sort_by_class(self.everyone, self.columns[a], extra=self.payload, name="y_score")
+        class_components(r.pk, r.px, self.shift, a, alpha, beta, float(n_a), Z)
 
 
 def _over(x, d):
@@ -63,7 +70,7 @@ def multiclass_components(codes, S, k, multi_class, average):
     n = codes.shape[0]
     counts = np.bincount(codes, minlength=k).astype(np.float64)
     Z = np.zeros(n)
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    cols = _Columns(np.asarray(codes, np.int64), S, k)
     if multi_class == "ovr":
         weights = counts / n if average == "weighted" else np.full(k, 1.0 / k)
         for j in range(k):
@@ -71,7 +78,7 @@ def multiclass_components(codes, S, k, multi_class, average):
             # U(j, b) weighs w_j n_b / (n - n_j): per comparison over n_b, and over n_j
             alpha = np.full(k, _over(weights[j], rest))
             beta = _over(weights[j] * counts, rest * counts[j])
-            _column(codes, S, j, alpha, beta, counts[j], Z)
+            cols.add(j, alpha, beta, counts[j], Z)
         return Z
     pairs = list(combinations(range(k), 2))
     prevalence = np.array([(counts[a] + counts[b]) / n for a, b in pairs])
@@ -81,8 +88,8 @@ def multiclass_components(codes, S, k, multi_class, average):
     for (a, b), c in zip(pairs, weights):
         pair_weight[a, b] = pair_weight[b, a] = 0.5 * c  # U(a, b) and U(b, a): half each
     for a in range(k):
-        _column(codes, S, a, _over(pair_weight[a], counts), _over(pair_weight[a], counts[a]),
-                counts[a], Z)
+        cols.add(a, _over(pair_weight[a], counts), _over(pair_weight[a], counts[a]), counts[a],
+                 Z)
     return Z
 
 

@@ -275,26 +275,28 @@ def class_pair_areas(keys, codes, a, n_classes):
 
 
 @jit
-def class_components(keys, rows, codes, a, alpha, beta, n_a, Z):
+def class_components(keys, payload, shift, a, alpha, beta, n_a, Z):
     """Each row's part of a multiclass AUC's structural components from score
     column ``a`` (``_multiclass_delong``): ``keys`` the column sorted
-    ascending, ``rows`` their row indices, ``codes`` every row's class (in
-    row order).  A row of class ``a`` adds ``sum_b alpha[b] (below_b +
-    tied_b / 2)`` (``alpha[b]``: the weight of its comparison with class
-    ``b`` over ``n_b``); a row of class ``b`` adds ``beta[b] (above_a +
-    tied_a / 2)`` (``beta[b]``: the weight over ``n_a``).  One pass, a tie
-    group at a time."""
+    ascending, ``payload`` their rows' ``index << shift | class`` (the
+    class comes with the row: no second lookup, no division).  A
+    row of class ``a`` adds ``sum_b alpha[b] (below_b + tied_b / 2)``
+    (``alpha[b]``: the weight of its comparison with class ``b`` over
+    ``n_b``); a row of class ``b`` adds ``beta[b] (above_a + tied_a / 2)``
+    (``beta[b]``: the weight over ``n_a``).  One pass, a tie group at a
+    time."""
     n = keys.shape[0]
+    mask = (1 << shift) - 1
     below = 0.0
     seen_a = 0.0
     i = 0
     while i < n:
-        k = keys[i]
+        key = keys[i]
         j = i
         ta = 0.0
         tw = 0.0
-        while j < n and keys[j] == k:
-            c = codes[rows[j]]
+        while j < n and keys[j] == key:
+            c = payload[j] & mask
             if c == a:
                 ta += 1.0
             else:
@@ -302,8 +304,8 @@ def class_components(keys, rows, codes, a, alpha, beta, n_a, Z):
             j += 1
         above = n_a - seen_a - ta
         for q in range(i, j):
-            r = rows[q]
-            c = codes[r]
+            r = payload[q] >> shift
+            c = payload[q] & mask
             if c == a:
                 Z[r] += below + 0.5 * tw
             else:
