@@ -38,24 +38,28 @@ from . import _validation as v
 from ._delong import SMALL_DELONG
 from ._kernels.sweeps import class_components
 from ._sort import sort_by_class
+from ._stats import ovo_average, ovr_average
 
 __all__ = ["multiclass_components", "multiclass_covariance"]
 
 
 class _Columns:
-    """The score columns, each sorted once with its rows' ``index << shift |
-    class`` (one payload for every column), read by ``class_components``."""
+    """The score columns (each class's, contiguous), each sorted once with
+    its rows' ``index << shift | class`` (one payload for every column), read
+    by ``class_components``."""
 
-    def __init__(self, codes, S, k):
+    def __init__(self, codes, columns, k):
         self.shift = max(1, int(k - 1).bit_length())
-        self.columns = np.ascontiguousarray(np.asarray(S, np.float64).T)
+        self.columns = columns
         self.payload = (np.arange(codes.shape[0], dtype=np.int64) << self.shift) | codes
         self.everyone = np.ones(codes.shape[0], bool)
+        self.areas = np.zeros((k, k))  # areas[a, b]: twice the area of a over b, column a
 
     def add(self, a, alpha, beta, n_a, Z):
         """Column ``a``'s part of every row's component."""
         r = sort_by_class(self.everyone, self.columns[a], extra=self.payload, name="y_score")
-        class_components(r.pk, r.px, self.shift, a, alpha, beta, float(n_a), Z)
+        self.areas[a] = 0.0
+        class_components(r.pk, r.px, self.shift, a, alpha, beta, float(n_a), Z, self.areas[a])
 
 
 def _over(x, d):
@@ -63,14 +67,16 @@ def _over(x, d):
     return np.divide(x, d, out=np.zeros(np.broadcast(x, d).shape), where=d > 0)
 
 
-def multiclass_components(codes, S, k, multi_class, average):
-    """Each row's structural component ``Z`` of the averaged AUC (``codes``:
-    the rows' classes, 0 to ``k - 1``, int64; ``S``: (n, k) scores, column
-    ``j`` class ``j``'s): one sort and one pass per column."""
+def multiclass_components(codes, columns, k, multi_class, average):
+    """``(estimate, Z)``: the averaged AUC (``roc_auc_score``'s float: the
+    same exact areas, averaged by the same functions) and each row's
+    structural component ``Z`` (``codes``: the rows' classes, 0 to ``k - 1``;
+    ``columns``: (k, n) scores, row ``j`` class ``j``'s, contiguous, every
+    class present): one sort and one pass per column."""
     n = codes.shape[0]
     counts = np.bincount(codes, minlength=k).astype(np.float64)
     Z = np.zeros(n)
-    cols = _Columns(np.asarray(codes, np.int64), S, k)
+    cols = _Columns(np.asarray(codes, np.int64), columns, k)
     if multi_class == "ovr":
         weights = counts / n if average == "weighted" else np.full(k, 1.0 / k)
         for j in range(k):
@@ -79,7 +85,9 @@ def multiclass_components(codes, S, k, multi_class, average):
             alpha = np.full(k, _over(weights[j], rest))
             beta = _over(weights[j] * counts, rest * counts[j])
             cols.add(j, alpha, beta, counts[j], Z)
-        return Z
+        aucs = np.array([cols.areas[j].sum() / (2.0 * counts[j] * (n - counts[j]))
+                         for j in range(k)])
+        return ovr_average(aucs, counts, average), Z
     pairs = list(combinations(range(k), 2))
     prevalence = np.array([(counts[a] + counts[b]) / n for a, b in pairs])
     weights = prevalence / prevalence.sum() if average == "weighted" else \
@@ -90,7 +98,8 @@ def multiclass_components(codes, S, k, multi_class, average):
     for a in range(k):
         cols.add(a, _over(pair_weight[a], counts), _over(pair_weight[a], counts[a]), counts[a],
                  Z)
-    return Z
+    areas = {a: {b: float(cols.areas[a, b]) for b in range(k)} for a in range(k)}
+    return ovo_average(areas, counts, list(range(k)), n, average), Z
 
 
 def multiclass_covariance(codes, components, k):

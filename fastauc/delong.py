@@ -449,28 +449,31 @@ def _multiclass_scores(y_score) -> bool:
 
 def _multiclass_setup(y_true, scores, multi_class, average, labels, sample_weight, cluster,
                       what):
-    """The multiclass AUCs (:func:`roc_auc_score`'s floats, with its checks
-    and errors) and each model's structural components."""
+    """The multiclass AUCs (:func:`roc_auc_score`'s floats, after its checks
+    with its words) and DeLong's covariance of them."""
+    from ._multiclass_input import multiclass_checked
     from .ranking import roc_auc_score
 
     if sample_weight is not None or cluster is not None:
         raise ValueError(f"{what} of multiclass scores takes no sample_weight or cluster")
     v.check_choice(multi_class, "multi_class", ("ovr", "ovo", "raise"))
-    if multi_class == "raise":
-        raise ValueError("multi_class must be in ('ovo', 'ovr'): multiclass scores need "
-                         "multi_class='ovr' or 'ovo'")
     if average not in ("macro", "weighted"):
         raise ValueError(f"average={average!r} has no DeLong standard error of the multiclass "
                          "AUC; use 'macro' or 'weighted'")
-    aucs = np.array([roc_auc_score(y_true, S, multi_class=multi_class, average=average,
-                                   labels=labels) for S in scores])
-    y = np.asarray(y_true)
-    classes = np.unique(y) if labels is None else np.asarray(labels)
-    codes = np.searchsorted(classes, y)
-    k = classes.shape[0]
-    Z = [multiclass_components(codes, np.asarray(S, np.float64), k, multi_class, average)
-         for S in scores]
-    return aucs, multiclass_covariance(codes, Z, k)
+    aucs, Z = [], []
+    for S in scores:
+        y, columns, classes = multiclass_checked(y_true, S, multi_class, average, labels)
+        codes = np.searchsorted(classes, y)
+        k = classes.shape[0]
+        if np.bincount(codes, minlength=k).min() == 0:  # an absent class: its own words
+            aucs.append(roc_auc_score(y_true, S, multi_class=multi_class, average=average,
+                                      labels=labels))
+            Z.append(np.full(codes.shape[0], math.nan))
+            continue
+        auc, z = multiclass_components(codes, columns, k, multi_class, average)
+        aucs.append(auc)
+        Z.append(z)
+    return np.array(aucs), multiclass_covariance(codes, Z, k)
 
 
 def _multiclass_interval(y_true, y_score, method, confidence_level, sample_weight, transform,

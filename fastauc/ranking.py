@@ -13,7 +13,6 @@ import numpy as np
 
 from ._device import dispatch
 from . import _validation as v
-from ._kernels.matrix import columns_and_checks
 from ._kernels.sorting import keys_to_floats
 from ._kernels.sweeps import class_pair_areas
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
@@ -21,8 +20,9 @@ from ._curves import binary_ap as _binary_ap
 from ._curves import binary_auc as _binary_auc
 from ._containers import to_numpy
 from ._curves import det_points, pr_points, roc_points
-from ._parallel import map_units, map_whole, row_blocks
+from ._parallel import map_units, map_whole
 from ._sort import CHUNK_MIN, sort_by_class
+from ._multiclass_input import checked_columns, need_multi_class
 from ._stats import ovo_average, ovr_average
 from ._table import sorted_tallies
 
@@ -413,11 +413,7 @@ def roc_auc_score(
                 f"'max_fpr' must be set to `None`, received `max_fpr={max_fpr}` instead"
             )
         if multi_class == "raise":
-            raise ValueError(
-                "multi_class must be in ('ovo', 'ovr') (y_true has "
-                f"{len(classes)} classes and y_score has shape {S.shape}: choose 'ovr' or 'ovo' "
-                "for multiclass targets)"
-            )
+            need_multi_class(classes, S)
         return _multiclass_roc_auc(y, S, labels, multi_class, average, w, classes)
     if S.ndim == 2:  # y_true is binary: one column of scores
         raise v.not_1d_error("y_score", S)
@@ -429,26 +425,8 @@ def roc_auc_score(
 
 
 def _multiclass_roc_auc(y, S, labels, multi_class, average, w, y_classes):
-    if S.ndim != 2:
-        raise ValueError(
-            "`y_score` needs to be of shape `(n_samples, n_classes)`, since `y_true` "
-            f"contains multiple classes. Got `y_score.shape={S.shape}`."
-        )
-    columns = np.empty((S.shape[1], S.shape[0]))  # each class's scores, contiguous
+    columns, classes = checked_columns(y, S, labels, multi_class, average, y_classes)
     S = np.ascontiguousarray(S)
-    # fixed row blocks on the threads: counts and flags combine in any order
-    checked = map_units(columns_and_checks, [(S[a:b], columns[:, a:b])
-                                             for a, b in row_blocks(S.shape[0])])
-    n_bad = sum(bad for bad, _ in checked)
-    sums_to_one = all(ok for _, ok in checked)
-    if n_bad:
-        v.check_finite(S, "y_score")
-    if not sums_to_one:
-        raise ValueError(
-            "Target scores need to be probabilities for multiclass roc_auc, i.e. they "
-            "should sum up to 1.0 over classes"
-        )
-    classes = v.multiclass_auc_classes(labels, y_classes, S.shape[1], average, multi_class)
     if multi_class == "ovr":
         return _ovr_roc_auc(y, S, columns, classes, average, w)
     if w is not None:

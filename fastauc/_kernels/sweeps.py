@@ -275,7 +275,7 @@ def class_pair_areas(keys, codes, a, n_classes):
 
 
 @jit
-def class_components(keys, payload, shift, a, alpha, beta, n_a, Z):
+def class_components(keys, payload, shift, a, alpha, beta, n_a, Z, areas):
     """Each row's part of a multiclass AUC's structural components from score
     column ``a`` (``_multiclass_delong``): ``keys`` the column sorted
     ascending, ``payload`` their rows' ``index << shift | class`` (the
@@ -283,8 +283,11 @@ def class_components(keys, payload, shift, a, alpha, beta, n_a, Z):
     row of class ``a`` adds ``sum_b alpha[b] (below_b + tied_b / 2)``
     (``alpha[b]``: the weight of its comparison with class ``b`` over
     ``n_b``); a row of class ``b`` adds ``beta[b] (above_a + tied_a / 2)``
-    (``beta[b]``: the weight over ``n_a``).  One pass, a tie group at a
-    time."""
+    (``beta[b]``: the weight over ``n_a``).  ``areas[b]`` (zeroed) gets
+    twice the area of class ``a``'s rows over class ``b``'s in this column,
+    in rows (each of ``b``'s rows adds twice the rows of ``a`` above it plus
+    those tied: whole numbers, exact, ``class_pair_areas``' sums).  One
+    pass, a tie group at a time."""
     n = keys.shape[0]
     mask = (1 << shift) - 1
     below = 0.0
@@ -310,6 +313,7 @@ def class_components(keys, payload, shift, a, alpha, beta, n_a, Z):
                 Z[r] += below + 0.5 * tw
             else:
                 Z[r] += beta[c] * (above + 0.5 * ta)
+                areas[c] += 2.0 * above + ta
         below += tw
         seen_a += ta
         i = j
