@@ -336,6 +336,15 @@ def _fold_terms(is_pos, score, w, ids, w1, w0, taubar):
     return auc, float(np.mean(unit_ic[unit_w > 0] ** 2))
 
 
+def _folds(f):
+    """``(labels, each row's fold code, each fold's rows)``: the folds in
+    sorted order of their labels, each fold's rows in row order."""
+    labels, fold_of = np.unique(f, return_inverse=True)
+    order = np.argsort(fold_of, kind="stable")
+    cuts = np.searchsorted(fold_of[order], np.arange(labels.shape[0] + 1))
+    return labels, fold_of, [order[cuts[k]:cuts[k + 1]] for k in range(labels.shape[0])]
+
+
 @dispatch("y_score")
 def cv_auc_ci(y_true, y_score, folds, *, confidence_level=0.95, sample_weight=None,
               pooled=False):
@@ -432,9 +441,7 @@ def cv_auc_ci(y_true, y_score, folds, *, confidence_level=0.95, sample_weight=No
     if total_p == 0 or total_p == n:
         raise ValueError("y_true must hold both classes (with weight); it has one class only")
     w1, w0 = n / total_p, n / (n - total_p)
-    labels, fold_of = np.unique(f, return_inverse=True)
-    order = np.argsort(fold_of, kind="stable")
-    cuts = np.searchsorted(fold_of[order], np.arange(labels.shape[0] + 1))
+    labels, fold_of, fold_rows = _folds(f)
     taubar = math.nan
     id_codes = None
     if ids is not None:
@@ -447,8 +454,7 @@ def cv_auc_ci(y_true, y_score, folds, *, confidence_level=0.95, sample_weight=No
         n_units = np.unique(keep).shape[0]
         taubar = n / n_units
     aucs, terms = [], []
-    for k in range(labels.shape[0]):
-        rows = order[cuts[k]:cuts[k + 1]]
+    for k, rows in enumerate(fold_rows):
         part = _fold_terms(is_pos[rows], np.ascontiguousarray(s[rows]),
                            w[rows] if w.shape[0] else w,
                            None if ids is None else id_codes[rows], w1, w0, taubar)
@@ -549,14 +555,11 @@ def cv_roc_curve(y_true, y_score, folds, *, fpr=None, confidence_level=0.95,
     if not (np.isfinite(grid).all() and grid.min() >= 0.0 and grid.max() <= 1.0) or \
             np.any(np.diff(grid) < 0):
         raise ValueError("fpr must hold increasing false positive rates in [0, 1]")
-    labels, fold_of = np.unique(f, return_inverse=True)
+    labels, _, fold_rows = _folds(f)
     if labels.shape[0] < 2:
         raise ValueError(f"cv_roc_curve needs two folds or more, got {labels.shape[0]}")
-    order = np.argsort(fold_of, kind="stable")
-    cuts = np.searchsorted(fold_of[order], np.arange(labels.shape[0] + 1))
     curves, aucs = [], []
-    for k in range(labels.shape[0]):
-        rows = order[cuts[k]:cuts[k + 1]]
+    for k, rows in enumerate(fold_rows):
         t = sorted_tallies(is_pos[rows], np.ascontiguousarray(s[rows]),
                            w[rows] if w.shape[0] else w, curve=True)
         if t.total_pos == 0 and t.total_neg == 0:

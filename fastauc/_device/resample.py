@@ -134,17 +134,6 @@ class Model:
         return [jp, jn] if stratified else [xp.concatenate((jp, jn))]
 
 
-def _threads(work: int) -> int:
-    """Threads per block: ``THREADS``, or fewer (whole warps) for less work
-    (the simulator runs a Python thread per thread, busy or not)."""
-    return min(THREADS, 32 * max(1, -(-work // 32)))
-
-
-def _launch(e, kernel, grid, threads, *args):
-    """``kernel[grid, threads](*args)`` on CuPy's current stream."""
-    e.launch(kernel, grid, threads, *args)
-
-
 def _kernels():
     try:
         from .._kernels_cuda import resampling
@@ -183,8 +172,8 @@ def replicates(e, models, seed, n_resamples: int, scheme: str, stratified: bool)
         counts = xp.zeros((1, 1), np.int32)
         if multinomial:
             counts = xp.zeros((n, b), np.int32)  # (rows, replicates): a warp reads 32 at once
-            tpb = _threads(n)
-            _launch(e, k.multinomial_counts, (-(-n // tpb), b), tpb, rows, bounds, seed, r0,
+            tpb = e.threads(n, THREADS)
+            e.launch(k.multinomial_counts, (-(-n // tpb), b), tpb, rows, bounds, seed, r0,
                     counts)
         for j, m in enumerate(models):
             out[r0:r0 + b, j] = e.host(_batch(e, k, m, counts, not multinomial, seed, r0, b))
@@ -196,12 +185,12 @@ def _batch(e, k, m: Model, counts, drawn, seed, r0, b):
     counts drawn in the walk, else read from ``counts``)."""
     xp = e.xp
     parts = m.cuts.shape[0] - 1
-    tpb = _threads(b)
+    tpb = e.threads(b, THREADS)
     grid = (parts, -(-b // tpb))
     sums = xp.zeros((b, parts, 3))
     weighted = m.w is not None
     tables = (xp.asarray(POISSON_TABLE), xp.asarray(POISSON_CDF))
-    _launch(e, k.chunk_sums, grid, tpb, m.rid, m.lab, m.first, m.ws, weighted, m.cuts, counts,
+    e.launch(k.chunk_sums, grid, tpb, m.rid, m.lab, m.first, m.ws, weighted, m.cuts, counts,
             drawn, *tables, seed, r0, sums)
     tp, fp, a2 = sums[:, :, 0], sums[:, :, 1], sums[:, :, 2]
     total_p, total_n = tp.sum(axis=1), fp.sum(axis=1)
@@ -216,7 +205,7 @@ def _batch(e, k, m: Model, counts, drawn, seed, r0, b):
                      xp.broadcast_to(total_n[:, None], tp.shape)), axis=2)
     base = xp.ascontiguousarray(base)
     values = xp.zeros((b, parts))
-    _launch(e, k.chunk_values, grid, tpb, m.rid, m.lab, m.first, m.ws, weighted, m.cuts,
+    e.launch(k.chunk_values, grid, tpb, m.rid, m.lab, m.first, m.ws, weighted, m.cuts,
             counts, drawn, *tables, seed, r0, base, m.code, float(m.max_fpr), m.loss, values)
     acc = values.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
