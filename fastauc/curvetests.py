@@ -295,9 +295,7 @@ def venkatraman_test(y_true, y_score_a, y_score_b, *, y_true_b=None, n_permutati
         lab_a = pos_a[_rank_order(a)[0]]
         lab_b = pos_b[_rank_order(b)[0]]
         mp = (na_pos + nb_pos) / (lab_a.shape[0] + lab_b.shape[0])
-        na, nb = lab_a.shape[0], lab_b.shape[0]
-        stat = float(unpaired_statistic(lab_a, lab_b, mp, np.empty(na), np.empty(na),
-                                        np.empty(nb), np.empty(nb)))
+        stat = float(unpaired_statistic(lab_a, lab_b, mp))
         out = np.empty(n_permutations)
         map_units(unpaired_batch, [(seed, s, out[s:e], lab_a, lab_b, mp)
                                    for s, e in _units(n_permutations)])

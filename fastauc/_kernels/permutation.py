@@ -57,22 +57,6 @@ def paired_statistic(lab_a, lab_b, n_neg):
 
 
 @jit
-def _bits(state, out):
-    """Fill ``out`` (uint8) with fair bits from the stream."""
-    n = out.shape[0]
-    k = 0
-    while k < n:
-        state, z = _next(state)
-        for _ in range(64):
-            if k == n:
-                break
-            out[k] = np.uint8(z & BIT)
-            z = z >> BIT
-            k += 1
-    return state
-
-
-@jit
 def _words(state, out):
     """Fill ``out`` (uint64) with the stream's next outputs: 64 fair bits each."""
     for k in range(out.shape[0]):
@@ -127,162 +111,189 @@ def paired_batch(seed, r_start, out, lab_a, lab_b, b_in_a, n_neg):
 
 
 @jit
-def _curve(lab, mp, p, e):
-    """The mixture points ``p`` and error rates ``e`` of one sample's
-    ranking (labels in rank order): after each rank ``x``, ``p = mp F + (1 -
-    mp) G`` and ``e = mp F + (1 - mp)(1 - G)``, F and G the fractions of
-    positives and negatives ranked at or below ``x``."""
-    n = lab.shape[0]
-    n_pos = 0
-    for k in range(n):
-        n_pos += lab[k]
-    n_neg = n - n_pos
-    cp = 0
-    cn = 0
-    for k in range(n):
-        if lab[k]:
-            cp += 1
-        else:
-            cn += 1
-        f = cp / n_pos
-        g = cn / n_neg
-        p[k] = mp * f + (1.0 - mp) * g
-        e[k] = mp * f + (1.0 - mp) * (1.0 - g)
+def _next_point(lab, i, cp, cn, step_pos, step_neg):
+    """The mixture coordinate of a curve's point ``i`` (after ``i + 1``
+    ranks), ``cp``/``cn`` the positives/negatives among the first ``i``
+    ranks; infinity past the last point."""
+    if i >= lab.shape[0]:
+        return np.inf
+    up = np.int64(lab[i])
+    return (cp + up) * step_pos + (cn + 1 - up) * step_neg
 
 
 @jit
-def _interp(p, e, i, x):
-    """R's ``approx`` at ``x`` with ``p[i] <= x < p[i + 1]`` known (NaN
-    outside ``[p[0], p[-1]]``)."""
-    m = p.shape[0]
-    if x < p[0] or x > p[m - 1]:
-        return np.nan
-    if i >= m - 1:
-        return e[m - 1]
-    if x == p[i + 1]:
-        return e[i + 1]
-    if x == p[i]:
-        return e[i]
-    return e[i] + (e[i + 1] - e[i]) * ((x - p[i]) / (p[i + 1] - p[i]))
-
-
-@jit
-def unpaired_statistic(lab_a, lab_b, mp, pa, ea, pb, eb):
+def unpaired_statistic(lab_a, lab_b, mp):
     """The area between the two error curves, as functions of the mixture
     quantile, by the trapezoid rule on the union of both curves' points
-    (segments with an end outside either curve's range left out)."""
-    _curve(lab_a, mp, pa, ea)
-    _curve(lab_b, mp, pb, eb)
-    na = pa.shape[0]
-    nb = pb.shape[0]
+    (segments with an end outside either curve's range left out).
+
+    A sample's ranking (labels in rank order) gives, after each rank, the
+    fractions ``F`` of its positives and ``G`` of its negatives ranked at or
+    below it, the mixture quantile ``p = mp F + (1 - mp) G`` and the error
+    ``e = mp F + (1 - mp)(1 - G)``.  A positive moves ``p`` and ``e`` up by
+    the same step, a negative moves ``p`` up and ``e`` down by the same step:
+    between its points a curve has slope +1 or -1, so its value at any
+    point of the union is its last point's value plus the slope times the
+    distance (R's ``approx`` on the same segment).  One merge of the two
+    point sequences, counts kept as integers."""
+    na = lab_a.shape[0]
+    nb = lab_b.shape[0]
+    pos_a = 0
+    for k in range(na):
+        pos_a += np.int64(lab_a[k])
+    pos_b = 0
+    for k in range(nb):
+        pos_b += np.int64(lab_b[k])
+    sa_pos, sa_neg = mp / pos_a, (1.0 - mp) / (na - pos_a)
+    sb_pos, sb_neg = mp / pos_b, (1.0 - mp) / (nb - pos_b)
+    top = 1.0 - mp
+    cpa = 0
+    cna = 0
+    cpb = 0
+    cnb = 0
     i = 0
     j = 0
-    ia = -1  # the last point of a at or below x
-    ib = -1
+    next_a = _next_point(lab_a, 0, 0, 0, sa_pos, sa_neg)
+    next_b = _next_point(lab_b, 0, 0, 0, sb_pos, sb_neg)
+    last_a = pos_a * sa_pos + (na - pos_a) * sa_neg
+    last_b = pos_b * sb_pos + (nb - pos_b) * sb_neg
+    # each curve's last point at or below x: (p, e), and its slope after it
+    pa = 0.0
+    ea = 0.0
+    slope_a = 0.0
+    pb = 0.0
+    eb = 0.0
+    slope_b = 0.0
     total = 0.0
     prev_x = 0.0
-    prev_y = np.nan
-    while i < na or j < nb:
-        if j >= nb or (i < na and pa[i] <= pb[j]):
-            x = pa[i]
+    prev_ok = False
+    prev_y = 0.0
+    for _ in range(na + nb):
+        if next_a <= next_b:
+            x = next_a
+            up = np.int64(lab_a[i])
+            cpa += up
+            cna += 1 - up
             i += 1
+            pa = x
+            ea = 2.0 * (cpa * sa_pos) + top - x
+            slope_a = 2.0 * lab_a[i] - 1.0 if i < na else 0.0
+            next_a = _next_point(lab_a, i, cpa, cna, sa_pos, sa_neg)
+            y = abs(ea - (eb + slope_b * (x - pb)))
         else:
-            x = pb[j]
+            x = next_b
+            up = np.int64(lab_b[j])
+            cpb += up
+            cnb += 1 - up
             j += 1
-        while ia + 1 < na and pa[ia + 1] <= x:
-            ia += 1
-        while ib + 1 < nb and pb[ib + 1] <= x:
-            ib += 1
-        y = abs(_interp(pa, ea, max(ia, 0), x) - _interp(pb, eb, max(ib, 0), x))
-        term = (y + prev_y) * (x - prev_x) / 2.0
-        if not np.isnan(term):
-            total += term
+            pb = x
+            eb = 2.0 * (cpb * sb_pos) + top - x
+            slope_b = 2.0 * lab_b[j] - 1.0 if j < nb else 0.0
+            next_b = _next_point(lab_b, j, cpb, cnb, sb_pos, sb_neg)
+            y = abs(ea + slope_a * (x - pa) - eb)
+        ok = i > 0 and j > 0 and x <= last_a and x <= last_b
+        if ok and prev_ok:
+            total += (y + prev_y) * (x - prev_x) / 2.0
         prev_x = x
         prev_y = y
+        prev_ok = ok
     return total
 
 
 @jit
-def _below(state, m):
-    """A uniform integer in ``[0, m)``, ``1 <= m <= 2**32`` (Lemire 2019)."""
-    state, z = _next(state)
-    prod = (z >> S32) * m
+def _dest(state, half, need, left):
+    """Selection sampling (Knuth's Algorithm S), one row: 0 (to sample a)
+    with probability ``need / left``, else 1, by a uniform integer below
+    ``left`` made from the 32 random bits ``half`` (Lemire 2019: a draw in
+    the rejected band is replaced by a fresh one; ``1 <= left <= 2**32``)."""
+    m = np.uint64(left)
+    prod = half * m
     if (prod & LOW32) < m:
         t = (TWO32 - m) % m
         while (prod & LOW32) < t:
             state, z = _next(state)
             prod = (z >> S32) * m
-    return state, np.int64(prod >> S32)
-
-
-@jit
-def _deal(state, lab, dest, offset, cls, need, left):
-    """Selection sampling (Knuth's Algorithm S) over one sample's rows of
-    class ``cls`` in rank order: each goes to sample a (``dest = 0``) with
-    probability ``need / left``; returns the state, ``need`` and ``left``."""
-    for k in range(lab.shape[0]):
-        if lab[k] == cls:
-            state, u = _below(state, np.uint64(left))
-            if u < need:
-                dest[offset + k] = 0
-                need -= 1
-            else:
-                dest[offset + k] = 1
-            left -= 1
-    return state, need, left
+    return state, np.int64(np.int64(prod >> S32) >= need)
 
 
 @jit
 def unpaired_batch(seed, r_start, out, lab_a, lab_b, mp):
     """Permutations ``r_start + j`` of the unpaired test into ``out[j]``.
 
-    ``lab_a``/``lab_b``: each sample's labels in rank order."""
+    ``lab_a``/``lab_b``: each sample's labels in rank order.  Each class's
+    rows of both samples are dealt back in the samples' sizes by selection
+    sampling over the rows in rank order (a's row of rank ``k``, then b's):
+    the deal and the permuted rankings in one pass.  One 64-bit draw deals
+    the two rows of rank ``k`` (a 32-bit half each); they are ordered by
+    their jitter, a fair coin (bit ``k mod 64`` of a word drawn every 64
+    ranks)."""
     na = lab_a.shape[0]
     nb = lab_b.shape[0]
     pos_a = 0
     for k in range(na):
-        pos_a += lab_a[k]
+        pos_a += np.int64(lab_a[k])
     pos_b = 0
     for k in range(nb):
-        pos_b += lab_b[k]
-    neg_a = na - pos_a
-    dest = np.empty(na + nb, np.uint8)  # a's rows, then b's: 0 to sample a, 1 to b
-    m = max(na, nb)
-    coin = np.empty(m, np.uint8)
-    new_a = np.empty(na, np.uint8)
-    new_b = np.empty(nb, np.uint8)
-    pa, ea, pb, eb = np.empty(na), np.empty(na), np.empty(nb), np.empty(nb)
+        pos_b += np.int64(lab_b[k])
+    new_a = np.empty(na + 1, np.uint8)  # one spare slot: every row is written to both
+    new_b = np.empty(nb + 1, np.uint8)
+    need = np.empty(2, np.int64)
+    left = np.empty(2, np.int64)
+    both = min(na, nb)
     for j in range(out.shape[0]):
         state = replicate_state(seed, r_start + j)
-        # the negatives, then the positives, dealt back in the samples' sizes
-        state, need, left = _deal(state, lab_a, dest, 0, 0, neg_a, neg_a + nb - pos_b)
-        state, need, left = _deal(state, lab_b, dest, na, 0, need, left)
-        state, need, left = _deal(state, lab_a, dest, 0, 1, pos_a, pos_a + pos_b)
-        state, need, left = _deal(state, lab_b, dest, na, 1, need, left)
-        state = _bits(state, coin)
+        need[0], need[1] = na - pos_a, pos_a
+        left[0], left[1] = na - pos_a + nb - pos_b, pos_a + pos_b
         ka = 0
         kb = 0
-        for k in range(m):
-            has_x = k < na
-            has_y = k < nb
-            # a row of a's rank k and one of b's rank k: by rank, then by jitter
-            first_y = has_x and has_y and coin[k] == 1
-            for t in range(2):
-                from_b = (t == 0) == first_y
-                if from_b:
-                    if not has_y:
-                        continue
-                    lab = lab_b[k]
-                    d = dest[na + k]
-                else:
-                    if not has_x:
-                        continue
-                    lab = lab_a[k]
-                    d = dest[k]
-                if d == 0:
-                    new_a[ka] = lab
-                    ka += 1
-                else:
-                    new_b[kb] = lab
-                    kb += 1
-        out[j] = unpaired_statistic(new_a, new_b, mp, pa, ea, pb, eb)
+        coins = ZERO
+        for k in range(both):
+            if k & 63 == 0:
+                state, coins = _next(state)
+            state, z = _next(state)
+            lx = lab_a[k]
+            cx = np.int64(lx)
+            state, dx = _dest(state, z >> S32, need[cx], left[cx])
+            need[cx] -= 1 - dx
+            left[cx] -= 1
+            ly = lab_b[k]
+            cy = np.int64(ly)
+            state, dy = _dest(state, z & LOW32, need[cy], left[cy])
+            need[cy] -= 1 - dy
+            left[cy] -= 1
+            yf = np.int64((coins >> np.uint64(k & 63)) & BIT)  # b's row first
+            l1 = np.uint8(cx + yf * (cy - cx))
+            d1 = dx + yf * (dy - dx)
+            l2 = np.uint8(cx + cy - l1)
+            d2 = dx + dy - d1
+            new_a[ka] = l1
+            new_b[kb] = l1
+            ka += 1 - d1
+            kb += d1
+            new_a[ka] = l2
+            new_b[kb] = l2
+            ka += 1 - d2
+            kb += d2
+        for k in range(both, na):
+            state, z = _next(state)
+            lx = lab_a[k]
+            cx = np.int64(lx)
+            state, dx = _dest(state, z >> S32, need[cx], left[cx])
+            need[cx] -= 1 - dx
+            left[cx] -= 1
+            new_a[ka] = lx
+            new_b[kb] = lx
+            ka += 1 - dx
+            kb += dx
+        for k in range(both, nb):
+            state, z = _next(state)
+            ly = lab_b[k]
+            cy = np.int64(ly)
+            state, dy = _dest(state, z >> S32, need[cy], left[cy])
+            need[cy] -= 1 - dy
+            left[cy] -= 1
+            new_a[ka] = ly
+            new_b[kb] = ly
+            ka += 1 - dy
+            kb += dy
+        out[j] = unpaired_statistic(new_a[:na], new_b[:nb], mp)
