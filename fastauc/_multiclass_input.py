@@ -9,7 +9,7 @@ from . import _validation as v
 from ._kernels.matrix import columns_and_checks
 from ._parallel import map_units, row_blocks
 
-__all__ = ["checked_columns", "multiclass_checked", "need_multi_class"]
+__all__ = ["checked_columns", "multiclass_checked", "multiclass_scores", "need_multi_class"]
 
 
 def multiclass_checked(y_true, y_score, multi_class, average, labels):
@@ -63,3 +63,15 @@ def checked_columns(y, S, labels, multi_class, average, y_classes):
         )
     classes = v.multiclass_auc_classes(labels, y_classes, S.shape[1], average, multi_class)
     return columns, classes
+
+
+def multiclass_scores(y_score) -> bool:
+    """Whether ``y_score`` holds three score columns or more (a multiclass
+    model's probabilities)."""
+    shape = getattr(y_score, "shape", None)
+    if shape is None:
+        try:
+            shape = np.shape(y_score)
+        except ValueError:  # ragged: the binary path's error
+            return False
+    return len(shape) == 2 and shape[1] > 2

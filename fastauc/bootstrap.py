@@ -36,6 +36,8 @@ from ._resample import (
     _Prepared,
     _run_replicates,
 )
+from . import _multiclass_bootstrap as _mc
+from ._multiclass_input import multiclass_scores as _multiclass_scores
 from ._results import BootstrapResult, BootstrapTestResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
 from ._stats import pvalue as _pvalue
@@ -56,7 +58,8 @@ def _jack_groups(prep: _Prepared, jk_rows_layout0, stratified):
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confidence_level=0.95,
                  method="percentile", stratified=None, sample_weight=None, random_state=None,
                  max_fpr=None, progress=False, scheme="multinomial", at=None, cluster=None,
-                 fpr_range=None, tpr_range=None, correct=False):
+                 fpr_range=None, tpr_range=None, correct=False, multi_class="raise",
+                 average="macro", labels=None):
     """Bootstrap confidence interval of a ranking metric, all replicates in compiled code.
 
     The rows are sorted once; every replicate is a vector of resample counts
@@ -67,9 +70,11 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     ----------
     y_true : array-like of shape (n_samples,)
         Binary labels; the greater label is the positive class.
-    y_score : array-like of shape (n_samples,)
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
         Scores (probabilities of the positive class for ``"log_loss"``,
-        ``"brier"`` and ``"ece"``).
+        ``"brier"`` and ``"ece"``); with ``multi_class``, each class's
+        probability (three columns or more), as :func:`roc_auc_score`
+        takes them.
     metric : str, default="roc_auc"
         The metric resampled: ``"roc_auc"`` (:func:`roc_auc_score`),
         ``"average_precision"`` (:func:`average_precision_score`),
@@ -154,6 +159,18 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         With ``metric="partial_auc"``: McClish's standardisation of the
         estimate and of every replicate (pROC's ``partial.auc.correct``), as
         :func:`partial_auc` computes it.
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        For multiclass scores: the replicates of :func:`roc_auc_score` with
+        this ``multi_class``, ``average`` and ``labels`` (``metric="roc_auc"``;
+        the percentile or basic interval; no weights, clusters or ranges).
+        Stratified, a replicate draws each class's size of rows from that
+        class; otherwise all rows together, and replicates missing a class
+        are dropped.  Each score column is sorted once.
+    average : {"macro", "weighted"}, default="macro"
+        The multiclass average.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the score columns, as :func:`roc_auc_score` takes
+        them.
 
     Returns
     -------
@@ -241,7 +258,33 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
     ...                     n_resamples=200, random_state=1)
     >>> part.low < part.estimate < part.high
     True
+
+    Three classes (the one-vs-rest AUC; each replicate draws each class's
+    rows from that class):
+
+    >>> y3 = rng.integers(0, 3, 300)
+    >>> P = rng.dirichlet(np.ones(3), 300) + 0.3 * np.eye(3)[y3]
+    >>> P /= P.sum(axis=1, keepdims=True)
+    >>> res = bootstrap_ci(y3, P, multi_class="ovr", n_resamples=200, random_state=1)
+    >>> round(res.estimate, 3), bool(res.low < res.estimate < res.high)
+    (0.811, True)
     """
+    if _multiclass_scores(y_score):
+        _mc.check_options(metric, method, sample_weight, cluster, max_fpr=max_fpr, at=at,
+                          fpr_range=fpr_range, tpr_range=tpr_range, correct=correct)
+        n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
+                                                               method, stratified, scheme)
+        reps, (est,) = _multiclass(y_true, [y_score], multi_class, average, labels,
+                                   n_resamples, v.seed_from_random_state(random_state),
+                                   stratified, scheme, progress)
+        reps = reps[:, 0]
+        if math.isnan(est) or not np.isfinite(reps).any():
+            nan = math.nan
+            return BootstrapResult(est, nan, nan, nan, method, level, n_resamples,
+                                   n_resamples, metric, reps)
+        low, high, se, n_dropped = _summarise(reps, est, level, method, None)
+        return BootstrapResult(est, low, high, se, method, level, n_resamples, n_dropped,
+                               metric, reps)
     stratified = _cluster_stratified(cluster, stratified, method)
     n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
                                                            method, stratified, scheme)
@@ -264,6 +307,22 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000, confide
         lambda: _jack_groups(prep, _jackknife(prep.models[0], metric), stratified))
     return BootstrapResult(estimate, low, high, se, method, level, n_resamples, n_dropped,
                            metric, reps)
+
+
+def _multiclass(y_true, scores, multi_class, average, labels, n_resamples, seed, stratified,
+                scheme, progress):
+    """Replicates (n_resamples, len(scores)) and estimates (roc_auc_score's
+    floats) of multiclass models scored on the same rows; NaN replicates,
+    with a warning, when a class of ``labels`` has no rows."""
+    from .ranking import roc_auc_score
+
+    lay = _mc.layout(y_true, scores, multi_class, average, labels)
+    est = [roc_auc_score(y_true, S, multi_class=multi_class, average=average, labels=labels)
+           for S in scores]
+    if lay is None:
+        _mc.absent_class_warning()
+        return np.full((n_resamples, len(scores)), math.nan), est
+    return _mc.replicates(lay, n_resamples, seed, stratified, scheme, progress), est
 
 
 class _Spec:
@@ -325,7 +384,8 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
                    alternative="two-sided", sample_weight=None, random_state=None, max_fpr=None,
                    progress=False, scheme="multinomial", at=None, y_true_b=None,
                    sample_weight_b=None, margin=0.0, cluster=None, fpr_range=None,
-                   tpr_range=None, correct=False):
+                   tpr_range=None, correct=False, multi_class="raise", average="macro",
+                   labels=None):
     """Bootstrap comparison of two models: on the same rows (paired) or on two data sets.
 
     Paired (the default): each replicate resamples the rows once and
@@ -405,6 +465,15 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
         The range of ``metric="partial_auc"`` (as in :func:`bootstrap_ci`).
     correct : bool, default=False
         McClish's standardisation of ``"partial_auc"`` (as in :func:`bootstrap_ci`).
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        For two multiclass models (three score columns or more each): their
+        :func:`roc_auc_score` with this ``multi_class``, ``average`` and
+        ``labels`` compared, paired (one set of counts for both) or
+        unpaired, as in :func:`bootstrap_ci`.
+    average : {"macro", "weighted"}, default="macro"
+        The multiclass average.
+    labels : array-like of shape (n_classes,), default=None
+        The classes of the score columns.
 
     Returns
     -------
@@ -475,11 +544,34 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     >>> res.pvalue < 0.05
     True
     """
+    if _multiclass_scores(y_score_a) or _multiclass_scores(y_score_b):
+        _mc.check_options(metric, method, sample_weight, cluster, max_fpr=max_fpr, at=at,
+                          fpr_range=fpr_range, tpr_range=tpr_range, correct=correct,
+                          sample_weight_b=sample_weight_b)
     stratified = _cluster_stratified(cluster, stratified, method)
     n_resamples, level, stratified = _check_bootstrap_args(n_resamples, confidence_level,
                                                            method, stratified, scheme)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     margin = _check_margin(margin)
+    if _multiclass_scores(y_score_a) or _multiclass_scores(y_score_b):
+        seed = v.seed_from_random_state(random_state)
+        args = (multi_class, average, labels, n_resamples)
+        if y_true_b is None:
+            reps, est = _multiclass(y_true, [y_score_a, y_score_b], *args, seed, stratified,
+                                    scheme, progress)
+        else:
+            (ra, (ea,)), (rb, (eb,)) = (
+                _multiclass(y, [sc], *args, sd, stratified, scheme, progress)
+                for y, sc, sd in ((y_true, y_score_a, seed),
+                                  (y_true_b, y_score_b, _second_seed(seed))))
+            reps, est = np.column_stack((ra[:, 0], rb[:, 0])), [ea, eb]
+        if math.isnan(est[0] - est[1]) or not np.isfinite(reps[:, 0] - reps[:, 1]).any():
+            nan = math.nan
+            return BootstrapTestResult(nan, nan, est[0] - est[1], nan, nan, nan, est[0],
+                                       est[1], method, alternative, level, n_resamples,
+                                       n_resamples, metric, reps)
+        return _test_result(reps, est[0], est[1], level, method, None, alternative, margin,
+                            metric)
     spec = _Spec(metric, max_fpr, method, at, fpr_range, tpr_range, correct)
     seed = v.seed_from_random_state(random_state)
     if y_true_b is not None:

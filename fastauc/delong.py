@@ -21,6 +21,7 @@ from ._delong import (bonferroni, cluster_codes, clustered_aucs_and_covariance, 
                       omnibus_statistic, unpaired_test)
 from ._delong_results import DeLongOmnibusResult
 from ._multiclass_delong import multiclass_components, multiclass_covariance
+from ._multiclass_input import multiclass_scores
 from .bootstrap import bootstrap_ci
 from ._results import ConfidenceInterval, DeLongTestResult
 from ._stats import ALTERNATIVES as _ALTERNATIVES
@@ -194,8 +195,9 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
         :func:`roc_auc_score` with this ``multi_class``, ``average`` and
         ``labels``, and DeLong's standard error of it with the classes as
         the samples (each row's placements in the two-class AUCs the
-        average is made of; with two classes, DeLong's interval).  Only
-        ``method="delong"``, without ``sample_weight`` or ``cluster``.
+        average is made of; with two classes, DeLong's interval), or with
+        ``method="bootstrap"`` :func:`bootstrap_ci`'s interval of it;
+        without ``sample_weight`` or ``cluster``.
     average : {"macro", "weighted"}, default="macro"
         The multiclass average (``"micro"`` and None have no such standard
         error).
@@ -259,7 +261,7 @@ def roc_auc_ci(y_true, y_score, *, method="delong", confidence_level=0.95, sampl
     """
     v.check_choice(method, "method", ("delong", "bootstrap"))
     v.check_choice(transform, "transform", (None, "logit"))
-    if _multiclass_scores(y_score):
+    if multiclass_scores(y_score):
         return _multiclass_interval(y_true, y_score, method, confidence_level, sample_weight,
                                     transform, cluster, multi_class, average, labels,
                                     bootstrap_options)
@@ -401,7 +403,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     level = v.check_confidence_level(confidence_level)
     margin = _check_margin(margin)
-    if _multiclass_scores(y_score_a) or _multiclass_scores(y_score_b):
+    if multiclass_scores(y_score_a) or multiclass_scores(y_score_b):
         if y_true_b is not None:
             raise ValueError("the test of two multiclass models is paired: y_true_b must be "
                              "None")
@@ -435,18 +437,6 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided", confid
     return paired_test(aucs, cov, 0, 1, level, alternative, margin)
 
 
-def _multiclass_scores(y_score) -> bool:
-    """Whether ``y_score`` holds three score columns or more (a multiclass
-    model's probabilities)."""
-    shape = getattr(y_score, "shape", None)
-    if shape is None:
-        try:
-            shape = np.shape(y_score)
-        except ValueError:  # ragged: the binary path's error
-            return False
-    return len(shape) == 2 and shape[1] > 2
-
-
 def _multiclass_setup(y_true, scores, multi_class, average, labels, sample_weight, cluster,
                       what):
     """The multiclass AUCs (:func:`roc_auc_score`'s floats, after its checks
@@ -478,8 +468,13 @@ def _multiclass_setup(y_true, scores, multi_class, average, labels, sample_weigh
 
 def _multiclass_interval(y_true, y_score, method, confidence_level, sample_weight, transform,
                          cluster, multi_class, average, labels, bootstrap_options):
-    if method != "delong":
-        raise ValueError("the interval of a multiclass AUC is DeLong's: method='delong'")
+    if method == "bootstrap":
+        if transform is not None:
+            raise ValueError("transform applies to method='delong' only")
+        return bootstrap_ci(y_true, y_score, metric="roc_auc", confidence_level=confidence_level,
+                            sample_weight=sample_weight, cluster=cluster,
+                            multi_class=multi_class, average=average, labels=labels,
+                            **bootstrap_options)
     if bootstrap_options:
         raise TypeError(f"unexpected arguments for method='delong': {sorted(bootstrap_options)}")
     level = v.check_confidence_level(confidence_level)

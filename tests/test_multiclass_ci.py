@@ -105,7 +105,7 @@ def test_a_class_of_one_row_gives_nan_with_a_warning():
     ({"multi_class": "ovr", "average": None}, "average=None has no DeLong"),
     ({"multi_class": "ovr", "sample_weight": np.ones(6)}, "takes no sample_weight"),
     ({"multi_class": "ovr", "cluster": np.arange(6)}, "takes no sample_weight or cluster"),
-    ({"multi_class": "ovr", "method": "bootstrap"}, "method='delong'"),
+    ({"multi_class": "ovr", "method": "bootstrap", "transform": "logit"}, "method='delong'"),
     ({"multi_class": "ovx"}, "multi_class"),
 ])
 def test_bad_multiclass_options_raise(kwargs, words):

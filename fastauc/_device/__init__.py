@@ -140,10 +140,12 @@ DEVICE_NOTES = {
     "delong_test": "the paired test of binary labels computes there; unpaired, clustered, "
                    "with a ``margin`` or multiclass on host copies",
     "mann_whitney_u": "computes there",
-    "bootstrap_ci": "every metric and interval computes there (the Poisson scheme draws the "
-                    "CPU path's replicates; the multinomial one its own, reproducible)",
-    "bootstrap_test": "every metric and interval computes there (the Poisson scheme draws "
-                      "the CPU path's replicates; the multinomial one its own, reproducible)",
+    "bootstrap_ci": "every binary metric and interval computes there (the Poisson scheme "
+                    "draws the CPU path's replicates; the multinomial one its own, "
+                    "reproducible); multiclass scores on host copies",
+    "bootstrap_test": "every binary metric and interval computes there (the Poisson scheme "
+                      "draws the CPU path's replicates; the multinomial one its own, "
+                      "reproducible); multiclass scores on host copies",
     "pairwise_loss": "every loss computes there, with ``groups`` too",
     "coords": "the sort and the distinct scores' tallies compute there; the curve's "
               "coordinates are read from them on the host",

@@ -242,12 +242,14 @@ def _interval(values, estimate, level, method, groups, alternative="two-sided"):
 
 def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, method, stratified,
                  sample_weight, random_state, max_fpr, progress, scheme, at=None, cluster=None,
-                 fpr_range=None, tpr_range=None, correct=False):
+                 fpr_range=None, tpr_range=None, correct=False, multi_class="raise",
+                 average="macro", labels=None):
     """``bootstrap_ci`` on the device (the AUC, partial AUC, average precision
     and log loss, every interval; the other metrics, ``"partial_auc"`` over a
-    range and the clustered bootstrap on host copies)."""
+    range, the clustered bootstrap and multiclass scores on host copies)."""
     if metric not in DEVICE_METRICS or cluster is not None or fpr_range is not None \
-            or tpr_range is not None or correct is not False:
+            or tpr_range is not None or correct is not False \
+            or len(getattr(y_score, "shape", ())) == 2:
         return HOST
     n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
                                                           method, stratified, scheme)
@@ -270,14 +272,17 @@ def bootstrap_ci(e, y_true, y_score, metric, n_resamples, confidence_level, meth
 def bootstrap_test(e, y_true, y_score_a, y_score_b, metric, n_resamples, confidence_level,
                    method, stratified, alternative, sample_weight, random_state, max_fpr,
                    progress, scheme, at=None, y_true_b=None, sample_weight_b=None, margin=0.0,
-                   cluster=None, fpr_range=None, tpr_range=None, correct=False):
+                   cluster=None, fpr_range=None, tpr_range=None, correct=False,
+                   multi_class="raise", average="macro", labels=None):
     """``bootstrap_test`` on the device: each replicate's counts are the same
     for both models, so the difference keeps their correlation.  The
     unpaired comparison (``y_true_b``), a non-zero ``margin``, the clustered
-    bootstrap and ``"partial_auc"`` over a range run on host copies."""
+    bootstrap, ``"partial_auc"`` over a range and multiclass scores run on
+    host copies."""
     if metric not in DEVICE_METRICS or y_true_b is not None or sample_weight_b is not None \
             or cluster is not None or fpr_range is not None or tpr_range is not None \
-            or correct is not False or not (type(margin) in (int, float) and margin == 0):
+            or correct is not False or not (type(margin) in (int, float) and margin == 0) \
+            or 2 in (len(getattr(y_score_a, "shape", ())), len(getattr(y_score_b, "shape", ()))):
         return HOST
     n_resamples, level, stratified = check_bootstrap_args(n_resamples, confidence_level,
                                                           method, stratified, scheme)
