@@ -533,6 +533,7 @@ class Clusters(NamedTuple):
     index: np.ndarray  # (n,) int64
     size: int
     key: np.ndarray  # (n,) int64
+    ids: np.ndarray  # (size,) the distinct ids, sorted
 
 
 def _id_keys(ids: np.ndarray) -> np.ndarray:
@@ -571,7 +572,7 @@ def cluster_ids(cluster, n: int) -> Clusters:
         raise TypeError("cluster ids must be of one type that sorts (e.g. all integers or "
                         "all strings)") from None
     index = index.reshape(-1).astype(np.int64)
-    return Clusters(index, int(ids.shape[0]), _id_keys(ids)[index])
+    return Clusters(index, int(ids.shape[0]), _id_keys(ids)[index], ids)
 
 
 def _metric_code(metric, max_fpr, method, at=None):

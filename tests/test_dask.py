@@ -201,6 +201,49 @@ def test_poisson_bootstrap_is_bit_identical_to_in_memory(client, parts, range_ro
         fd.bootstrap_test(Y, S, B, scheme="multinomial")
 
 
+@pytest.mark.parametrize("parts, range_rows", [(1, 1 << 21), (7, 900)])
+def test_clustered_delong_and_bootstrap_equal_in_memory(client, parts, range_rows, rng,
+                                                        monkeypatch):
+    """``cluster=``: each block sums its placements per cluster, the sums are added
+    up by id (clusters span blocks), Obuchowski's covariance as in memory; the
+    Poisson counts keyed by the cluster id give the in-memory replicates."""
+    monkeypatch.setattr(_ranges, "RANGE_ROWS", range_rows)
+    y, s, w = _data(rng, n=3000)
+    ids = rng.integers(0, 400, len(y))  # about 7 rows a cluster, in many blocks
+    b = np.round(s + rng.normal(size=len(y)), 2)
+    chunks = _chunks(len(y), parts, rng)
+    Y, S, W = _dask_arrays(y, s, w, chunks)
+    B = da.from_array(b, chunks=chunks)
+    for cluster in (ids, np.array([f"patient {i}" for i in ids])):
+        C = da.from_array(cluster, chunks=chunks)
+        aucs, cov = fd.delong_covariance(Y, [S, B], sample_weight=W, cluster=C)
+        ref_aucs, ref_cov = fastauc.delong_covariance(y, np.column_stack((s, b)),
+                                                      sample_weight=w, cluster=cluster)
+        np.testing.assert_allclose(aucs, ref_aucs, rtol=0, atol=TOL)
+        np.testing.assert_allclose(cov, ref_cov, rtol=1e-10, atol=TOL)
+        got, ref = fd.roc_auc_ci(Y, S, cluster=C), fastauc.roc_auc_ci(y, s, cluster=cluster)
+        assert (got.estimate, got.se, got.low) == pytest.approx((ref.estimate, ref.se, ref.low),
+                                                                rel=1e-10, abs=TOL)
+        got, ref = fd.delong_test(Y, S, B, cluster=C), fastauc.delong_test(y, s, b,
+                                                                           cluster=cluster)
+        assert (got.se, got.statistic) == pytest.approx((ref.se, ref.statistic), rel=1e-9)
+        lazy = fd.roc_auc_ci(Y, S, cluster=C, compute=False).compute()
+        assert lazy.se == pytest.approx(fastauc.roc_auc_ci(y, s, cluster=cluster).se, rel=1e-10)
+        boot = fd.bootstrap_ci(Y, S, sample_weight=W, cluster=C, n_resamples=30, random_state=4)
+        ref = fastauc.bootstrap_ci(y, s, sample_weight=w, cluster=cluster, n_resamples=30,
+                                   random_state=4, scheme="poisson")
+        np.testing.assert_allclose(boot.replicates, ref.replicates, rtol=0, atol=TOL)
+        test = fd.bootstrap_test(Y, S, B, cluster=C, n_resamples=30, random_state=4)
+        ref = fastauc.bootstrap_test(y, s, b, cluster=cluster, n_resamples=30, random_state=4,
+                                     scheme="poisson")
+        np.testing.assert_array_equal(test.replicates, ref.replicates)
+    with pytest.raises(ValueError, match="NaN"):
+        fd.roc_auc_ci(Y, S, cluster=da.from_array(np.full(len(y), np.nan), chunks=chunks))
+    one = da.from_array(np.zeros(len(y), int), chunks=chunks)  # one cluster: NaN, warned
+    with pytest.warns(fastauc.UndefinedMetricWarning, match="two clusters"):
+        assert np.isnan(fd.roc_auc_ci(Y, S, cluster=one).se)
+
+
 def test_report_with_poisson_bootstrap_intervals(client, rng, monkeypatch):
     """``report(..., ci="bootstrap", scheme="poisson")``: the in-memory report's
     intervals (the same replicates), the DeLong comparisons as there."""

@@ -330,6 +330,38 @@ def test_poisson_bootstrap_equals_in_memory(spark, rng, partitions, monkeypatch)
     df.unpersist()
 
 
+def test_clustered_delong_and_bootstrap_equal_in_memory(spark, rng):
+    """``cluster=`` (a column): each partition sums its placements per cluster,
+    the driver adds them up by id (a cluster in several partitions); the
+    Poisson counts keyed by the cluster id give the in-memory replicates, in
+    any row order."""
+    y, s, w = _data(rng, 2500)
+    ids = rng.integers(0, 300, len(y))
+    b = np.round(s + rng.standard_normal(len(s)), 1)
+    names = np.array([f"patient {i}" for i in ids])
+    df = _frame(spark, {"label": y, "a": s, "b": b, "w": w, "c": ids, "cs": names}, 7).cache()
+    for col, cluster in (("c", ids), ("cs", names)):
+        aucs, cov = fs.delong_covariance(df, "label", ["a", "b"], sample_weight="w",
+                                         cluster=col)
+        ref = fastauc.delong_covariance(y, np.column_stack((s, b)), sample_weight=w,
+                                        cluster=cluster)
+        np.testing.assert_allclose(aucs, ref[0], rtol=0, atol=TOL)
+        np.testing.assert_allclose(cov, ref[1], rtol=1e-10, atol=TOL)
+    ci, ref = fs.roc_auc_ci(df, "label", "a", cluster="c"), fastauc.roc_auc_ci(y, s, cluster=ids)
+    assert (ci.se, ci.low, ci.high) == pytest.approx((ref.se, ref.low, ref.high), rel=1e-10)
+    got, ref = (fs.delong_test(df, "label", "a", "b", cluster="cs"),
+                fastauc.delong_test(y, s, b, cluster=names))
+    assert (got.se, got.statistic) == pytest.approx((ref.se, ref.statistic), rel=1e-9)
+    got = fs.bootstrap_test(df, "label", "a", "b", cluster="cs", n_resamples=30,
+                            random_state=2)
+    ref = fastauc.bootstrap_test(y, s, b, cluster=names, n_resamples=30, random_state=2,
+                                 scheme="poisson")
+    np.testing.assert_allclose(got.replicates, ref.replicates, rtol=0, atol=TOL)
+    with pytest.raises(ValueError, match="cluster: no column 'nope'"):
+        fs.roc_auc_ci(df, "label", "a", cluster="nope")
+    df.unpersist()
+
+
 def test_bootstrap_positions_follow_the_columns_read(spark, rng):
     """An uncached round-robin repartition deals out rows sorted by the columns
     it reads, so df.collect() and df.select(...).collect() differ in order.

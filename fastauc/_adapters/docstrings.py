@@ -114,6 +114,16 @@ PARAMETERS = {
         "Frequency weights, on the same rows: a row of weight ``k`` counts as ``k`` "
         "rows.  ``method=\"exact\"`` needs integer class totals.",
         "{column}, default=None"),
+    "cluster/delong": _column(
+        "Each row's cluster id (integers, strings or real numbers; a cluster's rows may "
+        "lie in several partitions): Obuchowski's (1997) clustered covariance, from "
+        "each partition's placements summed per cluster and added up by id (see "
+        ":func:`fastauc.delong_covariance`).", "{column}, default=None"),
+    "cluster/bootstrap": _column(
+        "Each row's cluster id (integers, strings or real numbers): a row's Poisson "
+        "count is its cluster's, a function of the seed, the replicate and the id's "
+        "value alone, so any partitioning gives the in-memory replicates (see "
+        ":func:`fastauc.bootstrap_ci`).", "{column}, default=None"),
     "groups": _columns(
         "Group labels of any type (numbers, strings, booleans): one group per "
         "combination of the columns' values that occurs.",

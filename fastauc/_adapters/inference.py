@@ -24,18 +24,13 @@ def _outside(totals):
     return below, above
 
 
-def block_covariance(y, w, classes, aucs, rows_at, totals, *values):
-    """A block's share of DeLong's sums: ``values`` holds, model by model, the
-    placement numerators of the block's table keys within every range (top
-    range first: the table's order; per key, only those its classes need);
-    the weight outside each range (from the ranges' ``totals``) completes
-    them, each row takes its key's value for its class (through ``rows_at``,
-    its position in the table) and the kernel adds up the products."""
-    from .._kernels.placements import placement_covariance, row_placements
+def _block_placements(y, w, classes, k, rows_at, totals, values):
+    """``(X, is_pos, w)``: each row's placement under each of the ``k``
+    models, from its table keys' values (see :func:`block_covariance`)."""
+    from .._kernels.placements import row_placements
 
     y = np.asarray(y)
     n = y.shape[0]
-    k = aucs.shape[0]
     is_pos = v.positive_mask(y, classes[-1])
     ww = v.EMPTY_WEIGHT if w is None else np.ascontiguousarray(w, np.float64)
     X = np.empty((k, n))
@@ -55,7 +50,72 @@ def block_covariance(y, w, classes, aucs, rows_at, totals, *values):
         if read != ends[-1]:  # pragma: no cover - a bug, not bad input
             raise RuntimeError(f"the block's keys took {read} placement values of "
                                f"{ends[-1]}")
-    return placement_covariance(X, is_pos, ww, aucs, 0, n)
+    return X, is_pos, ww
+
+
+def block_covariance(y, w, classes, aucs, rows_at, totals, *values):
+    """A block's share of DeLong's sums: ``values`` holds, model by model, the
+    placement numerators of the block's table keys within every range (top
+    range first: the table's order; per key, only those its classes need);
+    the weight outside each range (from the ranges' ``totals``) completes
+    them, each row takes its key's value for its class (through ``rows_at``,
+    its position in the table) and the kernel adds up the products."""
+    from .._kernels.placements import placement_covariance
+
+    X, is_pos, ww = _block_placements(y, w, classes, aucs.shape[0], rows_at, totals, values)
+    return placement_covariance(X, is_pos, ww, aucs, 0, X.shape[1])
+
+
+def block_cluster_sums(y, w, classes, k, rows_at, totals, cluster, *values):
+    """A block's placements summed per cluster (Obuchowski's variance):
+    ``(ids, v10, m, v01, nn)``, the block's distinct cluster ids (sorted),
+    per model the sums of their positives' and negatives' weighted
+    placements, and their positive and negative weights."""
+    from .._resample import cluster_ids
+
+    X, is_pos, ww = _block_placements(y, w, classes, k, rows_at, totals, values)
+    c = cluster_ids(cluster, X.shape[1])
+    wt = np.ones(X.shape[1]) if ww.shape[0] == 0 else ww
+    wp = np.where(is_pos, wt, 0.0)
+    wn = wt - wp
+    v10 = np.array([np.bincount(c.index, wp * X[a], c.size) for a in range(k)]).reshape(k, -1)
+    v01 = np.array([np.bincount(c.index, wn * X[a], c.size) for a in range(k)]).reshape(k, -1)
+    return (c.ids, v10, np.bincount(c.index, wp, c.size), v01,
+            np.bincount(c.index, wn, c.size))
+
+
+def clustered_of(parts, tallies):
+    """``(aucs, Obuchowski's covariance)`` from the blocks' per-cluster sums
+    (a cluster may span blocks: its sums are added up by id); NaN, without
+    a warning here (the caller gives it), when fewer than two clusters hold
+    a class."""
+    from .._delong import clustered_covariance
+
+    aucs = aucs_only(tallies)
+    parts = [p for p in parts if p[0].shape[0]]
+    ids, at = np.unique(np.concatenate([p[0] for p in parts]), return_inverse=True)
+    at = at.reshape(-1)
+    u = ids.shape[0]
+    k = aucs.shape[0]
+
+    def total(i, per_model):
+        if per_model:
+            return np.array([np.bincount(at, np.concatenate([p[i][a] for p in parts]), u)
+                             for a in range(k)]).reshape(k, u)
+        return np.bincount(at, np.concatenate([p[i] for p in parts]), u)
+
+    cov = clustered_covariance(total(1, True), total(3, True), total(2, False),
+                               total(4, False), aucs, warn=False)
+    return aucs, cov
+
+
+def warn_small_clusters(aucs, cov):
+    """The in-memory warning for a clustered covariance that came back NaN."""
+    from .._delong import SMALL_CLUSTERS
+
+    if np.isnan(cov).any() and not np.isnan(aucs).any():
+        v.warn_undefined(SMALL_CLUSTERS, stacklevel=None)
+    return aucs, cov
 
 
 def covariance_of(parts_sums, tallies):
@@ -68,16 +128,22 @@ def covariance_of(parts_sums, tallies):
 
 # ---------------------------------------------------------------- Poisson bootstrap
 
-def rows_by_range(y, s, w, offset, classes, splitters, n_ranges):
+def rows_by_range(y, s, w, offset, classes, splitters, n_ranges, cluster=None):
     """A block's rows split by key range: ``(keys, is_pos, w, global row id)``
-    each (the rows of block starting at global row ``offset``)."""
+    each (the rows of block starting at global row ``offset``); with
+    ``cluster``, each row's cluster key instead of its row id (the Poisson
+    counts are then the clusters', as in memory)."""
+    from .._resample import cluster_ids
     from .._table import float_keys
 
     y = np.asarray(y)
     keys = float_keys(np.asarray(s, np.float64))
     is_pos = v.positive_mask(y, classes[-1])
     ww = None if w is None else np.asarray(w, np.float64)
-    rid = np.arange(offset, offset + keys.shape[0], dtype=np.int64)
+    if cluster is None:
+        rid = np.arange(offset, offset + keys.shape[0], dtype=np.int64)
+    else:
+        rid = cluster_ids(cluster, keys.shape[0]).key
     rk = splitters.shape[0] - np.searchsorted(splitters[::-1], keys, side="right")
     out = []
     for k in range(n_ranges):

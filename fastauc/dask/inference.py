@@ -5,7 +5,10 @@ from __future__ import annotations
 from .. import _validation as v
 from .._adapters.docstrings import dask_doc
 from .._adapters.inference import (
+    block_cluster_sums,
     block_covariance,
+    clustered_of,
+    warn_small_clusters,
     bootstrap_result,
     bootstrap_test_result,
     check_poisson,
@@ -18,14 +21,17 @@ from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import aucs_only, blocks_of, column_graphs, columns_of, load_dask, range_graph
 
 
-def delong_graph(y_true, y_scores, sample_weight, positive=None):
-    """Delayed ``(aucs, covariance)`` of k score columns on the same rows."""
+def delong_graph(y_true, y_scores, sample_weight, positive=None, cluster=None):
+    """Delayed ``(aucs, covariance)`` of k score columns on the same rows
+    (with ``cluster``, Obuchowski's covariance from each block's placements
+    summed per cluster, added up by cluster id)."""
     import functools
 
     dask, _ = load_dask()
     delayed = functools.partial(dask.delayed, pure=True)
-    first_blocks, graphs, _ = column_graphs(y_true, columns_of(y_scores), sample_weight,
-                                            positive, track=True)
+    cols = columns_of(y_scores)
+    first_blocks, graphs, _, *clusters = column_graphs(y_true, cols, sample_weight, positive,
+                                                       track=True, cluster=cluster)
     classes = graphs[0]["classes"]
     tallies = [g["tallies"] for g in graphs]
     aucs = delayed(aucs_only)(tallies)
@@ -33,14 +39,26 @@ def delong_graph(y_true, y_scores, sample_weight, positive=None):
     sums = []
     for b, (y, _, w) in enumerate(first_blocks):
         mine = [vals[b] for g in graphs for vals in g["values"]]
-        sums.append(delayed(block_covariance)(y, w, classes, aucs,
-                                               [g["rows_at"][b] for g in graphs], totals,
-                                               *mine))
-    return delayed(covariance_of)(sums, tallies)
+        rows_at = [g["rows_at"][b] for g in graphs]
+        if cluster is None:
+            sums.append(delayed(block_covariance)(y, w, classes, aucs, rows_at, totals, *mine))
+        else:
+            sums.append(delayed(block_cluster_sums)(y, w, classes, len(cols), rows_at, totals,
+                                                    clusters[0][b], *mine))
+    return delayed(covariance_of if cluster is None else clustered_of)(sums, tallies)
+
+
+def _delong(graph, cluster, compute):
+    """The computed ``(aucs, covariance)`` (with the in-memory warning when a
+    clustered covariance is NaN), or the graph."""
+    if not compute:
+        return graph
+    aucs, cov = graph.compute()
+    return warn_small_clusters(aucs, cov) if cluster is not None else (aucs, cov)
 
 
 @dask_doc
-def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
+def delong_covariance(y_true, y_scores, *, sample_weight=None, cluster=None, compute=True):
     """:func:`fastauc.delong_covariance` of k score columns held by Dask:
     ``(aucs, covariance)``.
 
@@ -56,6 +74,7 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
     {y_true}
     {y_scores}
     {sample_weight/delong}
+    {cluster/delong}
     {compute}
 
     Returns
@@ -108,13 +127,13 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, compute=True):
     >>> aucs.round(3)
     array([0.756, 0.642])
     """
-    graph = delong_graph(y_true, y_scores, sample_weight)
-    return graph.compute() if compute else graph
+    return _delong(delong_graph(y_true, y_scores, sample_weight, cluster=cluster), cluster,
+                   compute)
 
 
 @dask_doc
 def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
-                confidence_level=0.95, sample_weight=None, compute=True):
+                confidence_level=0.95, sample_weight=None, cluster=None, compute=True):
     """:func:`fastauc.delong_test` (paired) of two score columns held by Dask.
 
     The AUCs and their covariance come from :func:`delong_covariance`; the
@@ -128,6 +147,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
     {alternative}
     {confidence_level/difference}
     {sample_weight/delong}
+    {cluster/delong}
     {compute}
 
     Returns
@@ -175,22 +195,27 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     level = v.check_confidence_level(confidence_level)
     dask, _ = load_dask()
-    graph = delong_graph(y_true, [y_score_a, y_score_b], sample_weight)
-    result = dask.delayed(lambda ac: paired_test(ac[0], ac[1], 0, 1, level, alternative))(graph)
-    return result.compute() if compute else result
+    graph = delong_graph(y_true, [y_score_a, y_score_b], sample_weight, cluster=cluster)
+    if compute:
+        aucs, cov = _delong(graph, cluster, True)
+        return paired_test(aucs, cov, 0, 1, level, alternative)
+    return dask.delayed(lambda ac: paired_test(ac[0], ac[1], 0, 1, level, alternative))(graph)
 
 
 # ---------------------------------------------------------------- Poisson bootstrap
 
-def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive=None):
-    """Delayed ``(tallies, every replicate's AUC)`` of one score column."""
+def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive=None,
+                     cluster=None):
+    """Delayed ``(tallies, every replicate's AUC)`` of one score column (with
+    ``cluster``, the rows' counts are their clusters')."""
     dask, _ = load_dask()
     delayed = dask.delayed
-    blocks, offsets, n_rows = blocks_of(y_true, y_score, sample_weight)
+    blocks, offsets, n_rows, *clusters = blocks_of(y_true, y_score, sample_weight, cluster)
     g = range_graph(blocks, offsets, n_rows, positive)
     k = g["n_ranges"]
-    split = [delayed(rows_by_range, nout=k)(y, s, w, o, g["classes"], g["splitters"], k)
-             for (y, s, w), o in zip(blocks, offsets)]
+    ids = clusters[0] if clusters else [None] * len(blocks)
+    split = [delayed(rows_by_range, nout=k)(y, s, w, o, g["classes"], g["splitters"], k, c)
+             for (y, s, w), o, c in zip(blocks, offsets, ids)]
     sums = [delayed(range_replicates)(seed, n_resamples, *[sp[j] for sp in split])
             for j in range(k)]
     return g["tallies"], delayed(replicates_of)(sums)
@@ -199,7 +224,8 @@ def replicates_graph(y_true, y_score, sample_weight, seed, n_resamples, positive
 @dask_doc
 def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
                  confidence_level=0.95, method="percentile", stratified=None,
-                 sample_weight=None, random_state=None, scheme="poisson", compute=True):
+                 sample_weight=None, random_state=None, scheme="poisson", cluster=None,
+                 compute=True):
     """:func:`fastauc.bootstrap_ci` with ``scheme="poisson"`` on Dask.
 
     Every row's Poisson(1) count in replicate ``r`` is a function of the
@@ -223,6 +249,7 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     {sample_weight/bootstrap}
     {random_state}
     {scheme}
+    {cluster/bootstrap}
     {compute}
 
     Returns
@@ -278,7 +305,8 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     n_resamples, level = check_poisson(scheme, metric, method, n_resamples,
                                         confidence_level, stratified)
     seed = int(v.seed_from_random_state(random_state))
-    tallies, reps = replicates_graph(y_true, y_score, sample_weight, seed, n_resamples)
+    tallies, reps = replicates_graph(y_true, y_score, sample_weight, seed, n_resamples,
+                                     cluster=cluster)
 
     result = load_dask()[0].delayed(bootstrap_result)(tallies, reps, level, method, n_resamples,
                                                      metric)
@@ -289,7 +317,7 @@ def bootstrap_ci(y_true, y_score, *, metric="roc_auc", n_resamples=1000,
 def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
                    confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None,
-                   scheme="poisson", compute=True):
+                   scheme="poisson", cluster=None, compute=True):
     """:func:`fastauc.bootstrap_test` (paired) with ``scheme="poisson"`` on Dask.
 
     A row's count in a replicate depends on the seed, the replicate and the
@@ -312,6 +340,7 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
     {sample_weight/bootstrap}
     {random_state}
     {scheme}
+    {cluster/bootstrap}
     {compute}
 
     Returns
@@ -364,8 +393,10 @@ def bootstrap_test(y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resample
                                         confidence_level, stratified)
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     seed = int(v.seed_from_random_state(random_state))
-    ta, ra = replicates_graph(y_true, y_score_a, sample_weight, seed, n_resamples)
-    tb, rb = replicates_graph(y_true, y_score_b, sample_weight, seed, n_resamples)
+    ta, ra = replicates_graph(y_true, y_score_a, sample_weight, seed, n_resamples,
+                              cluster=cluster)
+    tb, rb = replicates_graph(y_true, y_score_b, sample_weight, seed, n_resamples,
+                              cluster=cluster)
 
     result = load_dask()[0].delayed(bootstrap_test_result)(ta, tb, ra, rb, level, method,
                                                           alternative, n_resamples, metric)

@@ -141,7 +141,7 @@ def average_precision_score(y_true, y_score, *, pos_label=1, sample_weight=None,
 
 @dask_doc
 def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, transform=None,
-               compute=True):
+               cluster=None, compute=True):
     """:func:`fastauc.roc_auc_ci` (DeLong) of dask collections: the moments of
     every range's sweep add up to the whole data's.
 
@@ -152,6 +152,7 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, tr
     {confidence_level}
     {sample_weight/delong}
     {transform}
+    {cluster/delong}
     {compute}
 
     Returns
@@ -198,6 +199,17 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, tr
     """
     level = v.check_confidence_level(confidence_level)
     v.check_choice(transform, "transform", (None, "logit"))
+    if cluster is not None:  # Obuchowski's variance: the placements summed per cluster
+        from .._stats import wald_interval
+        from .inference import _delong, delong_graph
+
+        def interval(ac):
+            return wald_interval(float(ac[0][0]), float(ac[1][0, 0]), level, transform)
+
+        graph = delong_graph(y_true, [y_score], sample_weight, cluster=cluster)
+        if compute:
+            return interval(_delong(graph, cluster, True))
+        return load_dask()[0].delayed(interval)(graph)
 
     def finish(t):
         return auc_interval(t, level, transform)

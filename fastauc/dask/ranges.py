@@ -163,11 +163,14 @@ def aligned_columns(columns, names):
     return out, [int(o) for o in offsets], int(sum(lengths))
 
 
-def blocks_of(y_true, y_score, sample_weight):
-    """Aligned delayed blocks ``(y, s, w)``, their global row offsets, and the rows."""
-    (s, y, w), offsets, n_rows = aligned_columns([y_score, y_true, sample_weight],
-                                                 ["y_score", "y_true", "sample_weight"])
-    return list(zip(y, s, w if w is not None else [None] * len(s))), offsets, n_rows
+def blocks_of(y_true, y_score, sample_weight, cluster=None):
+    """Aligned delayed blocks ``(y, s, w)``, their global row offsets, and the
+    rows; with ``cluster``, also its blocks, cut alike (a fourth item)."""
+    (s, y, w, c), offsets, n_rows = aligned_columns(
+        [y_score, y_true, sample_weight, cluster], ["y_score", "y_true", "sample_weight",
+                                                    "cluster"])
+    blocks = list(zip(y, s, w if w is not None else [None] * len(s)))
+    return (blocks, offsets, n_rows) if cluster is None else (blocks, offsets, n_rows, c)
 
 
 def tallies_graph(y_true, y_score, sample_weight, positive=None):
@@ -251,15 +254,16 @@ def columns_of(y_scores):
     return [arr[:, j] for j in range(arr.shape[1])]
 
 
-def column_graphs(y_true, cols, sample_weight, positive, track=False):
+def column_graphs(y_true, cols, sample_weight, positive, track=False, cluster=None):
     """``(blocks of the first column, range graphs, blocks)`` of score columns on
     the same rows: every column cut alike and oriented to the first one's
-    classes (pure tasks: built twice, computed once)."""
+    classes (pure tasks: built twice, computed once); with ``cluster``, also
+    its blocks, cut alike (a fourth item)."""
     names = [f"score column {j}" for j in range(len(cols))]
     # the first score column's chunks cut the others (as for one column)
-    (first, y, w, *scores), offsets, n_rows = aligned_columns(
-        [cols[0], y_true, sample_weight, *cols[1:]],
-        [names[0], "y_true", "sample_weight", *names[1:]])
+    (first, y, w, c, *scores), offsets, n_rows = aligned_columns(
+        [cols[0], y_true, sample_weight, cluster, *cols[1:]],
+        [names[0], "y_true", "sample_weight", "cluster", *names[1:]])
     scores = [first, *scores]
     w = w if w is not None else [None] * len(y)
     graphs, col_blocks = [], []
@@ -271,6 +275,8 @@ def column_graphs(y_true, cols, sample_weight, positive, track=False):
         classes = g["classes"]  # every column oriented to the first one's classes
         graphs.append(g)
         col_blocks.append(blocks)
+    if cluster is not None:
+        return col_blocks[0], graphs, col_blocks, c
     return col_blocks[0], graphs, col_blocks
 
 

@@ -9,7 +9,10 @@ import numpy as np
 from .. import _validation as v
 from .._adapters.docstrings import spark_doc
 from .._adapters.inference import (
+    block_cluster_sums,
     block_covariance,
+    clustered_of,
+    warn_small_clusters,
     bootstrap_result,
     bootstrap_test_result,
     check_poisson,
@@ -42,7 +45,6 @@ from .ranges import (
     collect_arrow,
     joined,
     key_ranges,
-    partition_arrays,
     partition_columns,
     row_of_partition,
     select_scores,
@@ -58,7 +60,8 @@ def _score_names(y_scores):
     return names
 
 
-def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=None):
+def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=None,
+                 cluster=None):
     """``(aucs, covariance)`` of k score columns of a Spark DataFrame; with
     ``per_range`` (a function ``(table, totals, k) -> share``, as
     ``_adapters.reports.range_report`` with its options bound), also each
@@ -74,7 +77,10 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
     3. the ranges' class weights (driver), each range's sweep (the AUCs);
     4. the placement numerators go back to their partition (grouped by
        partition with its rows), which adds its share of DeLong's sums
-       (``block_covariance``); the driver adds them up.
+       (``block_covariance``); the driver adds them up.  With ``cluster``
+       (a column name), each partition sums its rows' placements per cluster
+       instead (``block_cluster_sums``) and the driver adds those up by
+       cluster id into Obuchowski's covariance.
     """
     import pyarrow as pa
     from pyspark import StorageLevel
@@ -82,8 +88,9 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
 
     scores = _score_names(y_scores)
     k = len(scores)
-    names = {"y": y_true, "w": sample_weight, **{f"s{j}": s for j, s in enumerate(scores)}}
-    sel = select_scores(df, y_true, scores, sample_weight)
+    names = {"y": y_true, "w": sample_weight, "c": cluster,
+             **{f"s{j}": s for j, s in enumerate(scores)}}
+    sel = select_scores(df, y_true, scores, sample_weight, cluster=cluster)
     # every blob travels cut into chunks (chunk_batches): kind 0 the summaries,
     # 1 the tables, 2 the rows (labels, weights, positions in the tables)
     keys = ("part", "kind")
@@ -95,7 +102,8 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
         read = [read_rows(y, cols[f"s{j}"], w, row_of_partition(part)) for j in range(k)]
         yield from chunk_batches(keys, [((part, 0), blob([r[1] for r in read])),
                                         ((part, 1), blob([r[0] for r in read])),
-                                        ((part, 2), blob((y, w, [r[2] for r in read])))],
+                                        ((part, 2), blob((y, w, [r[2] for r in read],
+                                                          cols.get("c"))))],
                                  size)
 
     parts = sel.mapInArrow(read, chunk_schema(keys)).persist(StorageLevel.DISK_ONLY)
@@ -166,12 +174,15 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
 
         def covariance(chunks):
             got = joined([chunks], ("model", "range"))
-            y, w, rows_at = pickle.loads(got.pop((-1, -1)))
+            y, w, rows_at, c = pickle.loads(got.pop((-1, -1)))
             values = [[np.empty(0)] * n_ranges for _ in range(k)]
             for (m, r), b in got.items():
                 values[m][r] = pickle.loads(b)
-            sums = block_covariance(y, w, classes, aucs, rows_at, totals,
-                                    *[x for per_model in values for x in per_model])
+            flat = [x for per_model in values for x in per_model]
+            if c is None:
+                sums = block_covariance(y, w, classes, aucs, rows_at, totals, *flat)
+            else:
+                sums = block_cluster_sums(y, w, classes, k, rows_at, totals, c, *flat)
             return pa.table({"sums": pa.array([blob(sums)], pa.binary())})
 
         own_rows = parts.filter(F.col("kind") == 2).select(
@@ -180,6 +191,8 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
         sums = [pickle.loads(r.sums) for r in collect(
             apply_in_groups(own_rows.unionByName(placed).groupBy("part"), covariance,
                             "sums binary"))]
+        if cluster is not None:
+            return warn_small_clusters(*clustered_of(sums, tallies))
         aucs, cov = covariance_of(sums, tallies)
         return (aucs, cov) if per_range is None else (aucs, cov, tallies, shares)
     finally:
@@ -189,7 +202,7 @@ def delong_parts(df, y_true, y_scores, sample_weight, positive=None, per_range=N
 
 
 @spark_doc
-def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
+def delong_covariance(df, y_true, y_scores, *, sample_weight=None, cluster=None):
     """:func:`fastauc.delong_covariance` of k score columns of a Spark
     DataFrame: ``(aucs, covariance)``, the in-memory numbers.
 
@@ -206,6 +219,7 @@ def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
     {y_true}
     {y_scores}
     {sample_weight/delong}
+    {cluster/delong}
 
     Returns
     -------
@@ -236,12 +250,12 @@ def delong_covariance(df, y_true, y_scores, *, sample_weight=None):
     >>> bool(np.allclose(cov, ref[1], rtol=1e-12, atol=0))
     True
     """
-    return delong_parts(df, y_true, y_scores, sample_weight)
+    return delong_parts(df, y_true, y_scores, sample_weight, cluster=cluster)
 
 
 @spark_doc
 def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
-                confidence_level=0.95, sample_weight=None):
+                confidence_level=0.95, sample_weight=None, cluster=None):
     """:func:`fastauc.delong_test` (paired) of two score columns of a Spark
     DataFrame.
 
@@ -254,6 +268,7 @@ def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
     {alternative}
     {confidence_level/difference}
     {sample_weight/delong}
+    {cluster/delong}
 
     Returns
     -------
@@ -284,12 +299,13 @@ def delong_test(df, y_true, y_score_a, y_score_b, *, alternative="two-sided",
 
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     level = v.check_confidence_level(confidence_level)
-    aucs, cov = delong_parts(df, y_true, [y_score_a, y_score_b], sample_weight)
+    aucs, cov = delong_parts(df, y_true, [y_score_a, y_score_b], sample_weight,
+                             cluster=cluster)
     return paired_test(aucs, cov, 0, 1, level, alternative)
 
 
 def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=None,
-               scores=None):
+               scores=None, cluster=None):
     """``(tallies, every replicate's AUC)`` of one score column: the key
     ranges as for :func:`roc_auc_score`, then the rows read again, each with
     its global position (its partition's offset plus its row there), sent to
@@ -303,7 +319,7 @@ def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=N
     import pyarrow as pa
 
     others = [c for c in dict.fromkeys(scores or ()) if c != y_score]
-    names = {"y": y_true, "s": y_score, "w": sample_weight}
+    names = {"y": y_true, "s": y_score, "w": sample_weight, "c": cluster}
     names.update((f"o{j}", c) for j, c in enumerate(others))
     with key_ranges(df, y_true, y_score, sample_weight, positive) as ranges:
         tallies = tallies_of(ranges)
@@ -311,8 +327,9 @@ def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=N
         offsets = ranges.offsets
 
         def split_rows(batches):
-            y, s, w, part = partition_arrays(batches, names)
-            pieces = rows_by_range(y, s, w, offsets[part], classes, splitters, n_ranges)
+            cols, part = partition_columns(batches, names)
+            pieces = rows_by_range(cols["y"], cols["s"], cols.get("w"), offsets[part], classes,
+                                   splitters, n_ranges, cols.get("c"))
             ks = [k for k, p in enumerate(pieces) if p[0].shape[0]]
             if ks:
                 yield pa.RecordBatch.from_pydict({
@@ -326,7 +343,8 @@ def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=N
                                                                      *pieces))], pa.binary())})
 
         rows = select_scores(df, y_true, [y_score] + others, sample_weight,
-                             aliases=["s"] + [f"o{j}" for j in range(len(others))]) \
+                             aliases=["s"] + [f"o{j}" for j in range(len(others))],
+                             cluster=cluster) \
             .mapInArrow(split_rows, "range int, piece binary")
         got = sorted((r.range, pickle.loads(r.sums)) for r in collect(
             apply_in_groups(rows.groupBy("range"), sums, "range int, sums binary")))
@@ -338,7 +356,7 @@ def replicates(df, y_true, y_score, sample_weight, seed, n_resamples, positive=N
 @spark_doc
 def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
                  confidence_level=0.95, method="percentile", stratified=None,
-                 sample_weight=None, random_state=None, scheme="poisson"):
+                 sample_weight=None, random_state=None, scheme="poisson", cluster=None):
     """:func:`fastauc.bootstrap_ci` with ``scheme="poisson"`` of a Spark
     DataFrame's columns: every replicate equal to the in-memory one.
 
@@ -370,6 +388,7 @@ def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     {sample_weight/bootstrap}
     {random_state}
     {scheme}
+    {cluster/bootstrap}
 
     Returns
     -------
@@ -404,7 +423,8 @@ def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
     n_resamples, level = check_poisson(scheme, metric, method, n_resamples, confidence_level,
                                        stratified, "fastauc.spark")
     seed = int(v.seed_from_random_state(random_state))
-    tallies, reps = replicates(df, y_true, y_score, sample_weight, seed, n_resamples)
+    tallies, reps = replicates(df, y_true, y_score, sample_weight, seed, n_resamples,
+                               cluster=cluster)
     return bootstrap_result(tallies, reps, level, method, n_resamples, metric)
 
 
@@ -412,7 +432,7 @@ def bootstrap_ci(df, y_true, y_score, *, metric="roc_auc", n_resamples=1000,
 def bootstrap_test(df, y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resamples=1000,
                    confidence_level=0.95, method="percentile", stratified=None,
                    alternative="two-sided", sample_weight=None, random_state=None,
-                   scheme="poisson"):
+                   scheme="poisson", cluster=None):
     """:func:`fastauc.bootstrap_test` (paired) with ``scheme="poisson"`` of
     two score columns of a Spark DataFrame.
 
@@ -438,6 +458,7 @@ def bootstrap_test(df, y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resa
     {sample_weight/bootstrap}
     {random_state}
     {scheme}
+    {cluster/bootstrap}
 
     Returns
     -------
@@ -477,7 +498,9 @@ def bootstrap_test(df, y_true, y_score_a, y_score_b, *, metric="roc_auc", n_resa
     v.check_choice(alternative, "alternative", _ALTERNATIVES)
     seed = int(v.seed_from_random_state(random_state))
     both = [y_score_a, y_score_b]  # one projection: both models number the rows alike
-    ta, ra = replicates(df, y_true, y_score_a, sample_weight, seed, n_resamples, scores=both)
-    tb, rb = replicates(df, y_true, y_score_b, sample_weight, seed, n_resamples, scores=both)
+    ta, ra = replicates(df, y_true, y_score_a, sample_weight, seed, n_resamples, scores=both,
+                        cluster=cluster)
+    tb, rb = replicates(df, y_true, y_score_b, sample_weight, seed, n_resamples, scores=both,
+                        cluster=cluster)
     return bootstrap_test_result(ta, tb, ra, rb, level, method, alternative, n_resamples,
                                  metric)

@@ -93,7 +93,7 @@ def average_precision_score(df, y_true, y_score, *, pos_label=1, sample_weight=N
 
 @spark_doc
 def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None,
-               transform=None):
+               transform=None, cluster=None):
     """:func:`fastauc.roc_auc_ci` (DeLong) of a Spark DataFrame's columns: the
     moments of every key range's sweep add up to the whole data's.
 
@@ -105,6 +105,7 @@ def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None
     {confidence_level}
     {sample_weight/delong}
     {transform}
+    {cluster/delong}
 
     Returns
     -------
@@ -138,6 +139,12 @@ def roc_auc_ci(df, y_true, y_score, *, confidence_level=0.95, sample_weight=None
     """
     level = v.check_confidence_level(confidence_level)
     v.check_choice(transform, "transform", (None, "logit"))
+    if cluster is not None:  # Obuchowski's variance: the placements summed per cluster
+        from .._stats import wald_interval
+        from .inference import delong_parts
+
+        aucs, cov = delong_parts(df, y_true, [y_score], sample_weight, cluster=cluster)
+        return wald_interval(float(aucs[0]), float(cov[0, 0]), level, transform)
     return auc_interval(tallies(df, y_true, y_score, sample_weight), level, transform)
 
 

@@ -59,10 +59,10 @@ def select_columns(df, label, score, weight=None):
     return select_scores(df, label, [score], weight, aliases=["s"])
 
 
-def select_scores(df, label, scores, weight=None, aliases=None, groups=()):
+def select_scores(df, label, scores, weight=None, aliases=None, groups=(), cluster=None):
     """``select_columns`` of several score columns (``s0``, ``s1``... unless
-    ``aliases`` names them), and of group columns (``g0``, ``g1``...: any
-    type, nulls allowed)."""
+    ``aliases`` names them), of group columns (``g0``, ``g1``...: any type,
+    nulls allowed) and of a cluster column (``c``: any type, no nulls)."""
     F = load_spark()
     fields = {f.name: f for f in df.schema.fields}
     aliases = aliases or [f"s{j}" for j in range(len(scores))]
@@ -90,6 +90,13 @@ def select_scores(df, label, scores, weight=None, aliases=None, groups=()):
             raise ValueError(f"groups: no column {name!r} in the DataFrame (its columns: "
                              f"{', '.join(map(repr, fields))})")
         cols.append(F.col(name).alias(f"g{j}"))
+    if cluster is not None:
+        if not isinstance(cluster, str):
+            raise TypeError(f"cluster must be a column name (str), got {type(cluster).__name__}")
+        if cluster not in fields:
+            raise ValueError(f"cluster: no column {cluster!r} in the DataFrame (its columns: "
+                             f"{', '.join(map(repr, fields))})")
+        cols.append(F.col(cluster).alias("c"))
     return df.select(*cols)
 
 
@@ -127,7 +134,7 @@ def partition_columns(batches, names):
         arr = table.column(col)
         if arr.null_count and not col.startswith("g"):  # a group's null: a missing label
             i = int(np.flatnonzero(arr.is_null().to_numpy(zero_copy_only=False))[0])
-            role = {"y": "y_true", "w": "sample_weight"}.get(col, "y_score")
+            role = {"y": "y_true", "w": "sample_weight", "c": "cluster"}.get(col, "y_score")
             raise ValueError(f"{role} (column {names[col]!r}) has a null at row {i} of Spark "
                              f"partition {part}: drop or fill the nulls first")
         out[col] = arr.to_numpy(zero_copy_only=False)
