@@ -87,6 +87,10 @@ def timing_rows(n, repeats):
         base = _timed(lambda: fastauc.roc_auc_score(k, P, multi_class=mc), repeats)
         rows.append((f"`roc_auc_ci`, multiclass `{mc}`, 10 classes", m, t,
                      f"`roc_auc_score` `{mc}`", base, f"{t / base:.2f}x"))
+        t = _timed(lambda: fastauc.bootstrap_ci(k, P, multi_class=mc, n_resamples=200,
+                                                random_state=0), 1)
+        rows.append((f"`bootstrap_ci`, multiclass `{mc}`, 10 classes, 200 replicates", m, t,
+                     f"`roc_auc_score` `{mc}`", base, f"{t / base:.1f}x"))
     t = _timed(lambda: fastauc.roc_power(auc=0.73, n_cases=41, n_controls=72), repeats)
     rows.append(("`roc_power`, power of one AUC (binormal)", 113, t, "", None, ""))
     t = _timed(lambda: fastauc.roc_power(auc=0.73, power=0.95, kappa=1.7), repeats)
