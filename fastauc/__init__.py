@@ -74,6 +74,7 @@ from .reliability import (
     reliability_curve,
 )
 from .report import Comparison, ModelReport, Report, report
+from .monitoring import ExpectedAUC, expected_roc_auc
 from .ranking import (
     auc,
     average_precision_score,
@@ -122,6 +123,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "CoordsCI",
     "DeLongOmnibusResult",
     "DeLongTestResult",
+    "ExpectedAUC",
     "GainsTable",
     "GroupMetrics",
     "MannWhitneyResult",
@@ -157,6 +159,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "delong_omnibus",
     "delong_test",
     "det_curve",
+    "expected_roc_auc",
     "f1_score",
     "fbeta_score",
     "gains_table",

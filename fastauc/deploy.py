@@ -65,6 +65,7 @@ def _calibration(fastauc, y, p, q, w, k, P):
     fastauc.reliability_curve(y, p, method="quantile")
     fastauc.d2_brier_score(y, p)
     fastauc.d2_log_loss_score(y, p)
+    fastauc.expected_roc_auc(p, sample_weight=w)
     fastauc.brier_score_loss(y, p.astype(np.float32))
 
 
@@ -138,6 +139,9 @@ def _multiclass(fastauc, y, p, q, w, k, P):
     fastauc.roc_auc_score(k, P, multi_class="ovr")
     fastauc.roc_auc_score(k, P, multi_class="ovo")
     fastauc.roc_auc_ci(k, P, multi_class="ovr")  # the components' pass per column
+    for scheme in ("multinomial", "poisson"):  # the bootstrap's layout and replicates
+        fastauc.bootstrap_ci(k[:2000], P[:2000], multi_class="ovo", n_resamples=2,
+                             random_state=0, scheme=scheme)
 
 
 def _large(fastauc, y, p, q, w, k, P):

@@ -52,6 +52,7 @@ __all__ = [
     "venkatraman_permutations",
     "cv_auc_ci",
     "cv_roc_curve",
+    "expected_roc_auc",
 ]
 
 
@@ -1703,3 +1704,32 @@ def roc_power_two(y_true, y_score, y_score2, *, method="delong", power=None, sig
         zb = _qnorm(power)
         return {"power": power,
                 "n_cases": float((za * np.sqrt(v0) + zb * np.sqrt(va)) ** 2 / delta ** 2), **out}
+
+
+def expected_roc_auc(y_prob, sample_weight=None):
+    """``(auc, average_precision)`` expected if the probabilities are
+    calibrated, from the definition: every ordered pair of rows ``(i, j)``
+    (``i == j`` included) is a positive-negative pair with weight
+    ``w_i p_i w_j (1 - p_j)``, concordant when ``p_i > p_j`` and half when
+    they tie; the AUC is the concordant weight over all of it.  The average
+    precision is :func:`average_precision` of the doubled rows (each row a
+    positive of weight ``w p`` and a negative of weight ``w (1 - p)``).
+
+    Examples
+    --------
+    >>> from fastauc.naive import expected_roc_auc
+    >>> auc, ap = expected_roc_auc([0.2, 0.8])
+    >>> round(auc, 6)
+    0.8
+    """
+    p = np.asarray(y_prob, dtype=np.float64)
+    w = np.ones_like(p) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    pos, neg = w * p, w * (1.0 - p)
+    concordant = 0.0
+    for i in range(p.shape[0]):
+        kernel = (p[i] > p) + 0.5 * (p[i] == p)
+        concordant += pos[i] * float(np.dot(neg, kernel))
+    auc = concordant / (pos.sum() * neg.sum())
+    y = np.concatenate((np.ones(p.shape[0]), np.zeros(p.shape[0])))
+    ap = average_precision(y, np.concatenate((p, p)), np.concatenate((pos, neg)))
+    return float(auc), ap

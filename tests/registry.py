@@ -100,6 +100,8 @@ BINARY = _kind("binary scores", lambda y, s: {"y": y, "s": s})
 MODERATE = _kind("binary scores of moderate size",
                  lambda y, s: {"y": y, "s": np.where(np.abs(s) < 1e6, s, np.sign(s) * 1e3)})
 PROBA = _kind("binary probabilities", lambda y, s: {"y": y, "p": _sigmoid(s)}, score="p")
+UNLABELLED = _kind("probabilities without labels", lambda y, s: {"p": _sigmoid(s)}, labels=(),
+                   score="p", binary=False)
 PRED = _kind("binary predictions",
              lambda y, s: {"y": y, "pred": (s >= np.median(s)).astype(np.int64)},
              labels=("y", "pred"), score="pred")
@@ -910,6 +912,12 @@ REGISTRY = [
         lambda d, w, norm=norm: _calibration_error(d["y"], d["p"], w, 10, norm),
         PROBA, True, bad_words={"third class": ("3 classes", "binary")})
       for norm in ("l1", "l2", "max")],
+    C("expected_roc_auc", "expected_roc_auc",
+      lambda d, w: f.expected_roc_auc(d["p"], sample_weight=w),
+      lambda d, w: naive.expected_roc_auc(d["p"], w), UNLABELLED, True,
+      view=lambda r: (r.roc_auc, r.average_precision),
+      reason="each distinct probability's weights as p T and (1 - p) T against sums of "
+             "w p row by row"),
     C("reliability_curve", "reliability_curve",
       lambda d, w: f.reliability_curve(d["y"], d["p"], sample_weight=w),
       _isotonic_reference, PROBA, True, view=fields("scores", "recalibrated"),

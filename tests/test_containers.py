@@ -51,6 +51,8 @@ CALLS = {
     "calibration_curve": lambda y, s, s2, w, p: fastauc.calibration_curve(y, s, n_bins=4),
     "calibration_error":
         lambda y, s, s2, w, p: fastauc.calibration_error(y, s, sample_weight=w),
+    "expected_roc_auc":
+        lambda y, s, s2, w, p: dataclasses.astuple(fastauc.expected_roc_auc(s, sample_weight=w))[:5],
     "reliability_curve":
         lambda y, s, s2, w, p: fastauc.reliability_curve(y, s, sample_weight=w).to_dict(),
     "brier_decomposition":

@@ -41,6 +41,7 @@ MODELS_AS_COLUMNS = ("delong_covariance", "report")
 NOT_SCORES = {"auc"}
 #: functions whose scores are named y_prob (scikit-learn's calibration_curve)
 PROB_NAMES = dict.fromkeys(("calibration_curve", "calibration_error", "brier_decomposition",
+                            "expected_roc_auc",
                             "reliability_curve", "plot_calibration"), "y_prob")
 PROB_NAMES["roc_power"] = "y_score"  # two models' pilot scores, named y_score and y_score2
 CLASSIFICATION = {"f1_score", "fbeta_score", "precision_score", "recall_score",

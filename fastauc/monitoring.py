@@ -1,0 +1,203 @@
+"""Models in production: the AUC expected before labels arrive, and the AUCs
+of subgroups.
+
+``expected_roc_auc`` takes each probability as calibrated: a row of
+probability ``p`` counts as a positive of weight ``p`` and a negative of
+weight ``1 - p`` (NannyML's confidence-based performance estimation).  The
+rows sharing a probability make one entry of the distinct-score table, with
+positive weight ``p T`` and negative weight ``(1 - p) T`` (``T`` their
+weight), so the expected AUC and average precision are one sort and one
+sweep of that table, and the expected curves come from the same table.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _validation as v
+from ._device import dispatch
+from ._probabilities import check_range as _check_range
+from ._table import Table
+from .calibration import calibration_error
+from .ranking import precision_recall_curve, roc_curve
+
+__all__ = ["ExpectedAUC", "expected_roc_auc"]
+
+UNDEFINED_EXPECTED = ("Every probability is {which}: one class has no expected weight. The "
+                      "expected ROC AUC is not defined in that case.")
+
+
+@dataclass(frozen=True)
+class ExpectedAUC:
+    """Result of :func:`expected_roc_auc`.
+
+    Attributes
+    ----------
+    roc_auc : float
+        The ROC AUC expected if the probabilities are calibrated.
+    average_precision : float
+        The average precision expected likewise.
+    expected_positives : float
+        The expected positive weight, the sum of ``sample_weight * p``
+        (rows, unweighted).
+    n_samples : int
+        Rows scored.
+    reference_calibration_error : float or None
+        :func:`calibration_error` of the labelled ``reference`` (None
+        without one).
+
+    Methods
+    -------
+    roc_curve(drop_intermediate=True)
+        The expected ROC curve: ``(fpr, tpr, thresholds)`` as
+        :func:`roc_curve` returns them.
+    precision_recall_curve(drop_intermediate=False)
+        The expected precision-recall curve.
+
+    See Also
+    --------
+    expected_roc_auc : The function returning this record.
+    """
+
+    roc_auc: float
+    average_precision: float
+    expected_positives: float
+    n_samples: int
+    reference_calibration_error: float | None
+    _table: Table = field(repr=False, compare=False)
+
+    def _rows(self):
+        """The table as rows: each distinct probability once positive (weight
+        ``p T``) and once negative (``(1 - p) T``)."""
+        t = self._table
+        m = len(t)
+        s = t.scores
+        y = np.concatenate((np.ones(m, np.int8), np.zeros(m, np.int8)))
+        return y, np.concatenate((s, s)), np.concatenate((t.pos, t.neg))
+
+    def roc_curve(self, drop_intermediate=True):
+        """``(fpr, tpr, thresholds)`` of the expected ROC curve."""
+        y, s, w = self._rows()
+        return roc_curve(y, s, sample_weight=w, drop_intermediate=drop_intermediate)
+
+    def precision_recall_curve(self, drop_intermediate=False):
+        """``(precision, recall, thresholds)`` of the expected precision-recall curve."""
+        y, s, w = self._rows()
+        return precision_recall_curve(y, s, sample_weight=w,
+                                      drop_intermediate=drop_intermediate)
+
+
+@dispatch("y_prob")
+def expected_roc_auc(y_prob, *, sample_weight=None, reference=None,
+                     max_calibration_error=0.05) -> ExpectedAUC:
+    """The ROC AUC (and average precision, and curves) expected before the
+    labels arrive, if the probabilities are calibrated.
+
+    Each row of probability ``p`` counts once as a positive of weight ``p``
+    and once as a negative of weight ``1 - p`` (times its ``sample_weight``):
+    the result is :func:`roc_auc_score` of those doubled rows, which is the
+    expected AUC's ratio estimate (expected concordant pair weight over
+    expected pairs) when each label is drawn with its probability.  This is
+    the estimate of NannyML's confidence-based performance estimation
+    (CBPE).  It is only as good as the calibration: pass a labelled
+    ``reference`` (recent rows whose labels have arrived) to have it
+    checked.
+
+    Parameters
+    ----------
+    y_prob : array-like of shape (n_samples,)
+        Predicted probabilities of the positive class, in [0, 1].
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights.
+    reference : tuple ``(y_true, y_prob)`` or ``(y_true, y_prob, sample_weight)``, default=None
+        Labelled rows of the same model.  Their :func:`calibration_error`
+        (15 equal-width bins, l1) is returned, and a ``UserWarning`` is given
+        when it exceeds ``max_calibration_error``.
+    max_calibration_error : float, default=0.05
+        The reference's calibration error above which the estimate is
+        flagged.  A calibrated model's binned error is not zero on finite
+        data (about ``sqrt(bins / n)`` at most): choose it with the
+        reference's size in mind.
+
+    Returns
+    -------
+    ExpectedAUC
+        ``roc_auc``, ``average_precision``, ``expected_positives``,
+        ``n_samples``, ``reference_calibration_error``, and the methods
+        ``roc_curve()`` and ``precision_recall_curve()``.  NaN, with an
+        ``UndefinedMetricWarning``, when every probability is 0 (no expected
+        positive) or every one is 1.
+
+    Raises
+    ------
+    ValueError
+        Probabilities outside [0, 1] (scikit-learn's words), NaN or infinite
+        ones, not 1-D, of another length than ``sample_weight``, or none.
+
+    Warns
+    -----
+    UserWarning
+        When the reference's calibration error exceeds ``max_calibration_error``.
+
+    See Also
+    --------
+    roc_auc_score : The AUC once labels are known.
+    calibration_error, reliability_curve : How calibrated the probabilities are.
+
+    References
+    ----------
+    .. [1] NannyML, "Confidence-based Performance Estimation (CBPE)",
+       https://nannyml.readthedocs.io (how it works: estimation of the
+       ROC AUC).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import expected_roc_auc, roc_auc_score
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.beta(1, 3, 5000)                 # calibrated probabilities
+    >>> y = rng.random(5000) < p                 # labels drawn from them
+    >>> est = expected_roc_auc(p)
+    >>> round(est.roc_auc, 3), round(roc_auc_score(y, p), 3)
+    (0.786, 0.786)
+    >>> fpr, tpr, thresholds = est.roc_curve()
+    """
+    p = v.as_float_array(y_prob, "y_prob")
+    if p.shape[0] == 0:
+        raise v.empty_error("y_prob", p.shape)
+    v.check_finite(p, "y_prob")
+    _check_range(p)
+    w = v.check_sample_weight(sample_weight, p.shape[0], names=("y_prob",))
+    limit = float(max_calibration_error)
+    if not limit >= 0:
+        raise ValueError(f"max_calibration_error must be a number >= 0, got "
+                         f"{max_calibration_error!r}")
+    ece = None
+    if reference is not None:
+        if not isinstance(reference, tuple) or len(reference) not in (2, 3):
+            raise TypeError("reference must be a tuple (y_true, y_prob) or (y_true, y_prob, "
+                            f"sample_weight), got {type(reference).__name__}")
+        ece = float(calibration_error(*reference[:2], sample_weight=(
+            reference[2] if len(reference) == 3 else None)))
+        if ece > limit:
+            warnings.warn(f"The reference's calibration error is {ece:.4g}, above "
+                          f"max_calibration_error={limit:g}: the expected ROC AUC assumes "
+                          "calibrated probabilities (recalibrate them, e.g. with "
+                          "sklearn.calibration.CalibratedClassifierCV, or lower the trust in "
+                          "this estimate).", UserWarning, stacklevel=2)
+    counts = Table.from_rows(np.ones(p.shape[0], bool), p, w, name="y_prob")
+    probs = counts.scores
+    table = Table(counts.keys, probs * counts.pos, (1.0 - probs) * counts.pos)
+    sw = table.sweep()
+    expected = float(sw.tp)
+    if sw.tp <= 0 or sw.fp <= 0:
+        v.warn_undefined(UNDEFINED_EXPECTED.format(which="0" if sw.tp <= 0 else "1"),
+                         stacklevel=None)
+        auc = ap = math.nan
+    else:
+        auc, ap = float(sw.auc), float(sw.average_precision)
+    return ExpectedAUC(auc, ap, expected, int(p.shape[0]), ece, table)

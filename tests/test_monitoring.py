@@ -1,0 +1,102 @@
+"""Monitoring: the expected AUC before labels (against scikit-learn on the
+doubled rows and fastauc.naive's pair definition)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score as sk_ap
+from sklearn.metrics import precision_recall_curve as sk_pr
+from sklearn.metrics import roc_auc_score as sk_auc
+from sklearn.metrics import roc_curve as sk_roc
+
+import fastauc
+from fastauc import naive
+
+
+def _doubled(p, w=None):
+    n = p.shape[0]
+    ww = np.ones(n) if w is None else w
+    return (np.concatenate((np.ones(n), np.zeros(n))), np.concatenate((p, p)),
+            np.concatenate((ww * p, ww * (1 - p))))
+
+
+@pytest.mark.parametrize("digits", [None, 1, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_expected_auc_is_the_weighted_auc_of_the_doubled_rows(digits, weighted, rng):
+    p = rng.beta(0.8, 2.5, 2000)
+    if digits:
+        p = np.round(p, digits)
+    w = rng.random(2000) * 3 if weighted else None
+    est = fastauc.expected_roc_auc(p, sample_weight=w)
+    y2, s2, w2 = _doubled(p, w)
+    assert est.roc_auc == pytest.approx(sk_auc(y2, s2, sample_weight=w2), abs=1e-12)
+    assert est.average_precision == pytest.approx(sk_ap(y2, s2, sample_weight=w2), abs=1e-12)
+    assert est.expected_positives == pytest.approx(float(np.sum(w2[:2000])), rel=1e-12)
+    for drop in (True, False):
+        for a, b in zip(est.roc_curve(drop_intermediate=drop),
+                        sk_roc(y2, s2, sample_weight=w2, drop_intermediate=drop)):
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+    for a, b in zip(est.precision_recall_curve(), sk_pr(y2, s2, sample_weight=w2)):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+    small = rng.choice(p, 150)
+    assert fastauc.expected_roc_auc(small).roc_auc == pytest.approx(
+        naive.expected_roc_auc(small)[0], abs=1e-12)
+
+
+def test_calibrated_probabilities_estimate_the_auc(rng):
+    # labels drawn from calibrated probabilities: the realised AUC scatters
+    # around the expected one
+    p = rng.beta(1, 3, 200_000)
+    y = rng.random(p.shape[0]) < p
+    est = fastauc.expected_roc_auc(p)
+    assert abs(est.roc_auc - fastauc.roc_auc_score(y, p)) < 0.005
+    assert abs(est.average_precision - fastauc.average_precision_score(y, p)) < 0.01
+
+
+def test_reference_calibration_warns(rng):
+    p = rng.beta(1, 3, 5000)
+    y = rng.random(5000) < p
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = fastauc.expected_roc_auc(p, reference=(y, p))
+    assert est.reference_calibration_error == pytest.approx(
+        fastauc.calibration_error(y, p), abs=0)
+    with pytest.warns(UserWarning, match="calibration error is 0.2"):
+        bad = fastauc.expected_roc_auc(p, reference=(y, np.clip(p + 0.25, 0, 1)))
+    assert bad.roc_auc == est.roc_auc  # the estimate itself does not change
+    w = rng.random(5000)
+    est = fastauc.expected_roc_auc(p, reference=(y, p, w), max_calibration_error=0.5)
+    assert est.reference_calibration_error == fastauc.calibration_error(y, p, sample_weight=w)
+
+
+@pytest.mark.parametrize("value, which", [(0.0, "0"), (1.0, "1")])
+def test_all_zero_or_one_is_undefined(value, which):
+    with pytest.warns(fastauc.UndefinedMetricWarning, match=f"Every probability is {which}"):
+        est = fastauc.expected_roc_auc(np.full(10, value))
+    assert np.isnan(est.roc_auc) and np.isnan(est.average_precision)
+
+
+def test_float32_and_containers_and_inputs_unchanged(rng):
+    p = rng.random(500).astype(np.float32)
+    copy = p.copy()
+    a = fastauc.expected_roc_auc(p)
+    b = fastauc.expected_roc_auc(p.astype(np.float64))
+    assert a.roc_auc == b.roc_auc and np.array_equal(p, copy)
+    assert fastauc.expected_roc_auc(list(map(float, p))).roc_auc == b.roc_auc
+
+
+@pytest.mark.parametrize("kwargs, exc, words", [
+    ({"y_prob": [0.2, 1.3]}, ValueError, "greater than 1"),
+    ({"y_prob": [0.2, -0.1]}, ValueError, "less than 0"),
+    ({"y_prob": [0.2, np.nan]}, ValueError, "NaN"),
+    ({"y_prob": []}, ValueError, "empty"),
+    ({"y_prob": [0.2, 0.4], "sample_weight": [1.0]}, ValueError, "sample_weight has 1"),
+    ({"y_prob": [0.2, 0.4], "max_calibration_error": -1}, ValueError, "max_calibration_error"),
+    ({"y_prob": [0.2, 0.4], "reference": [0, 1]}, TypeError, "reference must be a tuple"),
+])
+def test_bad_input(kwargs, exc, words):
+    with pytest.raises(exc, match=words):
+        fastauc.expected_roc_auc(**kwargs)
