@@ -75,6 +75,7 @@ from .reliability import (
 )
 from .report import Comparison, ModelReport, Report, report
 from .monitoring import ExpectedAUC, expected_roc_auc
+from .window import Window
 from .ranking import (
     auc,
     average_precision_score,
@@ -124,6 +125,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "DeLongOmnibusResult",
     "DeLongTestResult",
     "ExpectedAUC",
+    "Window",
     "GainsTable",
     "GroupMetrics",
     "MannWhitneyResult",

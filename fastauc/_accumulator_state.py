@@ -131,3 +131,16 @@ def _check_table(t, rows, weighted):
                 or counts != (rows[1], rows[0]):
             raise ValueError("corrupted Accumulator state (unweighted counts do not add up "
                              "to the rows)")
+
+
+def _unique_union(a: np.ndarray | None, b: np.ndarray) -> np.ndarray:
+    """Sorted distinct labels of both arrays (scikit-learn's error for a mix of
+    strings and numbers)."""
+    if a is None:
+        return b
+    if (a.dtype.kind in "biuf") != (b.dtype.kind in "biuf"):
+        raise ValueError(
+            "Mix of label input types (string and number); this batch's labels "
+            f"{v._fmt_classes(b)} cannot be compared with the labels seen so far "
+            f"{v._fmt_classes(a)}")
+    return np.unique(np.concatenate((a, b)))

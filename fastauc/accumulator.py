@@ -22,6 +22,7 @@ from . import _validation as v
 from ._kernels.sorting import keys_to_floats
 from ._accumulator_state import (
     _bounded,
+    _unique_union,
     _check_cells,
     _check_table,
     _compact,
@@ -53,19 +54,6 @@ _PREFIX = struct.Struct("<8sHHI")  # magic, version, flags, header length
 _CRC = struct.Struct("<I")
 _ENDIAN = {"keys": "<u8", "pos": "<f8", "neg": "<f8", "lo": "<u8", "level": "|u1"}
 _SORT_ROWS = 1 << 23  # rows of smaller batches gathered before one sort
-
-
-def _unique_union(a: np.ndarray | None, b: np.ndarray) -> np.ndarray:
-    """Sorted distinct labels of both arrays (scikit-learn's error for a mix of
-    strings and numbers)."""
-    if a is None:
-        return b
-    if (a.dtype.kind in "biuf") != (b.dtype.kind in "biuf"):
-        raise ValueError(
-            "Mix of label input types (string and number); this batch's labels "
-            f"{v._fmt_classes(b)} cannot be compared with the labels seen so far "
-            f"{v._fmt_classes(a)}")
-    return np.unique(np.concatenate((a, b)))
 
 
 class Accumulator:

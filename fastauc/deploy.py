@@ -144,6 +144,22 @@ def _multiclass(fastauc, y, p, q, w, k, P):
                              random_state=0, scheme=scheme)
 
 
+def _monitoring(fastauc, y, p, q, w, k, P):
+    """Windows: rows with one-row updates, a span of datetimes, decay."""
+    t = np.datetime64("2026-01-01") + np.arange(y.shape[0]) // 1000 * np.timedelta64(1, "h")
+    for win, kw in ((fastauc.Window(rows=20_000), {}),
+                    (fastauc.Window(span="1D", half_life="6h"), {"time": t})):
+        for a in range(0, y.shape[0], 10_000):
+            win.update(y[a:a + 10_000], p[a:a + 10_000], sample_weight=w[a:a + 10_000],
+                       **{k_: x[a:a + 10_000] for k_, x in kw.items()})
+        win.roc_auc()
+        win.average_precision()
+    one = fastauc.Window(rows=500, half_life=100.0)
+    for i in range(300):
+        one.update(int(y[i]), float(p[i]))
+    one.roc_auc()
+
+
 def _large(fastauc, y, p, q, w, k, P):
     """What large inputs add: the row-blocked checks (from 2**18 rows: their
     kernels directly), and on distinct scores long curves finished and
@@ -270,6 +286,7 @@ GROUPS = {
     "bootstrap": _bootstrap,
     "report": _report,
     "multiclass": _multiclass,
+    "monitoring": _monitoring,
     "large": _large,
     "training": _training,
 }
@@ -290,7 +307,8 @@ calls use (integer and boolean labels, weights, float32 scores).
 - ``"groups"``: :func:`fastauc.by_group`;
 - ``"bootstrap"``: bootstrap intervals and tests (both schemes);
 - ``"report"``: :func:`fastauc.report` of two models;
-- ``"multiclass"``: one-vs-rest and one-vs-one AUC;
+- ``"multiclass"``: one-vs-rest and one-vs-one AUC, their intervals and bootstrap;
+- ``"monitoring"``: :class:`fastauc.Window` (rows, a span of datetimes, decay);
 - ``"large"``: the paths of inputs from 2**18 rows and of long curves;
 - ``"training"``: the all-pairs losses and the training metrics' tables
   (what ``fastauc.torch`` calls on the CPU), numpy only.

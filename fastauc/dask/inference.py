@@ -48,7 +48,7 @@ def delong_graph(y_true, y_scores, sample_weight, positive=None, cluster=None):
     return delayed(covariance_of if cluster is None else clustered_of)(sums, tallies)
 
 
-def _delong(graph, cluster, compute):
+def delong_result(graph, cluster, compute):
     """The computed ``(aucs, covariance)`` (with the in-memory warning when a
     clustered covariance is NaN), or the graph."""
     if not compute:
@@ -127,8 +127,8 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, cluster=None, com
     >>> aucs.round(3)
     array([0.756, 0.642])
     """
-    return _delong(delong_graph(y_true, y_scores, sample_weight, cluster=cluster), cluster,
-                   compute)
+    return delong_result(delong_graph(y_true, y_scores, sample_weight, cluster=cluster),
+                         cluster, compute)
 
 
 @dask_doc
@@ -197,7 +197,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, alternative="two-sided",
     dask, _ = load_dask()
     graph = delong_graph(y_true, [y_score_a, y_score_b], sample_weight, cluster=cluster)
     if compute:
-        aucs, cov = _delong(graph, cluster, True)
+        aucs, cov = delong_result(graph, cluster, True)
         return paired_test(aucs, cov, 0, 1, level, alternative)
     return dask.delayed(lambda ac: paired_test(ac[0], ac[1], 0, 1, level, alternative))(graph)
 

@@ -201,14 +201,14 @@ def roc_auc_ci(y_true, y_score, *, confidence_level=0.95, sample_weight=None, tr
     v.check_choice(transform, "transform", (None, "logit"))
     if cluster is not None:  # Obuchowski's variance: the placements summed per cluster
         from .._stats import wald_interval
-        from .inference import _delong, delong_graph
+        from .inference import delong_graph, delong_result
 
         def interval(ac):
             return wald_interval(float(ac[0][0]), float(ac[1][0, 0]), level, transform)
 
         graph = delong_graph(y_true, [y_score], sample_weight, cluster=cluster)
         if compute:
-            return interval(_delong(graph, cluster, True))
+            return interval(delong_result(graph, cluster, True))
         return load_dask()[0].delayed(interval)(graph)
 
     def finish(t):
