@@ -74,7 +74,7 @@ from .reliability import (
     reliability_curve,
 )
 from .report import Comparison, ModelReport, Report, report
-from .monitoring import ExpectedAUC, expected_roc_auc
+from .monitoring import ExpectedAUC, SubgroupAUCs, expected_roc_auc, subgroup_aucs
 from .window import Window
 from .ranking import (
     auc,
@@ -125,6 +125,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "DeLongOmnibusResult",
     "DeLongTestResult",
     "ExpectedAUC",
+    "SubgroupAUCs",
     "Window",
     "GainsTable",
     "GroupMetrics",
@@ -162,6 +163,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "delong_test",
     "det_curve",
     "expected_roc_auc",
+    "subgroup_aucs",
     "f1_score",
     "fbeta_score",
     "gains_table",

@@ -27,7 +27,8 @@ from ._kernels.window import cross_area2, table_area2
 from ._table import Table
 
 __all__ = ["Crosses", "Segment", "decay_factors", "decode_spec", "duration", "encode_spec",
-           "joined", "keep_rows", "make_segment", "merged_table", "time_values"]
+           "joined", "keep_rows", "make_segment", "merged_table", "swapped", "table_segment",
+           "time_values"]
 
 
 @dataclass(eq=False)
@@ -76,6 +77,24 @@ def make_segment(is_pos, score, w, eclock, dclock, half_life, keep_rows=True) ->
     rows = (is_pos, score, w, eclock, dclock) if keep_rows else None
     return Segment(table, float(table_area2(table.pos, table.neg)), float(table.pos.sum()),
                    float(table.neg.sum()), n_pos, int(is_pos.shape[0]) - n_pos, ref, rows)
+
+
+def table_segment(table: Table, n_pos: int, n_neg: int, ref: float, swap=False) -> Segment:
+    """A segment of a table alone (a decaying window keeps no rows);
+    ``swap``: its classes exchanged."""
+    if swap:
+        table = Table(table.keys, table.neg, table.pos)
+        n_pos, n_neg = n_neg, n_pos
+    return Segment(table, float(table_area2(table.pos, table.neg)), float(table.pos.sum()),
+                   float(table.neg.sum()), n_pos, n_neg, ref, None)
+
+
+def swapped(seg: Segment, half_life) -> Segment:
+    """``seg`` with its classes exchanged (a greater label arrived)."""
+    if seg.rows is None:
+        return table_segment(seg.table, seg.n_pos, seg.n_neg, seg.ref, swap=True)
+    is_pos, s, w, ec, dc = seg.rows
+    return make_segment(~is_pos, s, w, ec, dc, half_life)
 
 
 class Crosses:

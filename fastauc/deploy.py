@@ -154,6 +154,8 @@ def _monitoring(fastauc, y, p, q, w, k, P):
                        **{k_: x[a:a + 10_000] for k_, x in kw.items()})
         win.roc_auc()
         win.average_precision()
+    fastauc.subgroup_aucs(y, p, np.arange(y.shape[0]) % 7, sample_weight=w)
+    fastauc.subgroup_aucs(y, p, np.arange(y.shape[0]) % 7)
     one = fastauc.Window(rows=500, half_life=100.0)
     for i in range(300):
         one.update(int(y[i]), float(p[i]))
@@ -308,7 +310,8 @@ calls use (integer and boolean labels, weights, float32 scores).
 - ``"bootstrap"``: bootstrap intervals and tests (both schemes);
 - ``"report"``: :func:`fastauc.report` of two models;
 - ``"multiclass"``: one-vs-rest and one-vs-one AUC, their intervals and bootstrap;
-- ``"monitoring"``: :class:`fastauc.Window` (rows, a span of datetimes, decay);
+- ``"monitoring"``: :class:`fastauc.Window` (rows, a span of datetimes, decay),
+  :func:`fastauc.subgroup_aucs`;
 - ``"large"``: the paths of inputs from 2**18 rows and of long curves;
 - ``"training"``: the all-pairs losses and the training metrics' tables
   (what ``fastauc.torch`` calls on the CPU), numpy only.

@@ -53,6 +53,7 @@ __all__ = [
     "cv_auc_ci",
     "cv_roc_curve",
     "expected_roc_auc",
+    "subgroup_aucs",
 ]
 
 
@@ -1733,3 +1734,38 @@ def expected_roc_auc(y_prob, sample_weight=None):
     y = np.concatenate((np.ones(p.shape[0]), np.zeros(p.shape[0])))
     ap = average_precision(y, np.concatenate((p, p)), np.concatenate((pos, neg)))
     return float(auc), ap
+
+
+def subgroup_aucs(y_true, y_score, groups, sample_weight=None):
+    """Per group (sorted labels): ``(label, subgroup, bpsn, bnsp)``, each an
+    ``(auc, variance)`` pair from :func:`delong_covariance` on the rows it is
+    defined on (NaN where they lack a class): the group's rows; the
+    positives outside the group with the group's negatives; the group's
+    positives with the negatives outside it (Borkan et al. 2019).
+
+    Examples
+    --------
+    >>> from fastauc.naive import subgroup_aucs
+    >>> out = subgroup_aucs([0, 1, 0, 1, 0, 1], [.1, .9, .8, .7, .2, .3], ["a"] * 3 + ["b"] * 3)
+    >>> out[0][0], round(out[0][1][0], 6)
+    ('a', 1.0)
+    """
+    y = np.asarray(y_true)
+    pos = y == np.max(y)
+    s = np.asarray(y_score, np.float64)
+    g = np.asarray(groups)
+    w = None if sample_weight is None else np.asarray(sample_weight, np.float64)
+    out = []
+    for label in np.unique(g):
+        inside = g == label
+        parts = []
+        for rows in (inside, (~inside & pos) | (inside & ~pos), (inside & pos) | (~inside & ~pos)):
+            yy, ww = pos[rows], None if w is None else w[rows]
+            wt = np.ones(yy.shape[0]) if ww is None else ww
+            if wt[yy].sum() <= 0 or wt[~yy].sum() <= 0:
+                parts.append((np.nan, np.nan))
+                continue
+            aucs, cov = delong_covariance(yy, s[rows][:, None], ww)
+            parts.append((float(aucs[0]), float(cov[0, 0])))
+        out.append((label.item() if hasattr(label, "item") else label, *parts))
+    return out

@@ -24,6 +24,8 @@ from . import _validation as v
 from ._label_codec import decode_classes, decode_label, encode_classes, encode_label
 from ._window_state import (
     Crosses,
+    swapped,
+    table_segment,
     decode_spec,
     encode_spec,
     duration,
@@ -84,7 +86,7 @@ class Window(Accumulator):
     See Also
     --------
     Accumulator : All rows, mergeable: the same results.
-    auc_over_time : The AUC per period of a table of rows with times.
+    expected_roc_auc : The AUC expected before the labels arrive.
 
     Notes
     -----
@@ -158,9 +160,13 @@ class Window(Accumulator):
         """Forget every row (the parameters stay)."""
         super().reset()
         self._segments = []
+        self._known = set()
         self._crosses = Crosses()
         self._wait = []  # (y, score, weight or None, time or None) chunks
-        self._one = ([], [], [], [])  # one-row updates: labels, scores, weights, times
+        # one-row updates, a run of them: labels, scores, weights (None: unit) and times
+        self._one = [[], [], None, None]
+        self._one_start = (0, 0)  # the rows and batches seen before the run
+        self._stamps = []  # the waiting chunks' clocks
         self._seen = 0  # rows ever added
         self._n_batches = 0
         self._now = -math.inf  # the latest time
@@ -170,7 +176,7 @@ class Window(Accumulator):
         return self
 
     def __repr__(self) -> str:
-        n_wait = sum(c[0].shape[0] for c in self._wait) + len(self._one[0])
+        n_wait = self._waiting()
         return (f"Window({self._describe()}): {self.n_samples:,} rows in "
                 f"{len(self._segments)} batch(es), {n_wait:,} rows waiting")
 
@@ -212,13 +218,28 @@ class Window(Accumulator):
         the batch; datetimes (numpy, pandas, ``datetime``) or numbers.  A
         batch that fails the checks raises and leaves the window as it was.
         """
-        if self._unit == "time" and time is None:
-            raise ValueError(f"this window ({self._describe()}) needs each row's time: "
-                             "update(y_true, y_score, time=...)")
-        if self._unit != "time" and time is not None:
+        if time is None:
+            if self._unit == "time":
+                raise ValueError(f"this window ({self._describe()}) needs each row's time: "
+                                 "update(y_true, y_score, time=...)")
+            if type(y_score) in _SCALARS and type(y_true) in _LABELS:
+                one = self._one
+                if sample_weight is None and one[2] is None and y_true in self._known:
+                    # the common one-row update: a known label, no weight
+                    s = float(y_score)
+                    if s - s == 0.0 and one[0]:
+                        one[0].append(y_true)
+                        one[1].append(s)
+                        self._n_batches += 1
+                        self._seen += 1
+                        if len(one[0]) >= _WAIT:
+                            self._commit()
+                        return self
+                return self._update_one(y_true, y_score, sample_weight, None)
+        elif self._unit != "time":
             raise ValueError(f"time= applies to a window of a span or a time half_life, not "
                              f"to this one ({self._describe()})")
-        if type(y_score) in _SCALARS and type(y_true) in _LABELS and np.ndim(time) == 0:
+        elif type(y_score) in _SCALARS and type(y_true) in _LABELS and np.ndim(time) == 0:
             return self._update_one(y_true, y_score, sample_weight, time)
         y = v.as_label_array(y_true, allow_empty=True)
         if y.ndim != 1:
@@ -247,6 +268,7 @@ class Window(Accumulator):
             self._commit()
             self._push([chunk], big=True)
         else:
+            self._flush_one()  # the rows wait in their order
             self._wait.append(chunk)
             self._n_batches += 1
             self._seen += n
@@ -257,40 +279,75 @@ class Window(Accumulator):
 
     def _update_one(self, y, s, sample_weight, time):
         s = float(s)
-        if not math.isfinite(s):
+        if s - s != 0.0:  # NaN or infinite
             raise ValueError(f"y_score contains {'NaN' if s != s else 'infinity'}: 1 NaN or "
                              "infinite value, at index 0")
-        if isinstance(y, (float, np.floating)) and y != y:
+        if y != y:
             raise ValueError("Input y_true contains NaN.")
+        one = self._one
         w = None
         if sample_weight is not None:
             w = float(sample_weight)
             if not (math.isfinite(w) and w >= 0):
                 raise ValueError(f"sample_weight must be a finite number >= 0, got "
                                  f"{sample_weight!r}")
-            self._any_weights = True
         t = None
         if time is not None:
             tv, kind = time_values(time, 1)
             self._check_time_kind(kind)
-            t = tv[0]
+            t = tv[0].item()
         if self._classes is None or y not in self._known:
             classes = _unique_union(self._classes, v.unique_labels(np.asarray([y])))
             self._positive_of(classes)
             self._add_classes(classes)
             if self._dtype is None:
                 self._dtype = np.dtype(np.float64)
-        labels, scores, weights, times = self._one
+        labels = one[0]
+        if not labels:
+            self._one_start = (self._seen, self._n_batches)
+        if w is not None:
+            if one[2] is None:
+                one[2] = [1.0] * len(labels)
+            one[2].append(w)
+            self._any_weights = True
+        elif one[2] is not None:
+            one[2].append(1.0)
+        if t is not None:
+            if one[3] is None:
+                one[3] = []
+            one[3].append(t)
+            self._now = max(self._now, t)
         labels.append(y)
-        scores.append(s)
-        weights.append(1.0 if w is None else w)
-        times.append(t)
+        one[1].append(s)
         self._n_batches += 1
         self._seen += 1
-        self._stamp_one()
         if len(labels) >= _WAIT:
             self._commit()
         return self
+
+    def _flush_one(self):
+        """The run of one-row updates as a waiting chunk, with its clocks."""
+        labels, scores, weights, times = self._one
+        if not labels:
+            return
+        k = len(labels)
+        y = np.asarray(labels)
+        if y.dtype.kind == "O":
+            y = v.as_label_array(labels)
+        seen0, batch0 = self._one_start
+        t = None
+        if self._unit == "rows":
+            ec = np.arange(seen0, seen0 + k, dtype=np.float64)
+        elif self._unit == "batches":
+            ec = np.arange(batch0, batch0 + k, dtype=np.float64)
+        else:
+            t = np.asarray(times)
+            ec = t.astype(np.float64) if self._time_kind == "f" else t.astype(np.int64)
+        dc = None if self._half is None else ec.astype(np.float64)
+        self._wait.append((y, np.asarray(scores, np.float64),
+                           None if weights is None else np.asarray(weights, np.float64), t))
+        self._stamps.append((ec, dc))
+        self._one = [[], [], None, None]
 
     def _check_time_kind(self, kind):
         if self._kind == "M" and kind != "M":
@@ -318,17 +375,7 @@ class Window(Accumulator):
         self._segments = []
         self._crosses = Crosses()
         for seg in old:
-            is_pos, s, w, ec, dc = seg.rows if seg.rows is not None else (None,) * 5
-            if is_pos is None:  # a decaying window without rows: swap the table
-                from ._table import Table
-                t = seg.table
-                seg.table = Table(t.keys, t.neg, t.pos)
-                seg.P, seg.N, seg.n_pos, seg.n_neg = seg.N, seg.P, seg.n_neg, seg.n_pos
-                from ._kernels.window import table_area2
-                seg.area2 = float(table_area2(seg.table.pos, seg.table.neg))
-                new = seg
-            else:
-                new = make_segment(~is_pos, s, w, ec, dc, self._half)
+            new = swapped(seg, self._half)
             self._crosses.add(new, self._segments)
             self._segments.append(new)
         self._merged = None
@@ -337,17 +384,7 @@ class Window(Accumulator):
 
     # clocks of waiting rows: (expiry clock, decay clock) per chunk, made as they arrive
     def _stamp_wait(self, n):
-        if not hasattr(self, "_stamps"):
-            self._stamps = []
         self._stamps.append(self._clocks(n, self._wait[-1][3]))
-
-    def _stamp_one(self):
-        if not hasattr(self, "_one_stamps"):
-            self._one_stamps = ([], [])
-        t = self._one[3][-1]
-        ec, dc = self._clocks(1, None if t is None else np.array([t]))
-        self._one_stamps[0].append(ec[0])
-        self._one_stamps[1].append(dc[0] if dc is not None else 0.0)
 
     def _clocks(self, n, t):
         """Expiry and decay clocks of the ``n`` rows just counted in."""
@@ -394,23 +431,10 @@ class Window(Accumulator):
 
     def _commit_rows(self):
         """The waiting rows as one segment (no expiry)."""
-        chunks = list(self._wait)
-        stamps = list(getattr(self, "_stamps", []))
-        labels, scores, weights, times = self._one
-        if labels:
-            y = np.asarray(labels)
-            if y.dtype.kind == "O":
-                y = v.as_label_array(labels)
-            chunks.append((y, np.asarray(scores, np.float64),
-                           np.asarray(weights, np.float64) if self._any_weights else None,
-                           None))
-            one = self._one_stamps
-            stamps.append((np.asarray(one[0]), None if self._half is None
-                           else np.asarray(one[1], np.float64)))
+        self._flush_one()
+        chunks, stamps = self._wait, self._stamps
         self._wait = []
         self._stamps = []
-        self._one = ([], [], [], [])
-        self._one_stamps = ([], [])
         return chunks, stamps
 
     def _commit(self):
@@ -541,21 +565,12 @@ class Window(Accumulator):
         self._time_kind = other._time_kind
         self._now = max(self._now, other._now)
         for seg in other._segments:
-            if seg.rows is not None:
-                is_pos, s, w, ec, dc = seg.rows
-                new = make_segment(~is_pos if flip else is_pos, s, w, ec, dc, self._half)
+            if flip:
+                new = swapped(seg, self._half)
+            elif seg.rows is not None:  # its own rows and table, new crosses
+                new = make_segment(*seg.rows, self._half)
             else:
-                new = seg if not flip else None
-                if new is None:
-                    from ._table import Table
-                    from ._kernels.window import table_area2
-                    t = seg.table
-                    tb = Table(t.keys, t.neg, t.pos)
-                    new = type(seg)(tb, float(table_area2(tb.pos, tb.neg)), seg.N, seg.P,
-                                    seg.n_neg, seg.n_pos, seg.ref, None)
-                else:
-                    new = type(seg)(seg.table, seg.area2, seg.P, seg.N, seg.n_pos, seg.n_neg,
-                                    seg.ref, None)
+                new = table_segment(seg.table, seg.n_pos, seg.n_neg, seg.ref)
             self._crosses.add(new, self._segments)
             self._segments.append(new)
         self._any_weights |= other._any_weights
@@ -647,16 +662,12 @@ class Window(Accumulator):
                 return a
 
             from ._table import Table
-            from ._kernels.window import table_area2
-            from ._window_state import Segment
             for meta in header["segments"]:
                 m = int(meta["keys"])
                 table = Table(take("<u8", m), take("<f8", m), take("<f8", m))
                 if meta["rows"] is None:
-                    seg = Segment(table, float(table_area2(table.pos, table.neg)),
-                                  float(table.pos.sum()), float(table.neg.sum()),
-                                  int(meta["n_pos"]), int(meta["n_neg"]), float(meta["ref"]),
-                                  None)
+                    seg = table_segment(table, int(meta["n_pos"]), int(meta["n_neg"]),
+                                        float(meta["ref"]))
                 else:
                     r = int(meta["rows"])
                     is_pos = take("u1", r).astype(bool)

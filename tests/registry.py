@@ -611,6 +611,21 @@ def _det_line(d, w):
     return np.column_stack((norm.ppf(fpr), norm.ppf(fnr)))
 
 
+def _subgroup_view(r):
+    return {"subgroup": r.subgroup_auc, "subgroup_var": r.subgroup_se ** 2,
+            "bpsn": r.bpsn_auc, "bpsn_var": r.bpsn_se ** 2,
+            "bnsp": r.bnsp_auc, "bnsp_var": r.bnsp_se ** 2}
+
+
+def _subgroup_reference(d, w):
+    out = naive.subgroup_aucs(d["y"], d["p"], d["g"], w)
+    cols = {}
+    for j, name in enumerate(("subgroup", "bpsn", "bnsp")):
+        cols[name] = np.array([row[1 + j][0] for row in out])
+        cols[name + "_var"] = np.array([row[1 + j][1] for row in out])
+    return cols
+
+
 def _roc_line(d, w):
     """The ROC polyline from (0, 0) without the points inside straight runs:
     scikit-learn's drop_intermediate rule on the counts, (0, 0) included."""
@@ -1321,6 +1336,13 @@ REGISTRY = [
       notes="frequency weights: scaling changes each group's DeLong standard error",
       goal="<= 2x one fastauc.roc_auc_score; >= 10x polars-ds; >= 100x pandas groupby",
       bench={}),
+    C("subgroup_aucs", "subgroup_aucs",
+      lambda d, w: f.subgroup_aucs(d["y"], d["p"], d["g"], sample_weight=w),
+      _subgroup_reference, GROUPED, True, view=_subgroup_view, tol=1e-10,
+      reason="DeLong's variances from the placements' step functions against the pair "
+             "matrices of naive.delong_covariance",
+      invariances=_scale_only("subgroup", "bpsn", "bnsp"),
+      notes="frequency weights: scaling changes each DeLong variance"),
     C("report", "report",
       lambda d, w: f.report(d["y"], d["p"], sample_weight=w),
       _report_reference, PROBA, True, view=_report_view,

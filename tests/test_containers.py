@@ -51,6 +51,8 @@ CALLS = {
     "calibration_curve": lambda y, s, s2, w, p: fastauc.calibration_curve(y, s, n_bins=4),
     "calibration_error":
         lambda y, s, s2, w, p: fastauc.calibration_error(y, s, sample_weight=w),
+    "subgroup_aucs":
+        lambda y, s, s2, w, p: fastauc.subgroup_aucs(y, s, GROUPS, sample_weight=w).to_dict(),
     "expected_roc_auc":
         lambda y, s, s2, w, p: dataclasses.astuple(fastauc.expected_roc_auc(s, sample_weight=w))[:5],
     "reliability_curve":

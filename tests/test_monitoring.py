@@ -100,3 +100,98 @@ def test_float32_and_containers_and_inputs_unchanged(rng):
 def test_bad_input(kwargs, exc, words):
     with pytest.raises(exc, match=words):
         fastauc.expected_roc_auc(**kwargs)
+
+
+# ---------------------------------------------------------------- subgroup AUCs
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _subset_ci(y, s, w, rows):
+    return fastauc.roc_auc_ci(y[rows], s[rows], sample_weight=None if w is None else w[rows])
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(8, 300), k=st.integers(1, 6),
+       digits=st.sampled_from([None, 0, 1]), weighted=st.booleans())
+def test_subgroup_bpsn_bnsp_are_roc_auc_ci_of_their_rows(seed, n, k, digits, weighted):
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, k, n)
+    y = rng.integers(0, 2, n)
+    y[:2] = (0, 1)
+    s = y + rng.normal(size=n) + 0.3 * g
+    if digits is not None:
+        s = np.round(s, digits)
+    w = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0], n) if weighted else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = fastauc.subgroup_aucs(y, s, g, sample_weight=w)
+    wt = np.ones(n) if w is None else w
+    for j, label in enumerate(res.groups["group"]):
+        inside = g == label
+        for name, rows in (("subgroup", inside), ("bpsn", (~inside & (y == 1)) | (inside & (y == 0))),
+                           ("bnsp", (inside & (y == 1)) | (~inside & (y == 0)))):
+            got_auc = getattr(res, f"{name}_auc")[j]
+            got_se = getattr(res, f"{name}_se")[j]
+            ww = wt[rows]
+            if ww[y[rows] == 1].sum() <= 0 or ww[y[rows] == 0].sum() <= 0:
+                assert np.isnan(got_auc)
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ci = _subset_ci(y, s, w, rows)
+            if w is None:
+                assert got_auc == ci.estimate  # the same float, unweighted
+            else:
+                assert got_auc == pytest.approx(ci.estimate, abs=1e-12)
+            if np.isnan(ci.se):
+                assert np.isnan(got_se)
+            else:
+                assert got_se == pytest.approx(ci.se, rel=1e-9, abs=1e-12)
+                assert getattr(res, f"{name}_low")[j] == pytest.approx(ci.low, abs=1e-9)
+
+
+def test_subgroups_of_two_columns_strings_and_dropna(rng):
+    n = 2000
+    a = rng.choice(["north", "south"], n).astype(object)
+    b = rng.integers(0, 3, n)
+    y = rng.integers(0, 2, n)
+    s = y + rng.normal(size=n)
+    res = fastauc.subgroup_aucs(y, s, (a, b))
+    assert len(res) == 6 and set(res.groups) == {"group_0", "group_1"}
+    ref = fastauc.by_group(y, s, (a, b))
+    np.testing.assert_array_equal(res.subgroup_auc, ref.auc)
+    np.testing.assert_array_equal(res.n, ref.n)
+    a[5] = None
+    with pytest.raises(ValueError, match="missing label"):
+        fastauc.subgroup_aucs(y, s, a)
+    res = fastauc.subgroup_aucs(y, s, a, dropna=True)
+    keep = np.array([x is not None for x in a])
+    sel = (a == "north") & keep
+    rows = ((~sel & keep) & (y == 1)) | (sel & (y == 0))
+    assert res.bpsn_auc[0] == fastauc.roc_auc_score(y[rows], s[rows])
+    frame = res.to_pandas()
+    assert list(frame.columns[:2]) == ["group", "n"] and len(frame) == 2
+    assert res.to_dict()["bnsp_auc"] == res.bnsp_auc.tolist()
+
+
+def test_subgroup_one_class_warns(rng):
+    y = np.array([0, 1, 0, 1, 1, 1])
+    s = np.array([0.1, 0.9, 0.3, 0.7, 0.6, 0.8])
+    g = np.array(["a", "a", "a", "a", "b", "b"])  # group b: positives only
+    with pytest.warns(fastauc.UndefinedMetricWarning) as rec:
+        res = fastauc.subgroup_aucs(y, s, g)
+    words = " ".join(str(r.message) for r in rec)
+    assert "1 of 2 groups have a single class" in words and "BPSN or BNSP" in words
+    assert np.isnan(res.subgroup_auc[1]) and np.isnan(res.bpsn_auc[1])
+    assert res.bnsp_auc[1] == fastauc.roc_auc_score([1, 1, 0, 0], [0.6, 0.8, 0.1, 0.3])
+
+
+def test_subgroup_bad_input():
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        fastauc.subgroup_aucs([0, 1, 0], [0.1, 0.2, 0.3], [1, 2])
+    with pytest.raises(TypeError, match="dropna"):
+        fastauc.subgroup_aucs([0, 1], [0.1, 0.2], [1, 1], dropna="yes")
+    with pytest.raises(ValueError, match="confidence_level"):
+        fastauc.subgroup_aucs([0, 1], [0.1, 0.2], [1, 1], confidence_level=2)
