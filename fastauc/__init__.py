@@ -66,7 +66,7 @@ from .thresholds import (
     threshold_metrics,
 )
 from .plots import plot_gains, plot_precision_recall, plot_roc, roc_confidence_band
-from .plots import plot_calibration, plot_det
+from .plots import plot_calibration, plot_det, plot_over_time
 from .reliability import (
     BrierDecomposition,
     ReliabilityCurve,
@@ -74,7 +74,8 @@ from .reliability import (
     reliability_curve,
 )
 from .report import Comparison, ModelReport, Report, report
-from .monitoring import ExpectedAUC, SubgroupAUCs, expected_roc_auc, subgroup_aucs
+from .monitoring import (AUCOverTime, ExpectedAUC, SubgroupAUCs, auc_over_time,
+                         expected_roc_auc, subgroup_aucs)
 from .window import Window
 from .ranking import (
     auc,
@@ -124,6 +125,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "CoordsCI",
     "DeLongOmnibusResult",
     "DeLongTestResult",
+    "AUCOverTime",
     "ExpectedAUC",
     "SubgroupAUCs",
     "Window",
@@ -162,6 +164,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "delong_omnibus",
     "delong_test",
     "det_curve",
+    "auc_over_time",
     "expected_roc_auc",
     "subgroup_aucs",
     "f1_score",
@@ -183,6 +186,7 @@ __all__ = [  # AUCLinearClassifier is left out: `import *` must not need scikit-
     "plot_roc",
     "plot_calibration",
     "plot_det",
+    "plot_over_time",
     "precision_at_recall",
     "precision_recall_curve",
     "precision_recall_fscore_support",

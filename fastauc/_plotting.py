@@ -319,3 +319,25 @@ def _draw_det(ax, fpr, fnr, label):
            xlabel="False positive rate", ylabel="False negative rate",
            title="Detection error tradeoff (DET) curve")
     ax.legend(loc="upper right", fontsize="small")
+
+
+def draw_over_time(res, ax=None):
+    """An :class:`~fastauc.AUCOverTime`: the windows' AUC at each period's
+    end with DeLong's interval shaded, the reference's AUC, the flagged
+    periods marked, and the expected AUC (before labels) dashed."""
+    fig, ax = _axes(_check_ax(ax), figsize=(8, 4))
+    x = res.end
+    (line,) = ax.plot(x, res.auc, lw=1.8, marker="o", ms=3, label="AUC")
+    ax.fill_between(x, res.low, res.high, color=line.get_color(), alpha=0.2, lw=0,
+                    label=f"{res.confidence_level:.0%} interval")
+    if res.reference_auc == res.reference_auc:
+        ax.axhline(res.reference_auc, ls="--", lw=0.8, color="grey", label="reference")
+    if res.flag.any():
+        ax.plot(x[res.flag], res.auc[res.flag], ls="none", marker="o", ms=7, mfc="none",
+                color="tab:red", label=f"flagged ({res.adjust or 'unadjusted'} p)")
+    if res.expected_auc is not None:
+        ax.plot(x, res.expected_auc, ls=":", lw=1.4, color=line.get_color(),
+                label="expected (calibrated)")
+    ax.set(xlabel="end of window", ylabel="ROC AUC", title="ROC AUC over time")
+    ax.legend(loc="lower left", fontsize="small")
+    return fig

@@ -214,9 +214,11 @@ def time_values(time, n, name="time"):
     if t.dtype.kind == "M":
         if np.isnat(t).any():
             raise ValueError(f"{name} contains NaT: every row needs a time")
-        return t.astype("datetime64[ns]").astype(np.int64), "M"
+        # nanoseconds (a view when they are already: NaT is the least int64)
+        ns = t if t.dtype == np.dtype("datetime64[ns]") else t.astype("datetime64[ns]")
+        return ns.view(np.int64), "M"
     if t.dtype.kind in "biuf":
-        t = t.astype(np.float64)
+        t = t.astype(np.float64, copy=False)
         if not np.isfinite(t).all():
             v.raise_non_finite(name, t)
         return t, "f"

@@ -154,6 +154,10 @@ def _monitoring(fastauc, y, p, q, w, k, P):
                        **{k_: x[a:a + 10_000] for k_, x in kw.items()})
         win.roc_auc()
         win.average_precision()
+    for yy, ww in _variants(y, w):
+        fastauc.auc_over_time(yy, p, t, freq="1h", window="3h", sample_weight=ww)
+    fastauc.auc_over_time(np.where(np.arange(y.shape[0]) % 5 == 0, np.nan, y), p,
+                          np.arange(y.shape[0]) / 1000.0, freq=1.0)  # expected AUCs
     fastauc.subgroup_aucs(y, p, np.arange(y.shape[0]) % 7, sample_weight=w)
     fastauc.subgroup_aucs(y, p, np.arange(y.shape[0]) % 7)
     one = fastauc.Window(rows=500, half_life=100.0)
@@ -311,7 +315,7 @@ calls use (integer and boolean labels, weights, float32 scores).
 - ``"report"``: :func:`fastauc.report` of two models;
 - ``"multiclass"``: one-vs-rest and one-vs-one AUC, their intervals and bootstrap;
 - ``"monitoring"``: :class:`fastauc.Window` (rows, a span of datetimes, decay),
-  :func:`fastauc.subgroup_aucs`;
+  :func:`fastauc.auc_over_time`, :func:`fastauc.subgroup_aucs`;
 - ``"large"``: the paths of inputs from 2**18 rows and of long curves;
 - ``"training"``: the all-pairs losses and the training metrics' tables
   (what ``fastauc.torch`` calls on the CPU), numpy only.

@@ -21,7 +21,10 @@ import numpy as np
 
 from . import _validation as v
 from ._device import dispatch
+from . import _over_time as ot
 from ._groups import group_codes
+from ._over_time import AUCOverTime
+from ._stats import ALTERNATIVES
 from ._probabilities import check_range as _check_range
 from ._subgroups import SubgroupAUCs, background_columns, check_dropna, undefined_words
 from ._subgroups import validated
@@ -30,7 +33,8 @@ from .calibration import calibration_error
 from .groups import group_metrics
 from .ranking import precision_recall_curve, roc_curve
 
-__all__ = ["ExpectedAUC", "SubgroupAUCs", "expected_roc_auc", "subgroup_aucs"]
+__all__ = ["AUCOverTime", "ExpectedAUC", "SubgroupAUCs", "auc_over_time", "expected_roc_auc",
+           "subgroup_aucs"]
 
 UNDEFINED_EXPECTED = ("Every probability is {which}: one class has no expected weight. The "
                       "expected ROC AUC is not defined in that case.")
@@ -319,3 +323,191 @@ def subgroup_aucs(y_true, y_score, groups, *, sample_weight=None, pos_label=None
         v.warn_undefined(words, stacklevel=None)
     return SubgroupAUCs(sub.groups, sub.n, sub.n_pos, sub.n_neg, sub.auc, sub.auc_low,
                         sub.auc_high, sub.auc_se, *cols, level)
+
+
+def _missing_labels(y):
+    """Which labels are missing (NaN, None, NA): rows whose label has not
+    arrived."""
+    if y.dtype.kind == "f":
+        return np.isnan(y)
+    if y.dtype.kind == "O":
+        return np.array([x is None or x != x for x in y.tolist()], bool)
+    return np.zeros(y.shape[0], bool)
+
+
+@dispatch("y_score")
+def auc_over_time(y_true, y_score, time, *, freq, window=None, reference="first",
+                  alternative="less", confidence_level=0.95, adjust="holm", sample_weight=None,
+                  pos_label=None, expected="auto") -> AUCOverTime:
+    """The ROC AUC per period of time (or per sliding window), its interval,
+    and a test of its change against a reference period.
+
+    The rows are cut into periods of ``freq`` by ``time``; period ``j``'s
+    window holds the rows of the ``window / freq`` periods ending with it
+    (just period ``j`` without ``window``).  Each window gets its AUC,
+    DeLong's interval, average precision and (for probabilities) log loss,
+    and DeLong's unpaired test (pROC's: Student's t with Welch's degrees of
+    freedom) against the reference's rows, with p-values adjusted over the
+    periods and a flag where the adjusted p-value is below ``1 -
+    confidence_level`` in the direction of ``alternative``.  Rows whose
+    label is missing (NaN, None) have not been labelled yet: they count in
+    the expected AUC (:func:`expected_roc_auc`) of their window only.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels; NaN or None where the label has not arrived.
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class.
+    time : array-like of shape (n_samples,)
+        Each row's time: datetimes (numpy, pandas, ``datetime``) or numbers,
+        in any order.
+    freq : str, timedelta, numpy.timedelta64 or float
+        The length of a period: ``"1D"``, ``numpy.timedelta64(1, "h")``, or
+        a number for numeric times.  Periods start at whole multiples of it
+        (datetimes: counted from the Unix epoch).
+    window : same type as ``freq``, default=None
+        A sliding window of a whole number of periods (``"7D"`` with
+        ``freq="1D"``: each day, the last seven days).
+    reference : "first", int, tuple or None, default="first"
+        The rows the windows are compared with: ``"first"`` the first full
+        window, an int the window of that period, ``(start, end)`` the rows
+        with ``start <= time < end``, None no test.  Windows that share rows
+        with the reference are not tested (NaN).
+    alternative : {"less", "greater", "two-sided"}, default="less"
+        ``"less"``: a drop from the reference is flagged.
+    confidence_level : float, default=0.95
+        Level of the intervals; ``1 - confidence_level`` is the tests' level.
+    adjust : {"holm", "bonferroni", None}, default="holm"
+        How the p-values are adjusted for the number of periods tested.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative frequency weights.
+    pos_label : label, default=None
+        The positive class (the greater label by default).
+    expected : {"auto", True, False}, default="auto"
+        Add each window's expected AUC (scores must be probabilities):
+        ``"auto"`` when some labels are missing and the scores are
+        probabilities.
+
+    Returns
+    -------
+    AUCOverTime
+        One entry per period (``start``, ``end``, ``n``, ``auc``, ``low``,
+        ``high``, ``se``, ``average_precision``, ``log_loss``,
+        ``expected_auc``, ``difference``, ``statistic``, ``pvalue``,
+        ``pvalue_adjusted``, ``flag``), ``to_pandas()``, ``plot()``.
+
+    Raises
+    ------
+    ValueError
+        Lengths that differ, NaN scores, labels that are not binary, a
+        ``window`` that is not a whole number of periods, an unknown option.
+    TypeError
+        Times and durations of different kinds (datetimes with a number).
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When windows with labelled rows hold one class (their AUC is NaN).
+
+    See Also
+    --------
+    Window : The same numbers as rows arrive.
+    plot_over_time : Draw the result.
+    delong_test : The unpaired test (``y_true_b=``) of two sets of rows.
+
+    Notes
+    -----
+    One sort of all rows and one sweep from the highest score: the sweep
+    keeps, for every window, its positive and negative weight above the
+    current score, so each row reads its placement in each of the
+    ``window / freq`` windows it belongs to and adds to their sums (pair
+    weight, DeLong's squared placements, precision), and updates them: the
+    cost is one sort and ``window / freq`` updates per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fastauc import auc_over_time
+    >>> rng = np.random.default_rng(0)
+    >>> days = np.datetime64("2026-01-01") + rng.integers(0, 28, 20000) * np.timedelta64(1, "D")
+    >>> y = rng.integers(0, 2, 20000)
+    >>> late = days >= np.datetime64("2026-01-22")
+    >>> s = y * np.where(late, 0.4, 1.0) + rng.normal(size=20000)   # worse in the last week
+    >>> res = auc_over_time(y, s, days, freq="7D")
+    >>> res.auc.round(3).tolist(), res.flag.tolist()
+    ([0.755, 0.756, 0.764, 0.609], [False, False, False, True])
+    """
+    level = v.check_confidence_level(confidence_level)
+    v.check_choice(alternative, "alternative", ALTERNATIVES)
+    v.check_choice(adjust, "adjust", ("holm", "bonferroni", None))
+    v.check_choice(expected, "expected", ("auto", True, False))
+    s = v.as_float_array(v.as_array(y_score, "y_score"), "y_score")
+    y_raw = np.asarray(y_true) if not isinstance(y_true, np.ndarray) else y_true
+    if y_raw.dtype.kind not in "fO":
+        y_raw = v.as_label_array(y_true)
+    n = v.check_lengths(y_true=y_raw, y_score=s)
+    v.check_finite(s, "y_score")
+    w = v.check_sample_weight(sample_weight, n, frequency=True)
+    codes, start, end, k, kind = ot.periods(time, n, freq, window)
+    n_per = start.shape[0]
+    missing = _missing_labels(y_raw)
+    some = bool(missing.any())
+    lab = ~missing
+    y_l, s_l, c_l = (y_raw[lab], s[lab], codes[lab]) if some else (y_raw, s, codes)
+    is_pos, _, w_l = v.binary_rows(y_l, None if not w.shape[0] else (w[lab] if some else w),
+                                   pos_label, frequency=True, y_score=s_l)
+    low_s, high_s = v.minmax(s)
+    probs = bool(s.shape[0]) and low_s >= 0 and high_s <= 1
+    sums, n_win, n_pos = ot.window_sums(is_pos, s_l, w_l, c_l, n_per, k)
+    losses = ot.window_log_loss(is_pos, s_l, w_l, c_l, n_per, k) if probs else None
+    exp_auc = None
+    if expected is True and not probs:
+        raise ValueError("expected AUCs need probabilities: y_score has values outside [0, 1]")
+    if expected is True or (expected == "auto" and missing.any() and probs):
+        exp_auc = ot.window_sums(np.ones(n, bool), s, w, codes, n_per, k, expected=True)[0][:, 0]
+    # the reference
+    first = 0
+    ref_row, ref_span = None, None
+    if reference is not None:
+        if isinstance(reference, str):
+            v.check_choice(reference, "reference", ("first",))
+            j = min(k - 1, n_per - 1)
+            ref_row, ref_span = sums[j], (start[max(0, j - k + 1)], end[j])
+        elif isinstance(reference, (int, np.integer)) and not isinstance(reference, bool):
+            j = int(reference) if reference >= 0 else n_per + int(reference)
+            if not 0 <= j < n_per:
+                raise ValueError(f"reference={reference} is not a period: there are {n_per}")
+            ref_row, ref_span = sums[j], (start[max(0, j - k + 1)], end[j])
+        elif isinstance(reference, tuple) and len(reference) == 2:
+            bounds = ot.time_values(np.array(list(reference), dtype=start.dtype), 2,
+                                    "reference")[0]
+            t_lab = ot.time_values(time, n, "time")[0][lab]
+            inside = (t_lab >= bounds[0]) & (t_lab < bounds[1])
+            if not inside.any():
+                raise ValueError(f"reference={reference!r} holds no labelled row")
+            ref_row = ot.summaries([Table.from_rows(is_pos[inside], s_l[inside],
+                                                    w_l[inside] if w_l.shape[0] else w_l)])[0]
+            ref_span = (np.asarray(reference[0], dtype=start.dtype),
+                        np.asarray(reference[1], dtype=start.dtype))
+        else:
+            raise ValueError(f"reference must be 'first', a period index, a (start, end) pair "
+                             f"or None, got {reference!r}")
+    if ref_row is not None:
+        w_start = start[np.maximum(0, np.arange(n_per) - k + 1)]
+        testable = (end <= ref_span[0]) | (w_start >= ref_span[1])
+        diff, stat, pv, adj, flag = ot.tests(sums, ref_row, testable, level, alternative,
+                                             adjust)
+        ref_auc = float(ref_row[0])
+    else:
+        diff = stat = pv = adj = np.full(n_per, np.nan)
+        flag = np.zeros(n_per, bool)
+        ref_auc = math.nan
+    se, low, high = ot.interval(sums, level)
+    bad = int(np.count_nonzero(np.isnan(sums[:, 0]) & (n_win > first)))
+    if bad:
+        v.warn_undefined(f"{v.ONE_CLASS} ({bad} of {n_per} windows hold a single class; their "
+                         "AUC is NaN)", stacklevel=None)
+    return AUCOverTime(start, end, n_win, n_pos, n_win - n_pos, sums[:, 0], low, high, se,
+                       sums[:, 2], losses, exp_auc, diff, stat, pv, adj, flag, ref_auc, level,
+                       alternative, adjust)

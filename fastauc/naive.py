@@ -54,6 +54,7 @@ __all__ = [
     "cv_roc_curve",
     "expected_roc_auc",
     "subgroup_aucs",
+    "auc_over_time",
 ]
 
 
@@ -1768,4 +1769,36 @@ def subgroup_aucs(y_true, y_score, groups, sample_weight=None):
             aucs, cov = delong_covariance(yy, s[rows][:, None], ww)
             parts.append((float(aucs[0]), float(cov[0, 0])))
         out.append((label.item() if hasattr(label, "item") else label, *parts))
+    return out
+
+
+def auc_over_time(y_true, y_score, time, freq, window_periods=1, sample_weight=None):
+    """Per period of numeric ``time`` (``floor(time / freq)``, from the
+    earliest period to the latest): ``(auc, variance)`` of the rows of the
+    ``window_periods`` periods ending with it, from
+    :func:`delong_covariance` (NaN without both classes).
+
+    Examples
+    --------
+    >>> from fastauc.naive import auc_over_time
+    >>> out = auc_over_time([0, 1, 0, 1, 1, 0], [.1, .9, .2, .8, .3, .7], [0, 0, 0, 1, 1, 1], 1.0)
+    >>> [round(a, 4) for a, _ in out]
+    [1.0, 0.5]
+    """
+    y = np.asarray(y_true)
+    pos = y == np.max(y)
+    s = np.asarray(y_score, np.float64)
+    t = np.asarray(time, np.float64)
+    w = None if sample_weight is None else np.asarray(sample_weight, np.float64)
+    period = np.floor(t / freq).astype(np.int64)
+    out = []
+    for p in range(period.min(), period.max() + 1):
+        rows = (period > p - window_periods) & (period <= p)
+        wt = np.ones(rows.sum()) if w is None else w[rows]
+        yy = pos[rows]
+        if wt[yy].sum() <= 0 or wt[~yy].sum() <= 0:
+            out.append((np.nan, np.nan))
+            continue
+        aucs, cov = delong_covariance(yy, s[rows][:, None], None if w is None else w[rows])
+        out.append((float(aucs[0]), float(cov[0, 0])))
     return out

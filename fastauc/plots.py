@@ -34,8 +34,8 @@ from ._probabilities import binary_probability_table, check_n_bins, check_option
 from ._resample import _prepare
 from .ranking import det_curve
 
-__all__ = ["plot_calibration", "plot_det", "plot_gains", "plot_precision_recall", "plot_roc",
-           "roc_confidence_band"]
+__all__ = ["plot_calibration", "plot_det", "plot_gains", "plot_over_time",
+           "plot_precision_recall", "plot_roc", "roc_confidence_band"]
 
 
 @dispatch("y_score")
@@ -536,3 +536,46 @@ def plot_det(y_true, y_score, *, sample_weight=None, pos_label=None, label=None,
     for name, (fpr, fnr, _) in curves:
         _draw_det(ax, fpr, fnr, name)
     return fig
+
+
+def plot_over_time(over_time, *, ax=None):
+    """Plot :func:`auc_over_time`'s result: each window's AUC with its interval.
+
+    Parameters
+    ----------
+    over_time : AUCOverTime
+        The result of :func:`auc_over_time`.
+    ax : matplotlib Axes or Figure, default=None
+        Where to draw; a new figure by default.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The AUC at each period's end (the window's), DeLong's interval
+        shaded, the reference's AUC as a line, the flagged periods circled in
+        red, and the expected AUC (before labels) dotted when it was asked.
+
+    See Also
+    --------
+    auc_over_time : The numbers drawn.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from fastauc import auc_over_time, plot_over_time
+    >>> rng = np.random.default_rng(0)
+    >>> t = np.arange(3000) / 1000.0
+    >>> y = rng.integers(0, 2, 3000)
+    >>> fig = plot_over_time(auc_over_time(y, y + rng.normal(size=3000), t, freq=1.0))
+    >>> fig.axes[0].get_ylabel()
+    'ROC AUC'
+    """
+    from ._over_time import AUCOverTime
+    from ._plotting import draw_over_time
+
+    if not isinstance(over_time, AUCOverTime):
+        raise TypeError(f"plot_over_time draws auc_over_time's result, got "
+                        f"{type(over_time).__name__}")
+    return draw_over_time(over_time, ax)

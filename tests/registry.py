@@ -112,6 +112,16 @@ CLUSTERED = _kind("two score columns in clusters",
 GROUPED = _kind("probabilities in three groups",
                 lambda y, s: {"y": y, "p": _sigmoid(s), "g": np.arange(len(y)) * 7 % 3},
                 labels=("y", "g"), score="p")
+def _times(n):
+    """Four periods of time, and the middle row alone in a sixth (two periods
+    later): a row that sets where the periods end."""
+    t = (np.arange(n) * 7 % 4) + 0.5
+    t[n // 2] = 5.5
+    return t
+
+
+TIMED = _kind("scores in four periods of time and one alone",
+              lambda y, s: {"y": y, "s": s, "t": _times(len(y))})
 #: the false positive rates cv_roc_curve is read at in the registry
 CV_GRID = np.array([0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0])
 # cross-validated predictions: three folds, and units of four rows nested in them
@@ -609,6 +619,15 @@ def _det_line(d, w):
 
     fpr, fnr, _ = sk(skm.det_curve, d["y"], d["s"], sample_weight=w, drop_intermediate=True)
     return np.column_stack((norm.ppf(fpr), norm.ppf(fnr)))
+
+
+def _over_time_view(r):
+    return {"auc": r.auc, "var": r.se ** 2}
+
+
+def _over_time_reference(d, w):
+    out = naive.auc_over_time(d["y"], d["s"], d["t"], 1.0, 2, w)
+    return {"auc": np.array([a for a, _ in out]), "var": np.array([b for _, b in out])}
 
 
 def _subgroup_view(r):
@@ -1336,6 +1355,22 @@ REGISTRY = [
       notes="frequency weights: scaling changes each group's DeLong standard error",
       goal="<= 2x one fastauc.roc_auc_score; >= 10x polars-ds; >= 100x pandas groupby",
       bench={}),
+    C("auc_over_time", "auc_over_time",
+      lambda d, w: f.auc_over_time(d["y"], d["s"], d["t"], freq=1.0, window=2.0,
+                                   sample_weight=w),
+      _over_time_reference, TIMED, True, view=_over_time_view, tol=1e-10,
+      reason="DeLong's variance from each window's sweep against naive's pair matrices",
+      invariances={k: v for k, v in _scale_only("auc").items() if k != "zero"},
+      notes="frequency weights: scaling changes each window's DeLong variance; a row of "
+            "weight zero still has its time, so it keeps its period in the table (removing "
+            "the only row of the last period removes the period)",
+      bad_words={"nan label": None}),
+    C("plot_over_time", "plot_over_time",
+      lambda d, w: f.plot_over_time(f.auc_over_time(d["y"], d["s"], d["t"], freq=1.0)),
+      lambda d, w: np.array([a for a, _ in naive.auc_over_time(d["y"], d["s"], d["t"], 1.0,
+                                                               1)]),
+      TIMED, False, view=lambda fig: _figure_lines(fig)[0][:, 1], slow=True,
+      bad_words={"nan label": None}),
     C("subgroup_aucs", "subgroup_aucs",
       lambda d, w: f.subgroup_aucs(d["y"], d["p"], d["g"], sample_weight=w),
       _subgroup_reference, GROUPED, True, view=_subgroup_view, tol=1e-10,

@@ -51,6 +51,9 @@ CALLS = {
     "calibration_curve": lambda y, s, s2, w, p: fastauc.calibration_curve(y, s, n_bins=4),
     "calibration_error":
         lambda y, s, s2, w, p: fastauc.calibration_error(y, s, sample_weight=w),
+    "auc_over_time":
+        lambda y, s, s2, w, p: fastauc.auc_over_time(y, s, GROUPS * 1.0, freq=1.0,
+                                                     sample_weight=w).to_dict(),
     "subgroup_aucs":
         lambda y, s, s2, w, p: fastauc.subgroup_aucs(y, s, GROUPS, sample_weight=w).to_dict(),
     "expected_roc_auc":
@@ -118,6 +121,8 @@ CALLS = {
     "plot_calibration": lambda y, s, s2, w, p: _lines(fastauc.plot_calibration(y, s,
                                                                                 sample_weight=w)),
     "plot_det": lambda y, s, s2, w, p: _lines(fastauc.plot_det(y, s, sample_weight=w)),
+    "plot_over_time": lambda y, s, s2, w, p: _lines(fastauc.plot_over_time(
+        fastauc.auc_over_time(y, s, GROUPS * 1.0, freq=1.0, sample_weight=w))),
 }
 
 

@@ -195,3 +195,130 @@ def test_subgroup_bad_input():
         fastauc.subgroup_aucs([0, 1], [0.1, 0.2], [1, 1], dropna="yes")
     with pytest.raises(ValueError, match="confidence_level"):
         fastauc.subgroup_aucs([0, 1], [0.1, 0.2], [1, 1], confidence_level=2)
+
+
+# ---------------------------------------------------------------- AUC over time
+
+
+def _drifting(rng, n=12000, days=20):
+    t = np.datetime64("2026-02-01T00") + rng.integers(0, days * 24, n) * np.timedelta64(1, "h")
+    y = rng.integers(0, 2, n)
+    day = (t - t.min()).astype("timedelta64[D]").astype(int)
+    s = np.round(1 / (1 + np.exp(-(y * (1.5 - 0.05 * day) + rng.normal(size=n) - 0.7))), 2)
+    return t, y, s
+
+
+@pytest.mark.parametrize("window", [None, "3D"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_each_window_is_roc_auc_ci_and_the_test_delong_test(window, weighted, rng):
+    t, y, s = _drifting(rng)
+    w = rng.choice([0.5, 1.0, 2.0], y.shape[0]) if weighted else None
+    res = fastauc.auc_over_time(y, s, t, freq="1D", window=window, sample_weight=w)
+    k = 1 if window is None else 3
+    days = ((t - res.start[0]) // np.timedelta64(1, "D")).astype(int)
+    ref_rows = (days >= 0) & (days < k)
+    wt = np.ones(y.shape[0]) if w is None else w
+    p_raw = []
+    for j in range(len(res)):
+        rows = (days > j - k) & (days <= j)
+        assert res.n[j] == rows.sum() and res.n_pos[j] == y[rows].sum()
+        ci = fastauc.roc_auc_ci(y[rows], s[rows], sample_weight=None if w is None else w[rows])
+        if w is None:
+            assert res.auc[j] == ci.estimate
+        else:
+            assert res.auc[j] == pytest.approx(ci.estimate, abs=1e-12)
+        assert res.se[j] == pytest.approx(ci.se, rel=1e-9)
+        assert res.average_precision[j] == pytest.approx(fastauc.average_precision_score(
+            y[rows], s[rows], sample_weight=None if w is None else w[rows]), abs=1e-12)
+        assert res.log_loss[j] == pytest.approx(fastauc.log_loss(
+            y[rows], s[rows], sample_weight=None if w is None else w[rows]), rel=1e-12)
+        if j < 2 * k - 1:  # the reference's window, or one sharing rows with it
+            assert np.isnan(res.pvalue[j])
+            p_raw.append(np.nan)
+            continue
+        test = fastauc.delong_test(y[rows], s[rows], s[ref_rows], y_true_b=y[ref_rows],
+                                   sample_weight=None if w is None else wt[rows],
+                                   sample_weight_b=None if w is None else wt[ref_rows],
+                                   alternative="less")
+        assert res.difference[j] == pytest.approx(test.difference, abs=1e-12)
+        assert res.pvalue[j] == pytest.approx(test.pvalue, rel=1e-9, abs=1e-300)
+        p_raw.append(test.pvalue)
+    from fastauc._delong import holm
+
+    np.testing.assert_allclose(res.pvalue_adjusted, holm(p_raw), rtol=1e-9)
+    assert res.flag.tolist() == ((res.pvalue_adjusted < 0.05) & (res.difference < 0)).tolist()
+    assert res.flag[-1]  # the model has drifted by then
+    frame = res.to_pandas()
+    assert list(frame.columns[:3]) == ["start", "end", "n"] and len(frame) == len(res)
+
+
+def test_unlabelled_rows_give_the_expected_auc(rng):
+    t, y, s = _drifting(rng, days=6)
+    y = y.astype(float)
+    days = ((t - t.min()) // np.timedelta64(1, "D")).astype(int)
+    y[days >= 4] = np.nan  # the last two days' labels have not arrived
+    res = fastauc.auc_over_time(y, s, t, freq="1D")
+    assert np.isnan(res.auc[4:]).all() and (res.n[4:] == 0).all()
+    for j in range(len(res)):
+        rows = days == j
+        assert res.expected_auc[j] == pytest.approx(
+            fastauc.expected_roc_auc(s[rows]).roc_auc, abs=1e-12)
+    labels = np.array([None if x != x else int(x) for x in y], dtype=object)  # None: missing
+    again = fastauc.auc_over_time(labels, s, t, freq="1D")
+    np.testing.assert_array_equal(again.auc, res.auc)
+    none = fastauc.auc_over_time(y[days < 4], s[days < 4], t[days < 4], freq="1D")
+    assert none.expected_auc is None
+
+
+def test_numeric_times_references_and_options(rng):
+    n = 6000
+    t = rng.random(n) * 6.0
+    y = rng.integers(0, 2, n)
+    s = y * (1.2 - 0.15 * t) + rng.normal(size=n)
+    base = fastauc.auc_over_time(y, s, t, freq=1.0, alternative="two-sided", adjust=None)
+    assert len(base) == 6 and base.start.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    np.testing.assert_array_equal(base.pvalue, base.pvalue_adjusted)
+    last = fastauc.auc_over_time(y, s, t, freq=1.0, reference=-1)
+    assert np.isnan(last.pvalue[-1]) and last.reference_auc == base.auc[-1]
+    span = fastauc.auc_over_time(y, s, t, freq=1.0, reference=(0.0, 2.0))
+    rows = t < 2.0
+    assert span.reference_auc == fastauc.roc_auc_score(y[rows], s[rows])
+    assert np.isnan(span.pvalue[:2]).all() and not np.isnan(span.pvalue[2:]).any()
+    no = fastauc.auc_over_time(y, s, t, freq=1.0, reference=None)
+    assert np.isnan(no.pvalue).all() and not no.flag.any()
+    both = fastauc.auc_over_time(y, s, t, freq=0.5, window=1.5)
+    assert len(both) == 12 and both.n[2] == np.count_nonzero(t < 1.5)
+
+
+@pytest.mark.parametrize("kwargs, exc, words", [
+    ({"freq": 1.0, "window": 1.5}, ValueError, "whole number of periods"),
+    ({"freq": "1D"}, TypeError, "time holds numbers"),
+    ({"freq": 1.0, "reference": "last"}, ValueError, "reference"),
+    ({"freq": 1.0, "reference": 9}, ValueError, "is not a period"),
+    ({"freq": 1.0, "adjust": "fdr"}, ValueError, "adjust"),
+    ({"freq": 1.0, "alternative": "down"}, ValueError, "alternative"),
+    ({"freq": 1.0, "expected": True}, ValueError, "need probabilities"),
+    ({"freq": -1.0}, ValueError, "positive"),
+])
+def test_over_time_bad_input(kwargs, exc, words, rng):
+    y = rng.integers(0, 2, 300)
+    s = rng.normal(size=300) * 3
+    t = np.arange(300) / 100.0
+    with pytest.raises(exc, match=words):
+        fastauc.auc_over_time(y, s, t, **kwargs)
+
+
+def test_plot_over_time(rng):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    t, y, s = _drifting(rng, days=8)
+    res = fastauc.auc_over_time(y, s, t, freq="1D", expected=True)
+    fig = res.plot()
+    labels = [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
+    assert labels[0] == "AUC" and "reference" in labels and "expected (calibrated)" in labels
+    with pytest.raises(TypeError, match="auc_over_time's result"):
+        fastauc.plot_over_time([0.5, 0.6])
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
