@@ -587,6 +587,11 @@ def _isotonic_reference(d, w):
 
     y, p = d["y"], d["p"]
     xs = np.unique(p if w is None else p[w > 0])
+    if xs.shape[0] > 1 and np.diff(xs).min() < 1e-15:
+        # scikit-learn pools values closer than float64's resolution (1e-15) as
+        # ties: the min-max formula on the exact distinct values instead
+        return dict(zip(("scores", "recalibrated"),
+                        naive.pav(p, (y == 1).astype(np.float64), w)))
     fit = sk(IsotonicRegression().fit, p, (y == 1).astype(np.float64), sample_weight=w)
     return {"scores": xs, "recalibrated": fit.predict(xs)}
 
