@@ -16,7 +16,10 @@ Rows (one warm process; scores normal + label, 50% positives):
   per AUC, beside river's ``update`` and ``get``;
 - river's AUC against the exact one on a window of 1e4 rows with scores
   rounded to 3 decimals (ties);
-- ``expected_roc_auc`` of 1e7 probabilities beside ``roc_auc_score``.
+- ``expected_roc_auc`` of 1e7 probabilities beside ``roc_auc_score``;
+- ``auc_over_time`` of 1e7 rows over 365 days with a 7-day window beside one
+  ``roc_auc_score`` of them;
+- ``subgroup_aucs`` of 1e7 rows in 10,000 groups beside ``by_group``.
 """
 
 from __future__ import annotations
@@ -131,6 +134,29 @@ def expected(n, repeats):
     return t, base
 
 
+def over_time(n, repeats):
+    """``auc_over_time`` of n rows over 365 days with a 7-day window; one
+    ``roc_auc_score`` of the same rows."""
+    rng = np.random.default_rng(4)
+    y = (rng.random(n) < 0.5).astype(np.int64)
+    s = rng.standard_normal(n) + y
+    t = np.datetime64("2026-01-01") + rng.integers(0, 365 * 24 * 60, n) * np.timedelta64(1, "m")
+    a = best_time(lambda: fastauc.auc_over_time(y, s, t, freq="1D", window="7D"), repeats)
+    b = best_time(lambda: fastauc.roc_auc_score(y, s), repeats)
+    return a, b
+
+
+def subgroups(n, groups, repeats):
+    """``subgroup_aucs`` and ``by_group`` of n rows in ``groups`` groups."""
+    rng = np.random.default_rng(5)
+    g = rng.integers(0, groups, n)
+    y = (rng.random(n) < 0.5).astype(np.int64)
+    s = rng.standard_normal(n) + y
+    a = best_time(lambda: fastauc.subgroup_aucs(y, s, g), repeats)
+    b = best_time(lambda: fastauc.by_group(y, s, g), repeats)
+    return a, b
+
+
 def table(args):
     import numba
 
@@ -143,6 +169,8 @@ def table(args):
     exact, river_auc = river_exactness()
     n_exp = 10**7 // (10 if args.quick else 1)
     t_exp, t_auc = expected(n_exp, args.repeats)
+    t_time, t_one = over_time(n_exp, args.repeats)
+    t_sub, t_by = subgroups(n_exp, 10_000 // (10 if args.quick else 1), args.repeats)
     metrics = _river()
     version = ""
     if metrics is not None:
@@ -166,6 +194,10 @@ def table(args):
         f"{'not installed' if river_auc is None else f'{river_auc:.6f}'} | |",
         f"| `expected_roc_auc` of {n_exp:,} probabilities | {_ms(t_exp)} | | "
         f"`roc_auc_score`: {_ms(t_auc)} ({t_exp / t_auc:.2f}x) |",
+        f"| `auc_over_time` of {n_exp:,} rows, 365 days, 7-day window | {_ms(t_time)} | | "
+        f"`roc_auc_score`: {_ms(t_one)} ({t_time / t_one:.2f}x) |",
+        f"| `subgroup_aucs` of {n_exp:,} rows, {10_000 // (10 if args.quick else 1):,} "
+        f"groups | {_ms(t_sub)} | | `by_group`: {_ms(t_by)} ({t_sub / t_by:.2f}x) |",
         "",
         f"{cpu_name()}, {os.cpu_count()} cores; Python {platform.python_version()}, numpy "
         f"{np.__version__}, numba {numba.__version__}, fastauc {fastauc.__version__}"

@@ -18,7 +18,9 @@ from ._sort import sort_by_class
 from ._stats import delong_variance, wald_bounds
 from ._window_state import duration, time_values
 
-__all__ = ["AUCOverTime", "periods", "summaries", "tests", "window_log_loss", "window_sums"]
+__all__ = ["AUCOverTime", "compared", "finish", "from_tables", "periods", "reference_of",
+           "summaries",
+           "window_log_loss", "window_sums"]
 
 _COLUMNS = ("n", "n_pos", "n_neg", "auc", "low", "high", "se", "average_precision",
             "log_loss", "expected_auc", "difference", "statistic", "pvalue", "pvalue_adjusted",
@@ -284,7 +286,7 @@ def summaries(tables):
     return out
 
 
-def tests(sums, ref, testable, level, alternative, adjust):
+def compared(sums, ref, testable, level, alternative, adjust):
     """Each window against the reference ``ref`` (a ``summaries`` row):
     ``(difference, statistic, pvalue, adjusted, flag)``."""
     m = sums.shape[0]
@@ -308,3 +310,97 @@ def tests(sums, ref, testable, level, alternative, adjust):
 def interval(sums, level):
     """``(se, low, high)`` of each window's AUC."""
     return wald_bounds(sums[:, 0], sums[:, 1], level)
+
+
+def reference_of(reference, sums, start, end, k):
+    """``(summary row, (start, end))`` of the reference, None without one;
+    for a ``(start, end)`` pair of times the row is None (the caller sums
+    the rows in it)."""
+    n_per = start.shape[0]
+    if reference is None:
+        return None
+    if isinstance(reference, str):
+        v.check_choice(reference, "reference", ("first",))
+        j = min(k - 1, n_per - 1)
+    elif isinstance(reference, (int, np.integer)) and not isinstance(reference, bool):
+        j = int(reference) if reference >= 0 else n_per + int(reference)
+        if not 0 <= j < n_per:
+            raise ValueError(f"reference={reference} is not a period: there are {n_per}")
+    elif isinstance(reference, tuple) and len(reference) == 2:
+        return None, (np.asarray(reference[0], dtype=start.dtype),
+                      np.asarray(reference[1], dtype=start.dtype))
+    else:
+        raise ValueError(f"reference must be 'first', a period index, a (start, end) pair or "
+                         f"None, got {reference!r}")
+    return sums[j], (start[max(0, j - k + 1)], end[j])
+
+
+def finish(sums, n_win, n_pos, losses, exp_auc, start, end, k, ref, level, alternative,
+           adjust) -> AUCOverTime:
+    """The record from the windows' sums and the reference (``reference_of``'s):
+    the intervals, the tests of the windows that share no row with the
+    reference, the adjusted p-values and the flags."""
+    n_per = start.shape[0]
+    if ref is not None:
+        ref_row, (r0, r1) = ref
+        w_start = start[np.maximum(0, np.arange(n_per) - k + 1)]
+        testable = (end <= r0) | (w_start >= r1)
+        diff, stat, pv, adj, flag = compared(sums, ref_row, testable, level, alternative,
+                                             adjust)
+        ref_auc = float(ref_row[0])
+    else:
+        diff = stat = pv = adj = np.full(n_per, np.nan)
+        flag = np.zeros(n_per, bool)
+        ref_auc = math.nan
+    se, low, high = interval(sums, level)
+    bad = int(np.count_nonzero(np.isnan(sums[:, 0]) & (n_win > 0)))
+    if bad:
+        v.warn_undefined(f"{v.ONE_CLASS} ({bad} of {n_per} windows hold a single class; their "
+                         "AUC is NaN)", stacklevel=None)
+    return AUCOverTime(start, end, n_win, n_pos, n_win - n_pos, sums[:, 0], low, high, se,
+                       sums[:, 2], losses, exp_auc, diff, stat, pv, adj, flag, ref_auc, level,
+                       alternative, adjust)
+
+
+def _merged(tables):
+    tables = [t for t in tables if len(t)]
+    if not tables:
+        return None
+    while len(tables) > 1:  # a balanced tree of merges
+        tables = [tables[i].merge(tables[i + 1]) if i + 1 < len(tables) else tables[i]
+                  for i in range(0, len(tables), 2)]
+    return tables[0]
+
+
+def from_tables(tables, expected_tables, rows, pos_rows, k, probs):
+    """``window_sums``' and ``window_log_loss``' numbers from each period's
+    table of distinct scores (what :class:`~fastauc.Accumulator` keeps of a
+    stream read in batches): each window's table the merge of its periods',
+    swept once with DeLong's moments.  ``expected_tables``: each period's
+    table of probabilities with all weight counted positive, or None."""
+    n_per = len(tables)
+    sums = np.full((n_per, 5), np.nan)
+    losses = np.full(n_per, np.nan) if probs else None
+    exp_auc = None if expected_tables is None else np.full(n_per, np.nan)
+    eps = np.finfo(np.float64).eps
+    for j in range(n_per):
+        lo = max(0, j - k + 1)
+        t = _merged(tables[lo:j + 1])
+        if t is None:
+            sums[j, 3:] = 0.0
+        else:
+            sums[j] = summaries([t])[0]
+            if probs and sums[j, 3] + sums[j, 4] > 0:
+                p = np.clip(t.scores, eps, 1.0 - eps)
+                losses[j] = float(np.dot(t.pos, -np.log(p)) + np.dot(t.neg, -np.log1p(-p))) / (
+                    sums[j, 3] + sums[j, 4])
+        if exp_auc is not None:
+            e = _merged(expected_tables[lo:j + 1])
+            if e is not None:
+                p = e.scores
+                sw = type(e)(e.keys, p * e.pos, (1.0 - p) * e.pos).sweep()
+                if sw.tp > 0 and sw.fp > 0:
+                    exp_auc[j] = sw.auc
+    n_win = _window_totals(np.asarray(rows, np.float64), k).astype(np.int64)
+    n_pos = _window_totals(np.asarray(pos_rows, np.float64), k).astype(np.int64)
+    return sums, n_win, n_pos, losses, exp_auc

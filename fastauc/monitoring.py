@@ -466,48 +466,16 @@ def auc_over_time(y_true, y_score, time, *, freq, window=None, reference="first"
         raise ValueError("expected AUCs need probabilities: y_score has values outside [0, 1]")
     if expected is True or (expected == "auto" and missing.any() and probs):
         exp_auc = ot.window_sums(np.ones(n, bool), s, w, codes, n_per, k, expected=True)[0][:, 0]
-    # the reference
-    first = 0
-    ref_row, ref_span = None, None
-    if reference is not None:
-        if isinstance(reference, str):
-            v.check_choice(reference, "reference", ("first",))
-            j = min(k - 1, n_per - 1)
-            ref_row, ref_span = sums[j], (start[max(0, j - k + 1)], end[j])
-        elif isinstance(reference, (int, np.integer)) and not isinstance(reference, bool):
-            j = int(reference) if reference >= 0 else n_per + int(reference)
-            if not 0 <= j < n_per:
-                raise ValueError(f"reference={reference} is not a period: there are {n_per}")
-            ref_row, ref_span = sums[j], (start[max(0, j - k + 1)], end[j])
-        elif isinstance(reference, tuple) and len(reference) == 2:
-            bounds = ot.time_values(np.array(list(reference), dtype=start.dtype), 2,
-                                    "reference")[0]
-            t_lab = ot.time_values(time, n, "time")[0][lab]
-            inside = (t_lab >= bounds[0]) & (t_lab < bounds[1])
-            if not inside.any():
-                raise ValueError(f"reference={reference!r} holds no labelled row")
-            ref_row = ot.summaries([Table.from_rows(is_pos[inside], s_l[inside],
-                                                    w_l[inside] if w_l.shape[0] else w_l)])[0]
-            ref_span = (np.asarray(reference[0], dtype=start.dtype),
-                        np.asarray(reference[1], dtype=start.dtype))
-        else:
-            raise ValueError(f"reference must be 'first', a period index, a (start, end) pair "
-                             f"or None, got {reference!r}")
-    if ref_row is not None:
-        w_start = start[np.maximum(0, np.arange(n_per) - k + 1)]
-        testable = (end <= ref_span[0]) | (w_start >= ref_span[1])
-        diff, stat, pv, adj, flag = ot.tests(sums, ref_row, testable, level, alternative,
-                                             adjust)
-        ref_auc = float(ref_row[0])
-    else:
-        diff = stat = pv = adj = np.full(n_per, np.nan)
-        flag = np.zeros(n_per, bool)
-        ref_auc = math.nan
-    se, low, high = ot.interval(sums, level)
-    bad = int(np.count_nonzero(np.isnan(sums[:, 0]) & (n_win > first)))
-    if bad:
-        v.warn_undefined(f"{v.ONE_CLASS} ({bad} of {n_per} windows hold a single class; their "
-                         "AUC is NaN)", stacklevel=None)
-    return AUCOverTime(start, end, n_win, n_pos, n_win - n_pos, sums[:, 0], low, high, se,
-                       sums[:, 2], losses, exp_auc, diff, stat, pv, adj, flag, ref_auc, level,
-                       alternative, adjust)
+    ref = ot.reference_of(reference, sums, start, end, k)
+    if ref is not None and ref[0] is None:  # a (start, end) pair: the rows in it
+        bounds = ot.time_values(np.array(list(reference), dtype=start.dtype), 2,
+                                "reference")[0]
+        t_lab = ot.time_values(time, n, "time")[0][lab]
+        inside = (t_lab >= bounds[0]) & (t_lab < bounds[1])
+        if not inside.any():
+            raise ValueError(f"reference={reference!r} holds no labelled row")
+        ref = (ot.summaries([Table.from_rows(is_pos[inside], s_l[inside],
+                                             w_l[inside] if w_l.shape[0] else w_l)])[0],
+               ref[1])
+    return ot.finish(sums, n_win, n_pos, losses, exp_auc, start, end, k, ref, level,
+                     alternative, adjust)
