@@ -37,7 +37,7 @@ from ._table import Table, sorted_tallies
 from .calibration import brier_score_loss, calibration_error
 from .coords import coords
 from .coords_intervals import coords_ci
-from .delong import roc_auc_ci
+from .delong import delong_test, roc_auc_ci
 from .losses import log_loss
 from .ranking import average_precision_score, det_curve, precision_recall_curve, roc_auc_score
 from .ranking import roc_curve
@@ -529,6 +529,23 @@ class Accumulator:
         bootstrap needs the rows, which an accumulator does not keep."""
         return self._call(roc_auc_ci, uses_pos_label=False, method="delong",
                           confidence_level=confidence_level, transform=transform)
+
+    def delong_test(self, other, alternative="two-sided", confidence_level=0.95, margin=0.0):
+        """DeLong's unpaired test of this AUC against ``other``'s (an
+        accumulator or a :class:`Window` of other rows: two periods, two
+        windows of a stream): :func:`delong_test` with ``y_true_b=``, pROC's
+        test, on the two sets of rows.  The bootstrap needs the rows."""
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"delong_test compares with an Accumulator or a Window, got "
+                            f"{type(other).__name__}")
+        y, s, w, pos = self._rows_of()
+        yb, sb, wb, _ = other._rows_of()
+        if pos is None:  # both sides' labels to one positive class: this one's rule
+            positive = self._positive_of(self._classes)
+            y, yb = y == positive, yb == positive
+        return delong_test(y, s, sb, y_true_b=yb, sample_weight=w, sample_weight_b=wb,
+                           alternative=alternative, confidence_level=confidence_level,
+                           margin=margin)
 
     def mann_whitney_u(self, alternative="two-sided", use_continuity=True, method="auto"):
         """``mann_whitney_u`` of the rows seen."""

@@ -259,3 +259,24 @@ def test_a_failed_update_leaves_the_window_as_it_was():
     with pytest.raises(ValueError):
         win.update(2, 0.3)
     assert (win.roc_auc(), win.n_samples) == before
+
+
+def test_delong_test_between_two_windows(rng):
+    _, y, s, w = _stream(8, 9000, 1)
+    s2 = s + (np.arange(9000) > 6000) * rng.normal(size=9000)  # worse later
+    old, new = Window(rows=3000), Window(rows=3000)
+    old.update(y[:3000], s2[:3000], sample_weight=w[:3000])
+    for a in range(3000, 9000, 1000):
+        new.update(y[a:a + 1000], s2[a:a + 1000], sample_weight=w[a:a + 1000])
+    res = new.delong_test(old, alternative="less")
+    ref = fastauc.delong_test(y[6000:], s2[6000:], s2[:3000], y_true_b=y[:3000],
+                              sample_weight=w[6000:], sample_weight_b=w[:3000],
+                              alternative="less")
+    assert (res.statistic, res.pvalue, res.df) == pytest.approx(
+        (ref.statistic, ref.pvalue, ref.df), rel=1e-9)
+    assert res.pvalue < 0.01
+    acc = fastauc.Accumulator().update(y[:3000], s2[:3000], sample_weight=w[:3000])
+    assert new.delong_test(acc).pvalue == pytest.approx(
+        new.delong_test(old).pvalue, rel=1e-12)
+    with pytest.raises(TypeError, match="Accumulator or a Window"):
+        new.delong_test([1, 2])
