@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as v
-from ._kernels.subgroups import background_aucs, placed_by_group
+from ._kernels.subgroups import background_aucs, block_group_counts, placed_by_group
 from ._parallel import map_units, row_blocks
 from ._sort import sort_by_class
 from ._stats import wald_bounds
@@ -110,9 +110,26 @@ def background_columns(is_pos, s, w, codes, n_codes, level):
     gpos = np.empty(m, np.uint8)
     gw = np.empty(m if pw.shape[0] else 0)
     gX, gT = np.empty(m), np.empty(m)
-    placed_by_group(keys, pay, pw, starts, gk, gpos, gw, gX, gT)
-    P = float(pw[(pay & 1) == 1].sum()) if pw.shape[0] else float(np.count_nonzero(pay & 1))
-    N = float(pw[(pay & 1) == 0].sum()) if pw.shape[0] else float(m - np.count_nonzero(pay & 1))
+    # blocks of the sorted rows (sizes of the data alone; no run of tied scores
+    # cut) placed on the threads, each from the weight below it and its own cursors
+    cuts = [0]
+    for _, b in row_blocks(m)[:-1]:
+        while b < m and keys[b] == keys[b - 1]:
+            b += 1
+        if cuts[-1] < b < m:
+            cuts.append(b)
+    cuts = np.array(cuts + [m], np.int64)
+    nb = cuts.shape[0] - 1
+    block_counts = np.zeros((nb, n_codes), np.int64)
+    class_w = np.zeros((nb, 2))
+    block_group_counts(pay, pw, cuts, block_counts, class_w)
+    cursors = starts[:-1] + np.concatenate((np.zeros((1, n_codes), np.int64),
+                                            np.cumsum(block_counts, axis=0)[:-1]))
+    below = np.concatenate((np.zeros((1, 2)), np.cumsum(class_w, axis=0)))
+    P, N = float(below[-1, 1]), float(below[-1, 0])
+    map_units(placed_by_group, [(keys, pay, pw, cursors[b], gk, gpos, gw, gX, gT,
+                                 int(cuts[b]), int(cuts[b + 1]), float(below[b, 1]),
+                                 float(below[b, 0]), P) for b in range(nb)])
     out = np.empty((n_codes, 6))
     # groups in blocks of about equal rows on the threads (each group's own numbers)
     cuts = [0]

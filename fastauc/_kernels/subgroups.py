@@ -20,27 +20,38 @@ import numpy as np
 
 from .._jit import jit
 
-__all__ = ["background_aucs", "placed_by_group"]
+__all__ = ["background_aucs", "block_group_counts", "placed_by_group"]
 
 
 @jit
-def placed_by_group(keys, payload, pw, starts, gk, gpos, gw, gX, gT):
+def block_group_counts(payload, pw, cuts, counts, class_w):
+    """Per block of rows ``cuts[b]:cuts[b + 1]``: each group's rows
+    (``counts[b, g]``) and the block's negative and positive weight
+    (``class_w[b]``)."""
+    weighted = pw.shape[0] > 0
+    for b in range(cuts.shape[0] - 1):
+        for q in range(cuts[b], cuts[b + 1]):
+            counts[b, payload[q] >> 1] += 1
+            class_w[b, payload[q] & 1] += pw[q] if weighted else 1.0
+
+
+@jit
+def placed_by_group(keys, payload, pw, starts, gk, gpos, gw, gX, gT, lo, hi, below_p,
+                    below_n, total_p):
     """The rows (``keys`` ascending, ``payload`` their ``group << 1 |
     is_pos``, ``pw`` their weights, empty: unit) with their placements among
-    all rows, laid out by group (a stable counting sort: group ``g`` at
-    ``starts[g]:starts[g + 1]``, still ascending).  A negative gets the
-    positive weight strictly above its score (``gX``) and at it (``gT``), a
-    positive the negative weight strictly below it and at it."""
-    n = keys.shape[0]
+    all rows, laid out by group (a stable counting sort: group ``g``'s next
+    row goes to ``starts[g]``, which advances; still ascending).  A negative
+    gets the positive weight strictly above its score (``gX``) and at it
+    (``gT``), a positive the negative weight strictly below it and at it.
+    Only rows ``lo:hi`` (a block that cuts no run of tied scores), from the
+    weights below them ``below_p``/``below_n`` (``total_p``: all the
+    positive weight): blocks run on the threads, each with its own
+    ``starts``."""
+    n = hi
     weighted = pw.shape[0] > 0
-    total_p = 0.0
-    for q in range(n):
-        if payload[q] & 1:
-            total_p += pw[q] if weighted else 1.0
-    cursor = starts[:-1].copy()
-    below_p = 0.0
-    below_n = 0.0
-    i = 0
+    cursor = starts
+    i = lo
     while i < n:
         j = i
         tp = 0.0
