@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as v
+from ._kernels.periods import payload_of
 from ._kernels.subgroups import background_aucs, block_group_counts, placed_by_group
 from ._parallel import map_units, row_blocks
 from ._sort import sort_by_class
@@ -99,12 +100,16 @@ def background_columns(is_pos, s, w, codes, n_codes, level):
     (NaN where a group or its background lacks a class), from validated rows
     (``codes`` >= 0)."""
     n = s.shape[0]
-    payload = (codes.astype(np.int64) << 1) | is_pos  # each row's group and class
+    # each row's group and class (and the groups' rows, counted in the same pass)
+    payload = np.empty(n, np.int64 if n_codes >= 1 << 30 else np.int32)
+    rows, pos_rows = np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64)
+    payload_of(codes, is_pos, payload, rows, pos_rows)
     # rows of weight zero are left out of the sort: they add nothing anywhere
     runs = sort_by_class(np.ones(n, bool), s, w, extra=payload, name="y_score")
     keys, pay, pw = runs.pk, runs.px, runs.pw
     m = keys.shape[0]
-    counts = np.bincount(pay >> 1, minlength=n_codes)
+    # rows of weight zero left the sort: count what it kept
+    counts = np.bincount(pay >> 1, minlength=n_codes) if w.shape[0] else rows
     starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     gk = np.empty(m, np.uint64)
     gpos = np.empty(m, np.uint8)

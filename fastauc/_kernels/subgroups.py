@@ -100,9 +100,9 @@ def _group_totals(is_pos, w, a, b):
 
 @jit
 def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
-    """One pass over a group's rows ``a:b`` (ascending score).  Without
-    centres (NaN) it writes the two AUCs' pair weights; with them, the two
-    variances' sums, centred.  ``out``: bpsn_num, bnsp_num, bpsn_s10, bpsn_s01,
+    """One pass over a group's rows ``a:b`` (ascending score): the two AUCs'
+    pair weights (``out[0:2]``) and the sums of the squared placements' distances
+    from the centres ``c_bpsn``/``c_bnsp`` (``out[2:6]``).  ``out``: bpsn_num, bnsp_num, bpsn_s10, bpsn_s01,
     bnsp_s10, bnsp_s01."""
     weighted = w.shape[0] > 0
     p_bg = P - pg
@@ -112,7 +112,6 @@ def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
     inv_ng = 1.0 / ng if ng > 0.0 else 0.0
     inv_pbg = 1.0 / p_bg if p_bg > 0.0 else 0.0
     inv_nbg = 1.0 / n_bg if n_bg > 0.0 else 0.0
-    centred = c_bpsn == c_bpsn
     below_gn = 0.0  # the group's negative weight below the current key
     below_gp = 0.0
     i = a
@@ -157,79 +156,72 @@ def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
                 # BNSP: its placement among the background negatives
                 raw = X[r] - below_gn + 0.5 * (T[r] - gn)
                 v10 = raw * inv_nbg
-                if centred:
-                    d = v10 - c_bnsp
-                    s10_bnsp += x * d * d
-                    # BPSN: a group positive, left out of the background positives
-                    u = (below_gn + 0.5 * gn) * inv_ng - c_bpsn
-                    s_g_pos += x * u * u
-                else:
-                    num_bnsp += x * raw
+                num_bnsp += x * raw
+                d = v10 - c_bnsp
+                s10_bnsp += x * d * d
+                # BPSN: a group positive, left out of the background positives
+                u = (below_gn + 0.5 * gn) * inv_ng - c_bpsn
+                s_g_pos += x * u * u
             else:
                 raw = X[r] - above_gp + 0.5 * (T[r] - gp)
                 v01 = raw * inv_pbg
-                if centred:
-                    d = v01 - c_bpsn
-                    s01_bpsn += x * d * d
-                    u = (above_gp + 0.5 * gp) * inv_pg - c_bnsp
-                    s_g_neg += x * u * u
-                else:
-                    num_bpsn += x * raw
-        if centred:
-            if rn >= 0:
-                # BPSN: all positives from the previous group-negative key up to here
-                a_k = X[rn]  # positive weight above the key, and at it
-                ta_k = T[rn]
-                if prev_key_neg:
-                    between = prev_A - a_k - ta_k
-                else:
-                    between = P - a_k - ta_k  # every positive below this key
-                u = below_gn * inv_ng - c_bpsn
-                s_all_pos += between * u * u
-                u = (below_gn + 0.5 * gn) * inv_ng - c_bpsn
-                s_all_pos += ta_k * u * u
-                prev_A = a_k
-                prev_key_neg = True
-            if rp >= 0:
-                # BNSP: all negatives between the previous group-positive key and here
-                b_k = X[rp]  # negative weight below the key, and at it
-                tb_k = T[rp]
-                if prev_key_pos:
-                    between = b_k - prev_B - prev_TB
-                else:
-                    between = b_k
-                u = (above_gp + gp) * inv_pg - c_bnsp
-                s_all_neg += between * u * u
+                num_bpsn += x * raw
+                d = v01 - c_bpsn
+                s01_bpsn += x * d * d
                 u = (above_gp + 0.5 * gp) * inv_pg - c_bnsp
-                s_all_neg += tb_k * u * u
-                prev_B = b_k
-                prev_TB = tb_k
-                prev_key_pos = True
+                s_g_neg += x * u * u
+        if rn >= 0:
+            # BPSN: all positives from the previous group-negative key up to here
+            a_k = X[rn]  # positive weight above the key, and at it
+            ta_k = T[rn]
+            if prev_key_neg:
+                between = prev_A - a_k - ta_k
+            else:
+                between = P - a_k - ta_k  # every positive below this key
+            u = below_gn * inv_ng - c_bpsn
+            s_all_pos += between * u * u
+            u = (below_gn + 0.5 * gn) * inv_ng - c_bpsn
+            s_all_pos += ta_k * u * u
+            prev_A = a_k
+            prev_key_neg = True
+        if rp >= 0:
+            # BNSP: all negatives between the previous group-positive key and here
+            b_k = X[rp]  # negative weight below the key, and at it
+            tb_k = T[rp]
+            if prev_key_pos:
+                between = b_k - prev_B - prev_TB
+            else:
+                between = b_k
+            u = (above_gp + gp) * inv_pg - c_bnsp
+            s_all_neg += between * u * u
+            u = (above_gp + 0.5 * gp) * inv_pg - c_bnsp
+            s_all_neg += tb_k * u * u
+            prev_B = b_k
+            prev_TB = tb_k
+            prev_key_pos = True
         below_gp += gp
         below_gn += gn
         i = j
-    if centred:
-        # the positives above the group's highest negative key: placement 1
-        if prev_key_neg:
-            u = 1.0 - c_bpsn
-            s_all_pos += prev_A * u * u
-        else:
-            u = 0.0 - c_bpsn
-            s_all_pos += P * u * u
-        # the negatives above the group's highest positive key: placement 0
-        if prev_key_pos:
-            u = 0.0 - c_bnsp
-            s_all_neg += (N - prev_B - prev_TB) * u * u
-        else:
-            u = 1.0 - c_bnsp
-            s_all_neg += N * u * u
-        out[2] = s_all_pos - s_g_pos
-        out[3] = s01_bpsn
-        out[4] = s10_bnsp
-        out[5] = s_all_neg - s_g_neg
+    # the positives above the group's highest negative key: placement 1
+    if prev_key_neg:
+        u = 1.0 - c_bpsn
+        s_all_pos += prev_A * u * u
     else:
-        out[0] = num_bpsn
-        out[1] = num_bnsp
+        u = 0.0 - c_bpsn
+        s_all_pos += P * u * u
+    # the negatives above the group's highest positive key: placement 0
+    if prev_key_pos:
+        u = 0.0 - c_bnsp
+        s_all_neg += (N - prev_B - prev_TB) * u * u
+    else:
+        u = 1.0 - c_bnsp
+        s_all_neg += N * u * u
+    out[2] = s_all_pos - s_g_pos
+    out[3] = s01_bpsn
+    out[4] = s10_bnsp
+    out[5] = s_all_neg - s_g_neg
+    out[0] = num_bpsn
+    out[1] = num_bnsp
 
 
 @jit
@@ -250,7 +242,8 @@ def background_aucs(keys, is_pos, w, X, T, starts, P, N, g0, g1, out):
         n_bg = N - ng
         out[g, 4] = pg
         out[g, 5] = ng
-        _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, nan, nan, sums)
+        # one walk: the pair weights, and the squared placements about 1/2
+        _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, 0.5, 0.5, sums)
         # the pair weight over the pairs, as roc_auc_score divides it
         bpsn = sums[0] / (p_bg * ng) if p_bg > 0.0 and ng > 0.0 else nan
         bnsp = sums[1] / (pg * n_bg) if pg > 0.0 and n_bg > 0.0 else nan
@@ -258,11 +251,11 @@ def background_aucs(keys, is_pos, w, X, T, starts, P, N, g0, g1, out):
         out[g, 2] = bnsp
         out[g, 1] = nan
         out[g, 3] = nan
-        if bpsn == bpsn or bnsp == bnsp:
-            cb = bpsn if bpsn == bpsn else 0.5
-            cn = bnsp if bnsp == bnsp else 0.5
-            _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, cb, cn, sums)
-            if bpsn == bpsn and p_bg > 1.0 and ng > 1.0:
-                out[g, 1] = sums[2] / (p_bg - 1.0) / p_bg + sums[3] / (ng - 1.0) / ng
-            if bnsp == bnsp and pg > 1.0 and n_bg > 1.0:
-                out[g, 3] = sums[4] / (pg - 1.0) / pg + sums[5] / (n_bg - 1.0) / n_bg
+        if bpsn == bpsn and p_bg > 1.0 and ng > 1.0:
+            d2 = (bpsn - 0.5) ** 2  # sum w (V - AUC)^2 = sum w (V - 1/2)^2 - W (AUC - 1/2)^2
+            out[g, 1] = ((sums[2] - p_bg * d2) / (p_bg - 1.0) / p_bg
+                         + (sums[3] - ng * d2) / (ng - 1.0) / ng)
+        if bnsp == bnsp and pg > 1.0 and n_bg > 1.0:
+            d2 = (bnsp - 0.5) ** 2
+            out[g, 3] = ((sums[4] - pg * d2) / (pg - 1.0) / pg
+                         + (sums[5] - n_bg * d2) / (n_bg - 1.0) / n_bg)
