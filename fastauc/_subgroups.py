@@ -16,7 +16,7 @@ from ._parallel import map_units, row_blocks
 from ._sort import sort_by_class
 from ._stats import wald_bounds
 
-__all__ = ["SubgroupAUCs", "background_columns"]
+__all__ = ["SubgroupAUCs", "background_columns", "background_extra"]
 
 _COLUMNS = ("n", "n_pos", "n_neg", "subgroup_auc", "subgroup_low", "subgroup_high",
             "subgroup_se", "bpsn_auc", "bpsn_low", "bpsn_high", "bpsn_se", "bnsp_auc",
@@ -170,3 +170,19 @@ def validated(y_true, y_score, sample_weight, pos_label):
     s = v.as_float_array(v.as_array(y_score, "y_score"), "y_score")
     is_pos, _, w = v.binary_rows(y_true, sample_weight, pos_label, frequency=True, y_score=s)
     return is_pos, s, w
+
+
+def background_extra(is_pos, s, w, gc, level) -> dict:
+    """Each group's BPSN and BNSP AUCs with their intervals, as columns of
+    ``by_group``'s ``extra`` (the groups with rows, rows without a group
+    label left out)."""
+    codes = gc.codes
+    keep = codes >= 0
+    if not keep.all():
+        is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
+        w = w[keep] if w.shape[0] else w
+    cols = background_columns(is_pos, s, w, codes, gc.n_groups, level)
+    present = np.bincount(codes, minlength=gc.n_groups) > 0
+    names = ("bpsn_auc", "bpsn_low", "bpsn_high", "bpsn_se", "bnsp_auc", "bnsp_low",
+             "bnsp_high", "bnsp_se")
+    return {n: c[present] for n, c in zip(names, cols) if not n.endswith("_se")}

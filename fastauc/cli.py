@@ -369,13 +369,19 @@ def _refuse_chosen_on_cluster(chosen, engine):
                        "option to report in memory, or use --stream")
 
 
-def run_report(args, out=sys.stdout):
+def run_report(args, out=None):
     """``fastauc report``: read, validate, report (per group with ``--by``), optionally plot."""
     import fastauc
+
+    out = sys.stdout if out is None else out
 
     chosen = _chosen(args)
     by_cols = list(dict.fromkeys(args.by or []))
     cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
+    if args.background and (not by_cols or args.stream or args.dask or args.scheduler
+                            or args.spark is not False or args.spark_table):
+        raise CLIError("--background needs --by, and the report in memory (not --stream, "
+                       "--dask or --spark)")
     if args.spark is not False or args.spark_table:
         if args.dask or args.scheduler:
             raise CLIError("choose one engine: --spark or --dask/--scheduler")
@@ -389,6 +395,9 @@ def run_report(args, out=sys.stdout):
         return _print_report(args, _dask_report(args, cols, by_cols, chosen["calibration"]),
                              by_cols, out)
     if _should_stream(args, cols):
+        if args.background:
+            raise CLIError("--background needs the report in memory: this file is read in "
+                           "batches (raise --memory-budget)")
         rep = _stream_report(args, cols, by_cols, chosen)
         return _print_report(args, rep, by_cols, out)
     data = read_columns(args.file, cols)
@@ -414,7 +423,7 @@ def run_report(args, out=sys.stdout):
     try:
         rep = fastauc.report(target, S, sample_weight=w, ci=args.ci, names=args.score,
                              pos_label=pos_label, by=by, plot=args.plot, plot_seed=args.seed,
-                             **chosen, **options)
+                             background=args.background, **chosen, **options)
     except (ValueError, TypeError) as exc:
         raise _library_error(exc) from None
     return _print_report(args, rep, by_cols, out)
@@ -474,6 +483,8 @@ def _report_parser(sub):
                    "discrimination and uncertainty, and the 15-bin ECE): by default for score "
                    "columns of probabilities (all in [0, 1]); --calibration for every column "
                    "(an error for scores outside [0, 1]), --no-calibration never")
+    r.add_argument("--background", action="store_true",
+                   help="with --by: each group's BPSN and BNSP AUCs (in memory only)")
     r.add_argument("--json", action="store_true", help="print only JSON on stdout")
     r.add_argument("--dropna", action="store_true",
                    help="drop rows with a missing target, score, weight or group label")

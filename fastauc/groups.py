@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _validation as v
 from ._device import dispatch
+from ._subgroups import background_extra
 from ._groups import group_codes
 from ._probabilities import binned_error, table_bins
 from ._report_blocks import CALIBRATION_BINS, check_rates
@@ -191,7 +192,7 @@ def format_table(result: GroupMetrics, max_rows: int = 40) -> str:
 @dispatch("y_score")
 def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
              confidence_level=0.95, dropna=False, at_specificity=None, at_sensitivity=None,
-             calibration=False) -> GroupMetrics:
+             calibration=False, background=False) -> GroupMetrics:
     """ROC AUC with its DeLong interval, AP, log loss and counts for every group.
 
     One sort of all rows (a counting sort by group, then each group's scores)
@@ -236,6 +237,11 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
         (``miscalibration``, ``discrimination``, ``uncertainty``:
         :func:`brier_decomposition`) and its 15-bin ECE
         (:func:`calibration_error`); the scores must be probabilities.
+    background : bool, default=False
+        Add each group's BPSN and BNSP AUCs (:func:`subgroup_aucs`: the
+        positives outside the group over its negatives, and its positives
+        over the negatives outside it) with DeLong's intervals, in columns
+        ``bpsn_auc``, ``bpsn_low``, ``bpsn_high``, ``bnsp_auc``, ...
 
     Returns
     -------
@@ -292,6 +298,9 @@ def by_group(y_true, y_score, groups, *, sample_weight=None, pos_label=None,
     if any(r[2] for r in rates) or calibration:
         res = dataclasses.replace(res, extra=_group_extras(is_pos, s, w, gc.codes, rates,
                                                            calibration))
+    if background:
+        res = dataclasses.replace(res, extra={**res.extra, **background_extra(
+            is_pos, s, w, gc, level)})
     return res
 
 

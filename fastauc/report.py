@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from ._resample import layout_table_ap, layouts
 from ._stats import wald_interval
 from .bootstrap import bootstrap_ci
 from ._groups import group_codes
+from ._subgroups import background_extra
 from .groups import format_table, group_metrics
 from .thresholds import ThresholdMetrics
 
@@ -435,7 +436,7 @@ def _copy_rows(S, columns, a, b):
 
 def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos_label=None,
            confidence_level=0.95, by=None, at_specificity=None, at_sensitivity=None,
-           calibration=None, plot=None, plot_seed=0, **bootstrap_options):
+           calibration=None, plot=None, plot_seed=0, background=False, **bootstrap_options):
     """AUC with its interval, Gini, average precision, log loss, best thresholds,
     lift, and paired DeLong tests, for one or several score columns; the
     sensitivity at chosen specificities (and back) with intervals; the Brier
@@ -471,7 +472,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         as ``groups`` in :func:`by_group`.  When given, ``report.by_group``
         holds each model's :func:`by_group` table (DeLong intervals at
         ``confidence_level``, whatever ``ci``), printed after the report and
-        included in ``to_dict()``.  A missing label raises.
+        included in ``to_dict()``.  A missing label raises.  With
+        ``background=True`` (in memory only) the tables add each group's
+        BPSN and BNSP AUCs (:func:`subgroup_aucs`).
     at_specificity : float or sequence of float, default=None
         Specificities in [0, 1], e.g. ``(0.9, 0.95)``: each model's
         sensitivity there, as :func:`coords` gives it (``input="specificity"``;
@@ -643,6 +646,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         codes = group_codes(by, n)
         groups = {names[j]: group_metrics(is_pos, columns[j], w, codes, level, name=names[j])
                   for j in range(k)}
+        if background:  # each group's BPSN and BNSP AUCs (subgroup_aucs')
+            groups = {m: replace(g, extra=background_extra(
+                is_pos, columns[j], w, codes, level)) for j, (m, g) in enumerate(groups.items())}
     # the one sort per column: each layout gives the DeLong placements and the table
     # and, in the same walk, every row's DeLong placement in each model: one
     # DeLong covariance for all models gives their intervals and every paired test

@@ -90,3 +90,17 @@ def test_monitor_errors(files, capsys):
     with pytest.raises(SystemExit):
         main(base + ["--time", "ts", "--reference", "somewhere"])
     assert "--reference" in capsys.readouterr().err
+
+
+def test_report_background_columns(tmp_path, capfd):
+    rng = np.random.default_rng(1)
+    path = tmp_path / "g.csv"
+    pd.DataFrame({"y": rng.integers(0, 2, 2000), "p": rng.random(2000),
+                  "g": rng.choice(["a", "b"], 2000)}).to_csv(path, index=False)
+    assert main(["report", str(path), "--target", "y", "--score", "p", "--by", "g",
+                 "--background"]) == 0
+    assert "bpsn_auc" in capfd.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["report", str(path), "--target", "y", "--score", "p", "--by", "g",
+              "--background", "--stream"])
+    assert "--background needs" in capfd.readouterr().err

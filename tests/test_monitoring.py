@@ -322,3 +322,21 @@ def test_plot_over_time(rng):
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_background_columns_in_by_group_and_report(rng):
+    g = rng.choice(["a", "b", "c", "d"], 3000)
+    y = rng.integers(0, 2, 3000)
+    s = y + rng.normal(size=3000) + 0.4 * (g == "c")
+    w = rng.choice([0.5, 1.0, 2.0], 3000)
+    sub = fastauc.subgroup_aucs(y, s, g, sample_weight=w)
+    res = fastauc.by_group(y, s, g, sample_weight=w, background=True)
+    for col in ("bpsn_auc", "bpsn_low", "bpsn_high", "bnsp_auc", "bnsp_low", "bnsp_high"):
+        np.testing.assert_array_equal(res.extra[col], getattr(sub, col))
+    assert "bpsn_auc" not in fastauc.by_group(y, s, g).extra
+    rep = fastauc.report(y, np.column_stack((s, -s)), by=g, background=True)
+    np.testing.assert_array_equal(rep.by_group["model_1"].extra["bnsp_auc"],
+                                  fastauc.subgroup_aucs(y, s, g).bnsp_auc)
+    np.testing.assert_array_equal(rep.by_group["model_2"].extra["bpsn_auc"],
+                                  fastauc.subgroup_aucs(y, -s, g).bpsn_auc)
+    assert "bpsn_auc" in rep.to_dict()["by_group"]["model_1"]
