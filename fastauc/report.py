@@ -472,9 +472,7 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         as ``groups`` in :func:`by_group`.  When given, ``report.by_group``
         holds each model's :func:`by_group` table (DeLong intervals at
         ``confidence_level``, whatever ``ci``), printed after the report and
-        included in ``to_dict()``.  A missing label raises.  With
-        ``background=True`` (in memory only) the tables add each group's
-        BPSN and BNSP AUCs (:func:`subgroup_aucs`).
+        included in ``to_dict()``.  A missing label raises.
     at_specificity : float or sequence of float, default=None
         Specificities in [0, 1], e.g. ``(0.9, 0.95)``: each model's
         sensitivity there, as :func:`coords` gives it (``input="specificity"``;
@@ -502,6 +500,9 @@ def report(y_true, y_scores, *, sample_weight=None, ci="delong", names=None, pos
         (no second sort; needs matplotlib: ``pip install 'fastauc[plot]'``).
     plot_seed : int, default=0
         Seed of the plot's bootstrap bands.
+    background : bool, default=False
+        With ``by``: each group's BPSN and BNSP AUCs (:func:`subgroup_aucs`)
+        added to its table.
     **bootstrap_options
         For ``ci="bootstrap"``: ``n_resamples``, ``random_state``, ``progress``...
 
