@@ -244,6 +244,40 @@ def test_clustered_delong_and_bootstrap_equal_in_memory(client, parts, range_row
         assert np.isnan(fd.roc_auc_ci(Y, S, cluster=one).se)
 
 
+@pytest.mark.parametrize("parts", [1, 7])
+def test_auc_over_time_equals_in_memory(client, parts, rng):
+    """Each block's tables per period, dealt to buckets of periods with their
+    windows' earlier periods: the in-memory periods, windows and tests."""
+    n = 6000
+    t = np.datetime64("2026-01-01") + rng.integers(0, 10 * 24, n) * np.timedelta64(1, "h")
+    day = (t - t.min()) // np.timedelta64(1, "D")
+    y = rng.integers(0, 2, n).astype(float)
+    p = np.round(1 / (1 + np.exp(-(y * (1.5 - 0.1 * day) + rng.normal(size=n) - 0.7))), 2)
+    w = rng.choice([0.5, 1.0, 2.0], n)
+    y[day >= 9] = np.nan  # not labelled yet
+    chunks = _chunks(n, parts, rng)
+    Y, P, W = (da.from_array(x, chunks=chunks) for x in (y, p, w))
+    T = da.from_array(t, chunks=chunks)
+    for kw in ({"window": "2D"}, {"window": "3D", "reference": -2, "alternative": "two-sided"},
+               {"reference": (np.datetime64("2026-01-02"), np.datetime64("2026-01-04"))}):
+        for weights, dw in ((None, None), (w, W)):
+            ref = fastauc.auc_over_time(y, p, t, freq="1D", sample_weight=weights, **kw)
+            got = fd.auc_over_time(Y, P, T, freq="1D", sample_weight=dw, **kw)
+            np.testing.assert_allclose(got.auc, ref.auc, rtol=1e-12, atol=1e-14)
+            np.testing.assert_allclose(got.se, ref.se, rtol=1e-9)
+            np.testing.assert_allclose(got.expected_auc, ref.expected_auc, rtol=1e-12)
+            np.testing.assert_allclose(got.log_loss, ref.log_loss, rtol=1e-12)
+            np.testing.assert_allclose(got.pvalue_adjusted, ref.pvalue_adjusted, rtol=1e-8)
+            assert got.flag.tolist() == ref.flag.tolist()
+            np.testing.assert_array_equal(got.n, ref.n)
+            np.testing.assert_array_equal(got.start, ref.start)
+    lazy = fd.auc_over_time(Y, P, T, freq="1D", compute=False).compute()
+    np.testing.assert_allclose(lazy.auc, fastauc.auc_over_time(y, p, t, freq="1D").auc,
+                               rtol=1e-12)
+    with pytest.raises(ValueError, match="whole number of periods"):
+        fd.auc_over_time(Y, P, T, freq="1D", window="36h")
+
+
 def test_report_with_poisson_bootstrap_intervals(client, rng, monkeypatch):
     """``report(..., ci="bootstrap", scheme="poisson")``: the in-memory report's
     intervals (the same replicates), the DeLong comparisons as there."""

@@ -362,6 +362,34 @@ def test_clustered_delong_and_bootstrap_equal_in_memory(spark, rng):
     df.unpersist()
 
 
+def test_auc_over_time_equals_in_memory(spark, rng):
+    """Each partition's tables per period, shuffled to buckets of periods with
+    their windows' earlier periods: the in-memory windows and tests; labels
+    not arrived yet (nulls) give the expected AUC."""
+    n = 5000
+    t = np.datetime64("2026-01-01") + rng.integers(0, 8 * 24, n) * np.timedelta64(1, "h")
+    day = (t - t.min()) // np.timedelta64(1, "D")
+    y = rng.integers(0, 2, n).astype(float)
+    p = np.round(1 / (1 + np.exp(-(y * (1.5 - 0.12 * day) + rng.normal(size=n) - 0.7))), 2)
+    w = rng.choice([0.5, 1.0, 2.0], n)
+    y[day >= 7] = np.nan
+    df = _frame(spark, {"label": y, "p": p, "w": w, "ts": pd.to_datetime(t)}, 7).cache()
+    for kw in ({"window": "2D"}, {"reference": -2, "alternative": "two-sided"},
+               {"reference": (np.datetime64("2026-01-02"), np.datetime64("2026-01-04"))}):
+        ref = fastauc.auc_over_time(y, p, t, freq="1D", sample_weight=w, **kw)
+        got = fs.auc_over_time(df, "label", "p", "ts", freq="1D", sample_weight="w", **kw)
+        np.testing.assert_allclose(got.auc, ref.auc, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(got.se, ref.se, rtol=1e-9)
+        np.testing.assert_allclose(got.expected_auc, ref.expected_auc, rtol=1e-12)
+        np.testing.assert_allclose(got.pvalue_adjusted, ref.pvalue_adjusted, rtol=1e-8)
+        assert got.flag.tolist() == ref.flag.tolist()
+        np.testing.assert_array_equal(got.n, ref.n)
+        np.testing.assert_array_equal(got.start, ref.start)
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        fs.auc_over_time(df, "label", "p", "nope", freq="1D")
+    df.unpersist()
+
+
 def test_bootstrap_positions_follow_the_columns_read(spark, rng):
     """An uncached round-robin repartition deals out rows sorted by the columns
     it reads, so df.collect() and df.select(...).collect() differ in order.

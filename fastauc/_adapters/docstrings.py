@@ -154,6 +154,13 @@ PARAMETERS = {
     "alternative": Param(
         '{"two-sided", "less", "greater"}, default="two-sided"',
         '``"greater"``: H1 is ``auc_a > auc_b``; ``"less"``: H1 is ``auc_a < auc_b``.'),
+    "alternative/over_time": Param(
+        '{"less", "greater", "two-sided"}, default="less"',
+        "The alternative of each window's test against the reference: ``\"less\"`` "
+        "flags a drop of the AUC."),
+    "confidence_level/over_time": Param(
+        "float, default=0.95",
+        "Level of the intervals, in (0, 1); ``1 - confidence_level`` is the tests' level."),
     "alternative/mann_whitney": Param(
         '{"two-sided", "less", "greater"}, default="two-sided"',
         '``"greater"``: positives score stochastically greater than negatives '

@@ -33,6 +33,7 @@ scheduler when there is none.
 
 from .calibration import (brier_decomposition, brier_score_loss, calibration_error,
                           reliability_curve)
+from .over_time import auc_over_time
 from .deploy import warm_workers
 from .inference import bootstrap_ci, bootstrap_test, delong_covariance, delong_test
 from .metrics import (average_precision_score, best_threshold, coords, log_loss, mann_whitney_u,
@@ -40,7 +41,8 @@ from .metrics import (average_precision_score, best_threshold, coords, log_loss,
                       threshold_metrics)
 from .report import by_group, report
 
-__all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
+__all__ = ["auc_over_time", "average_precision_score", "best_threshold", "bootstrap_ci",
+           "bootstrap_test",
            "brier_decomposition", "brier_score_loss", "by_group", "calibration_error", "coords",
            "reliability_curve",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",

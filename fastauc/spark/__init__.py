@@ -21,6 +21,7 @@ Functions take a Spark DataFrame and column names.  Needs the ``spark``
 extra (``pip install "fastauc[spark]"``); imported only when used.
 """
 
+from .over_time import auc_over_time
 from .calibration import (
     brier_decomposition,
     brier_score_loss,
@@ -45,7 +46,8 @@ from .metrics import (
 )
 from .report import by_group, report
 
-__all__ = ["average_precision_score", "best_threshold", "bootstrap_ci", "bootstrap_test",
+__all__ = ["auc_over_time", "average_precision_score", "best_threshold", "bootstrap_ci",
+           "bootstrap_test",
            "brier_decomposition", "brier_score_loss", "by_group", "calibration_error", "coords",
            "reliability_curve",
            "delong_covariance", "delong_test", "log_loss", "mann_whitney_u",
