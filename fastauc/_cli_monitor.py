@@ -176,7 +176,6 @@ def _streamed(args, freq, window, reference, adjust, auc_over_time=None):
     if not every:
         raise v.empty_error("time", (0,))
     first, last = min(every), max(every)
-    n_per = last - first + 1
     k = 1
     if window is not None:
         wv, _ = ot.duration(window, "window")

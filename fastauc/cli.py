@@ -8,8 +8,8 @@ import sys
 
 import numpy as np
 
-from ._cli_io import (_BATCH_ROWS, _PARQUET, CLIError, _check_columns, _missing,  # noqa: F401
-                      _need_pyarrow, _pos_label, _read_csv_stdlib, read_columns, record_batches)
+from ._cli_io import (_BATCH_ROWS, _PARQUET, CLIError, _missing, _need_pyarrow, _pos_label,
+                      read_columns, record_batches)
 from ._cli_monitor import monitor_parser, run_monitor
 from ._demo import demo, make_demo_data
 from .deploy import GROUPS, warmup
@@ -165,7 +165,7 @@ def _stream_report(args, cols, by_cols, chosen=None):
                        "exact in streaming mode")
     if args.plot:
         raise CLIError("--plot needs the rows in memory; it is not available with --stream")
-    read, n_rows = record_batches(args.file, cols)
+    read, n_rows = record_batches(args.file, cols, _BATCH_ROWS)  # the module's: tests lower it
 
     def batches():
         for data in read():

@@ -10,15 +10,18 @@ numbers per period."""
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
+from .. import _over_time as ot
 from .. import _validation as v
 from .._over_time import from_tables
 from .._table import Table
 from .._window_state import time_values
 
-__all__ = ["block_stats", "block_tables", "bucket_sums", "merged", "split_buckets"]
+__all__ = ["Plan", "assemble", "block_stats", "block_tables", "bucket_sums", "merged", "plan",
+           "split_buckets"]
 
 
 def _missing(y):
@@ -143,3 +146,87 @@ def origin_and_periods(stats, step):
     else:
         first, last = math.floor(lo / step), math.floor(hi / step)
     return int(first), int(last - first + 1)
+
+
+class Plan(NamedTuple):
+    """What the first pass settles: the periods and windows, the positive
+    class, whether the scores are probabilities and the expected AUC is
+    wanted, the reference's time range, and the buckets of periods."""
+
+    k: int
+    kind: str
+    step: object
+    first: int
+    start: np.ndarray
+    end: np.ndarray
+    positive: object
+    probs: bool
+    want: bool
+    ref_bounds: np.ndarray | None
+    bounds: list
+
+
+def plan(stats, freq, window, pos_label, expected, reference, n_blocks) -> Plan:
+    """The :class:`Plan` from the blocks' ``block_stats`` (the in-memory
+    function's checks of ``freq`` and ``window``, its label rules)."""
+    from .ranges import oriented
+
+    if all(st["t"] is None for st in stats):
+        raise v.empty_error("y_score", (0,))
+    kinds = {st["kind"] for st in stats if st["kind"] is not None}
+    f, _ = ot.duration(freq, "freq")
+    probe = np.array([0.0]) if kinds == {"f"} else np.array([0], "datetime64[ns]")
+    *_, k, kind = ot.periods(probe, 1, freq, window)
+    step = int(f) if kind == "M" else f
+    first, n_per = origin_and_periods(stats, step)
+    seen = [st["classes"] for st in stats if st["classes"] is not None]
+    classes = oriented(np.unique(np.concatenate(seen)), pos_label)
+    v.require_binary(classes, pos_label is not None)
+    lo_s = min(st["s"][0] for st in stats if st["s"] is not None)
+    hi_s = max(st["s"][1] for st in stats if st["s"] is not None)
+    probs = lo_s >= 0 and hi_s <= 1
+    if expected is True and not probs:
+        raise ValueError("expected AUCs need probabilities: y_score has values outside [0, 1]")
+    want = expected is True or (expected == "auto" and probs
+                                and any(st["missing"] for st in stats))
+    if kind == "M":
+        start = ((first + np.arange(n_per, dtype=np.int64)) * step).astype("datetime64[ns]")
+        end = start + np.timedelta64(step, "ns")
+    else:
+        start = (first + np.arange(n_per)) * step
+        end = start + step
+    ref_bounds = None
+    if isinstance(reference, tuple) and len(reference) == 2:
+        ref_bounds = ot.time_values(np.array(list(reference), dtype=start.dtype), 2,
+                                    "reference")[0]
+    n_b = max(1, min(n_blocks, n_per))
+    return Plan(k, kind, step, first, start, end, classes[-1], probs, want, ref_bounds,
+                [n_per * b // n_b for b in range(n_b + 1)])
+
+
+def assemble(parts, ref_table, p: Plan, reference, level, alternative, adjust):
+    """:class:`~fastauc.AUCOverTime` from the buckets' ``bucket_sums`` (None
+    for a bucket no block reached: its periods hold no rows) and the
+    reference's table (a time range's)."""
+    filled = []
+    for b, part in enumerate(parts):
+        if part is None:
+            m = p.bounds[b + 1] - p.bounds[b]
+            sums = np.full((m, 5), np.nan)
+            sums[:, 3:] = 0.0
+            part = (sums, np.zeros(m, np.int64), np.zeros(m, np.int64),
+                    np.full(m, np.nan) if p.probs else None,
+                    np.full(m, np.nan) if p.want else None)
+        filled.append(part)
+    sums = np.concatenate([x[0] for x in filled])
+    n_win = np.concatenate([x[1] for x in filled])
+    n_pos = np.concatenate([x[2] for x in filled])
+    losses = np.concatenate([x[3] for x in filled]) if p.probs else None
+    exp_auc = np.concatenate([x[4] for x in filled]) if p.want else None
+    ref = ot.reference_of(reference, sums, p.start, p.end, p.k)
+    if ref is not None and ref[0] is None:
+        if ref_table is None:
+            raise ValueError(f"reference={reference!r} holds no labelled row")
+        ref = (ot.summaries([ref_table])[0], ref[1])
+    return ot.finish(sums, n_win, n_pos, losses, exp_auc, p.start, p.end, p.k, ref, level,
+                     alternative, adjust)

@@ -11,6 +11,18 @@ from .sorting import bits_to_float, key_to_float_bits
 __all__ = ["block_period_weights", "payload_of", "periods_of", "window_sweep"]
 
 
+@jit(inline="always")
+def _class_weights(payload, x, expected, key):
+    """A row's positive and negative weight: its class's, or (``expected``)
+    ``x p`` and ``x (1 - p)`` with ``p`` its score."""
+    if expected:
+        a = x * bits_to_float(key_to_float_bits(key))
+        return a, x - a
+    if payload & 1:
+        return x, 0.0
+    return 0.0, x
+
+
 @jit
 def window_sweep(keys, payload, pw, k, PW, NW, expected, area, sv10, sv01, ap, lo, hi, PA, NA):
     """Every window's AUC sums in one sweep of all rows (``keys`` ascending,
@@ -69,34 +81,14 @@ def window_sweep(keys, payload, pw, k, PW, NW, expected, area, sv10, sv01, ap, l
             continue
         # the tie group is rows j0 + 1 .. i: its weights, per window
         for q in range(j0 + 1, i + 1):
-            x = pw[q] if weighted else 1.0
             per = payload[q] >> 1
-            if expected:
-                p = bits_to_float(key_to_float_bits(key))
-                a = x * p
-                b = x - a
-            elif payload[q] & 1:
-                a = x
-                b = 0.0
-            else:
-                a = 0.0
-                b = x
+            a, b = _class_weights(payload[q], pw[q] if weighted else 1.0, expected, key)
             for j in range(per, min(per + k, m)):
                 PT[j] += a
                 NT[j] += b
         for q in range(j0 + 1, i + 1):
-            x = pw[q] if weighted else 1.0
             per = payload[q] >> 1
-            if expected:
-                p = bits_to_float(key_to_float_bits(key))
-                a = x * p
-                b = x - a
-            elif payload[q] & 1:
-                a = x
-                b = 0.0
-            else:
-                a = 0.0
-                b = x
+            a, b = _class_weights(payload[q], pw[q] if weighted else 1.0, expected, key)
             for j in range(per, min(per + k, m)):
                 if a > 0.0:
                     raw = NW[j] - NA[j] - 0.5 * NT[j]

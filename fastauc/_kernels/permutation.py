@@ -111,6 +111,15 @@ def paired_batch(seed, r_start, out, lab_a, lab_b, b_in_a, n_neg):
 
 
 @jit
+def _positives(lab):
+    """The positives of a ranking (labels 0/1)."""
+    n = 0
+    for k in range(lab.shape[0]):
+        n += np.int64(lab[k])
+    return n
+
+
+@jit
 def _next_point(lab, i, cp, cn, step_pos, step_neg):
     """The mixture coordinate of a curve's point ``i`` (after ``i + 1``
     ranks), ``cp``/``cn`` the positives/negatives among the first ``i``
@@ -138,12 +147,8 @@ def unpaired_statistic(lab_a, lab_b, mp):
     point sequences, counts kept as integers."""
     na = lab_a.shape[0]
     nb = lab_b.shape[0]
-    pos_a = 0
-    for k in range(na):
-        pos_a += np.int64(lab_a[k])
-    pos_b = 0
-    for k in range(nb):
-        pos_b += np.int64(lab_b[k])
+    pos_a = _positives(lab_a)
+    pos_b = _positives(lab_b)
     sa_pos, sa_neg = mp / pos_a, (1.0 - mp) / (na - pos_a)
     sb_pos, sb_neg = mp / pos_b, (1.0 - mp) / (nb - pos_b)
     top = 1.0 - mp
@@ -216,6 +221,24 @@ def _dest(state, half, need, left):
     return state, np.int64(np.int64(prod >> S32) >= need)
 
 
+@jit(inline="always")
+def _dealt(state, half, c, need, left):
+    """A row of class ``c`` dealt (``_dest``): ``(state, 0 to a / 1 to b)``."""
+    state, d = _dest(state, half, need[c], left[c])
+    need[c] -= 1 - d
+    left[c] -= 1
+    return state, d
+
+
+@jit(inline="always")
+def _put(new_a, new_b, ka, kb, c, d):
+    """A row of class ``c`` appended to sample ``d``'s ranking (written to both:
+    each has a spare slot)."""
+    new_a[ka] = np.uint8(c)
+    new_b[kb] = np.uint8(c)
+    return ka + 1 - d, kb + d
+
+
 @jit
 def unpaired_batch(seed, r_start, out, lab_a, lab_b, mp):
     """Permutations ``r_start + j`` of the unpaired test into ``out[j]``.
@@ -229,12 +252,8 @@ def unpaired_batch(seed, r_start, out, lab_a, lab_b, mp):
     ranks)."""
     na = lab_a.shape[0]
     nb = lab_b.shape[0]
-    pos_a = 0
-    for k in range(na):
-        pos_a += np.int64(lab_a[k])
-    pos_b = 0
-    for k in range(nb):
-        pos_b += np.int64(lab_b[k])
+    pos_a = _positives(lab_a)
+    pos_b = _positives(lab_b)
     new_a = np.empty(na + 1, np.uint8)  # one spare slot: every row is written to both
     new_b = np.empty(nb + 1, np.uint8)
     need = np.empty(2, np.int64)
@@ -251,49 +270,19 @@ def unpaired_batch(seed, r_start, out, lab_a, lab_b, mp):
             if k & 63 == 0:
                 state, coins = _next(state)
             state, z = _next(state)
-            lx = lab_a[k]
-            cx = np.int64(lx)
-            state, dx = _dest(state, z >> S32, need[cx], left[cx])
-            need[cx] -= 1 - dx
-            left[cx] -= 1
-            ly = lab_b[k]
-            cy = np.int64(ly)
-            state, dy = _dest(state, z & LOW32, need[cy], left[cy])
-            need[cy] -= 1 - dy
-            left[cy] -= 1
+            cx = np.int64(lab_a[k])
+            state, dx = _dealt(state, z >> S32, cx, need, left)
+            cy = np.int64(lab_b[k])
+            state, dy = _dealt(state, z & LOW32, cy, need, left)
             yf = np.int64((coins >> np.uint64(k & 63)) & BIT)  # b's row first
-            l1 = np.uint8(cx + yf * (cy - cx))
+            c1 = cx + yf * (cy - cx)
             d1 = dx + yf * (dy - dx)
-            l2 = np.uint8(cx + cy - l1)
-            d2 = dx + dy - d1
-            new_a[ka] = l1
-            new_b[kb] = l1
-            ka += 1 - d1
-            kb += d1
-            new_a[ka] = l2
-            new_b[kb] = l2
-            ka += 1 - d2
-            kb += d2
-        for k in range(both, na):
-            state, z = _next(state)
-            lx = lab_a[k]
-            cx = np.int64(lx)
-            state, dx = _dest(state, z >> S32, need[cx], left[cx])
-            need[cx] -= 1 - dx
-            left[cx] -= 1
-            new_a[ka] = lx
-            new_b[kb] = lx
-            ka += 1 - dx
-            kb += dx
-        for k in range(both, nb):
-            state, z = _next(state)
-            ly = lab_b[k]
-            cy = np.int64(ly)
-            state, dy = _dest(state, z >> S32, need[cy], left[cy])
-            need[cy] -= 1 - dy
-            left[cy] -= 1
-            new_a[ka] = ly
-            new_b[kb] = ly
-            ka += 1 - dy
-            kb += dy
+            ka, kb = _put(new_a, new_b, ka, kb, c1, d1)
+            ka, kb = _put(new_a, new_b, ka, kb, cx + cy - c1, dx + dy - d1)
+        for lab, lo in ((lab_a, both), (lab_b, both)):  # the longer sample's last ranks
+            for k in range(lo, lab.shape[0]):
+                state, z = _next(state)
+                c = np.int64(lab[k])
+                state, d = _dealt(state, z >> S32, c, need, left)
+                ka, kb = _put(new_a, new_b, ka, kb, c, d)
         out[j] = unpaired_statistic(new_a[:na], new_b[:nb], mp)

@@ -8,12 +8,10 @@ import pickle
 
 import numpy as np
 
-from .. import _over_time as ot
 from .. import _validation as v
 from .._adapters.docstrings import spark_doc
-from .._adapters.over_time import (block_stats, block_tables, bucket_sums, merged,
-                                   origin_and_periods, split_buckets)
-from .._adapters.ranges import oriented
+from .._adapters.over_time import (assemble, block_stats, block_tables, bucket_sums, merged,
+                                   plan, split_buckets)
 from .._stats import ALTERNATIVES as _ALTERNATIVES
 from .ranges import apply_in_groups, blob, collect, load_spark, partition_columns, select_scores
 
@@ -94,45 +92,16 @@ def auc_over_time(df, y_true, y_score, time, *, freq, window=None, reference="fi
         yield pa.RecordBatch.from_pydict({"meta": pa.array([blob(st)], pa.binary())})
 
     stats = [pickle.loads(r.meta) for r in collect(sel.mapInArrow(stats_job, "meta binary"))]
-    if all(st["t"] is None for st in stats):
-        raise v.empty_error("y_score", (0,))
-    kinds = {st["kind"] for st in stats if st["kind"] is not None}
-    f, _ = ot.duration(freq, "freq")
-    probe = np.array([0.0]) if kinds == {"f"} else np.array([0], "datetime64[ns]")
-    *_, k, kind = ot.periods(probe, 1, freq, window)
-    step = int(f) if kind == "M" else f
-    first, n_per = origin_and_periods(stats, step)
-    seen = [st["classes"] for st in stats if st["classes"] is not None]
-    classes = oriented(np.unique(np.concatenate(seen)), pos_label)
-    v.require_binary(classes, pos_label is not None)
-    lo_s = min(st["s"][0] for st in stats if st["s"] is not None)
-    hi_s = max(st["s"][1] for st in stats if st["s"] is not None)
-    probs = lo_s >= 0 and hi_s <= 1
-    missing = any(st["missing"] for st in stats)
-    if expected is True and not probs:
-        raise ValueError("expected AUCs need probabilities: y_score has values outside [0, 1]")
-    want = expected is True or (expected == "auto" and missing and probs)
-    if kind == "M":
-        start = ((first + np.arange(n_per, dtype=np.int64)) * step).astype("datetime64[ns]")
-        end = start + np.timedelta64(step, "ns")
-    else:
-        start = (first + np.arange(n_per)) * step
-        end = start + step
-    ref_bounds = None
-    if isinstance(reference, tuple) and len(reference) == 2:
-        ref_bounds = ot.time_values(np.array(list(reference), dtype=start.dtype), 2,
-                                    "reference")[0]
-    n_b = max(1, min(len(stats), n_per))
-    bounds = [n_per * b // n_b for b in range(n_b + 1)]
-    positive = classes[-1]
+    p = plan(stats, freq, window, pos_label, expected, reference, len(stats))
+    k, bounds = p.k, p.bounds
 
     def tables_job(batches):  # job 2: each partition's tables, dealt to buckets
         y, s, w, t, part = read(batches)
         if not len(s):
             return
-        tables = block_tables(y, s, w, t, step, first, positive, want, ref_bounds)
+        tables = block_tables(y, s, w, t, p.step, p.first, p.positive, p.want, p.ref_bounds)
         pieces = split_buckets(tables, bounds, k)
-        keys = [b for b, p in enumerate(pieces) if p[0] or p[1]]
+        keys = [b for b, piece in enumerate(pieces) if piece[0] or piece[1]]
         if tables[2] is not None:
             keys.append(-1)
         yield pa.RecordBatch.from_pydict({
@@ -145,34 +114,13 @@ def auc_over_time(df, y_true, y_score, time, *, freq, window=None, reference="fi
         order = np.argsort(group.column("part").to_numpy(), kind="stable")
         data = group.column("data").to_pylist()
         items = [pickle.loads(data[i]) for i in order]
-        out = merged(items) if b < 0 else bucket_sums(k, bounds[b], bounds[b + 1], probs, want,
-                                                       *items)
+        out = merged(items) if b < 0 else bucket_sums(k, bounds[b], bounds[b + 1], p.probs,
+                                                       p.want, *items)
         return pa.table({"bucket": pa.array([b], pa.int32()), "out": pa.array([blob(out)],
                                                                                 pa.binary())})
 
     grouped = sel.mapInArrow(tables_job, "bucket int, part int, data binary").groupBy("bucket")
     got = {r.bucket: pickle.loads(r.out) for r in collect(
         apply_in_groups(grouped, bucket_job, "bucket int, out binary"))}
-    parts = []
-    for b in range(n_b):  # a bucket no partition reached: its periods hold no rows
-        if b in got:
-            parts.append(got[b])
-            continue
-        m = bounds[b + 1] - bounds[b]
-        sums = np.full((m, 5), np.nan)
-        sums[:, 3:] = 0.0
-        parts.append((sums, np.zeros(m, np.int64), np.zeros(m, np.int64),
-                      np.full(m, np.nan) if probs else None, np.full(m, np.nan) if want
-                      else None))
-    sums = np.concatenate([p[0] for p in parts])
-    n_win = np.concatenate([p[1] for p in parts])
-    n_pos = np.concatenate([p[2] for p in parts])
-    losses = np.concatenate([p[3] for p in parts]) if probs else None
-    exp_auc = np.concatenate([p[4] for p in parts]) if want else None
-    ref = ot.reference_of(reference, sums, start, end, k)
-    if ref is not None and ref[0] is None:
-        if got.get(-1) is None:
-            raise ValueError(f"reference={reference!r} holds no labelled row")
-        ref = (ot.summaries([got[-1]])[0], ref[1])
-    return ot.finish(sums, n_win, n_pos, losses, exp_auc, start, end, k, ref, level,
-                     alternative, adjust)
+    return assemble([got.get(b) for b in range(len(bounds) - 1)], got.get(-1), p, reference,
+                    level, alternative, adjust)
