@@ -82,6 +82,8 @@ class Window(Accumulator):
     ----------
     n_samples : int
         Rows in the window now.
+    parameters : dict
+        ``rows``, ``batches``, ``span`` and ``half_life`` as given.
 
     See Also
     --------
@@ -190,7 +192,7 @@ class Window(Accumulator):
         return int(sum(s.n for s in self._segments))
 
     @property
-    def span(self):
+    def parameters(self):
         """The window's parameters: ``{"rows": ..., "batches": ..., "span": ...,
         "half_life": ...}`` (None where not given)."""
         return dict(zip(("rows", "batches", "span", "half_life"), self._spec))

@@ -177,13 +177,13 @@ def test_bytes_pickle_and_accumulator(rng):
                 Window(span=np.timedelta64(2, "D"))):
         for a in range(0, 8000, 700):
             kw = {"time": np.datetime64("2026-01-01") + a // 700 * np.timedelta64(12, "h")} \
-                if win.span["span"] is not None else {}
+                if win.parameters["span"] is not None else {}
             win.update(y[a:a + 700], s[a:a + 700], sample_weight=w[a:a + 700], **kw)
         for back in (Window.from_bytes(win.to_bytes()), pickle.loads(pickle.dumps(win))):
             assert back.roc_auc() == win.roc_auc()
             assert back.n_samples == win.n_samples
             assert back.average_precision() == win.average_precision()
-            kw = {"time": np.datetime64("2026-01-10")} if win.span["span"] is not None else {}
+            kw = {"time": np.datetime64("2026-01-10")} if win.parameters["span"] is not None else {}
             back.update(y[:300], s[:300], **kw)  # goes on from where it was
         acc = win.accumulator()
         assert acc.roc_auc() == pytest.approx(win.roc_auc(), rel=1e-12)
