@@ -148,8 +148,7 @@ def _streamed(args, freq, window, reference, adjust, auc_over_time=None):
         w = None if not args.weight else np.asarray(batch[args.weight], np.float64)
         t, kind = ot.time_values(batch[args.time], s.shape[0], "time")
         codes = np.floor_divide(t, int(f) if kind == "M" else f).astype(np.int64)
-        missing = np.array([x is None for x in y.tolist()], bool) if y.dtype.kind == "O" \
-            else np.zeros(s.shape[0], bool)
+        missing = ot.missing_labels(y)
         if s.shape[0]:
             lo_s, hi_s = min(lo_s, float(s.min())), max(hi_s, float(s.max()))
         lab = ~missing

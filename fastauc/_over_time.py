@@ -18,9 +18,8 @@ from ._sort import sort_by_class
 from ._stats import delong_variance, wald_bounds
 from ._window_state import duration, time_values
 
-__all__ = ["AUCOverTime", "compared", "finish", "from_tables", "periods", "reference_of",
-           "summaries",
-           "window_log_loss", "window_sums"]
+__all__ = ["AUCOverTime", "compared", "finish", "from_tables", "missing_labels", "periods",
+           "reference_of", "summaries", "window_log_loss", "window_sums"]
 
 _COLUMNS = ("n", "n_pos", "n_neg", "auc", "low", "high", "se", "average_precision",
             "log_loss", "expected_auc", "difference", "statistic", "pvalue", "pvalue_adjusted",
@@ -128,6 +127,16 @@ class AUCOverTime:
         from ._plotting import draw_over_time
 
         return draw_over_time(self, ax)
+
+
+def missing_labels(y):
+    """Which labels are missing (NaN, None, NA): rows whose label has not
+    arrived."""
+    if y.dtype.kind == "f":
+        return np.isnan(y)
+    if y.dtype.kind == "O":
+        return np.array([x is None or x != x for x in y.tolist()], bool)
+    return np.zeros(y.shape[0], bool)
 
 
 def periods(time, n, freq, window):

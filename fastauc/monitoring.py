@@ -325,16 +325,6 @@ def subgroup_aucs(y_true, y_score, groups, *, sample_weight=None, pos_label=None
                         sub.auc_high, sub.auc_se, *cols, level)
 
 
-def _missing_labels(y):
-    """Which labels are missing (NaN, None, NA): rows whose label has not
-    arrived."""
-    if y.dtype.kind == "f":
-        return np.isnan(y)
-    if y.dtype.kind == "O":
-        return np.array([x is None or x != x for x in y.tolist()], bool)
-    return np.zeros(y.shape[0], bool)
-
-
 @dispatch("y_score")
 def auc_over_time(y_true, y_score, time, *, freq, window=None, reference="first",
                   alternative="less", confidence_level=0.95, adjust="holm", sample_weight=None,
@@ -451,7 +441,7 @@ def auc_over_time(y_true, y_score, time, *, freq, window=None, reference="first"
     w = v.check_sample_weight(sample_weight, n, frequency=True)
     codes, start, end, k, kind = ot.periods(time, n, freq, window)
     n_per = start.shape[0]
-    missing = _missing_labels(y_raw)
+    missing = ot.missing_labels(y_raw)
     some = bool(missing.any())
     lab = ~missing
     y_l, s_l, c_l = (y_raw[lab], s[lab], codes[lab]) if some else (y_raw, s, codes)

@@ -26,11 +26,7 @@ __all__ = ["Plan", "assemble", "block_stats", "block_tables", "bucket_sums", "me
 
 def _missing(y):
     y = np.asarray(y)
-    if y.dtype.kind == "f":
-        return y, np.isnan(y)
-    if y.dtype.kind == "O":
-        return y, np.array([x is None or x != x for x in y.tolist()], bool)
-    return y, np.zeros(y.shape[0], bool)
+    return y, ot.missing_labels(y)
 
 
 def block_stats(y, s, t, where):
