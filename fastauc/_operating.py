@@ -9,6 +9,8 @@ import math
 import numpy as np
 
 from ._curves import threshold_tallies
+from ._kernels.thresholds import confusion_range
+from ._parallel import map_units, row_blocks
 
 #: the threshold reported when no threshold meets a ROC constraint (torchmetrics')
 NO_ROC_THRESHOLD = 1e6
@@ -19,6 +21,20 @@ def rates(y_true, y_score, sample_weight, pos_label):
     thr, tps, fps, total_p, total_n = threshold_tallies(y_true, y_score, sample_weight,
                                                         pos_label)
     return thr, np.asarray(tps, np.float64), np.asarray(fps, np.float64), total_p, total_n
+
+
+def confusion_at_thresholds(y_true, y_score, sample_weight, pos_label):
+    """``(tns, fps, fns, tps, thresholds)`` at every distinct score: the sweep's
+    tallies, and one pass in row blocks on the threads that turns its keys
+    into scores in place and writes the counts below each threshold."""
+    keys, tps, fps, _, _ = threshold_tallies(y_true, y_score, sample_weight, pos_label,
+                                             keys=True)
+    tps, fps = np.asarray(tps, np.float64), np.asarray(fps, np.float64)
+    tns, fns = np.empty_like(fps), np.empty_like(tps)
+    if tps.shape[0]:
+        map_units(confusion_range, [(keys, tps, fps, tns, fns, a, b)
+                                    for a, b in row_blocks(tps.shape[0])])
+    return tns, fps, fns, tps, keys.view(np.float64)
 
 
 def roc_points(y_true, y_score, sample_weight, pos_label):

@@ -20,17 +20,17 @@ which one ran:
   no cap), are sorted a range at a time.  Blocks and ranges are taken in
   turn by however many threads there are (``_parallel.map_units``); they
   depend on the rows only, never on the threads.
-- ``"numpy"``: each class's keys sorted by ``np.sort``, the classes on two
-  threads (numpy releases the GIL).  numpy's SIMD sorts (x86-simd-sort,
+- ``"numpy"``: the rows counted and scattered as for the radix path, into
+  buckets of about ``NUMPY_BUCKET_ROWS`` rows, each sorted by ``np.sort``
+  (numpy releases the GIL), the buckets taken in turn by the threads.  numpy's SIMD sorts (x86-simd-sort,
   Highway's VQSort) beat the radix sort on some CPUs and lose badly on
   others (AVX-512 on AMD Zen 4, whose compress-store is microcoded).
 
 :func:`method` picks the path for unweighted keys without a payload: the
 ``FASTAUC_SORT`` environment variable (``radix`` or ``numpy``) when set,
 otherwise a one-time timing of both on 2**20 rows, remembered per CPU,
-numpy version and thread count in a file beside Numba's cache (the numpy
-path sorts the two classes on two threads at most; the radix path's units
-take every thread there is).
+numpy version, thread count and version of the two paths in a file beside
+Numba's cache (both paths' units take every thread there is).
 """
 
 from __future__ import annotations
@@ -73,10 +73,17 @@ DIRECT_ROWS = 1 << 20  # rows up to which sort_by_group carries row indices, not
 # sorts fewer of them): about 20 microseconds of call per range
 SORT_RANGE_ROWS = 1 << 17
 BUCKET_ROWS = 1 << 15  # rows per bucket: a bucket and its scratch stay in L2
+# rows per bucket of the numpy path: buckets cut in key ranges, each sorted by
+# np.sort, taken in turn by the threads, so that a large class is sorted on
+# all of them.  1e7 rows, 10% positives, 2 threads: one np.sort per class
+# (the class on a thread) 142 ms; buckets of 2**17 rows 99 ms, 2**18 83 ms
+# (the scatter into half as many buckets 41 -> 24 ms), 2**19 85 ms
+NUMPY_BUCKET_ROWS = 1 << 18
 SAMPLE_ROWS = 2048  # rows sampled to choose key or value bins
 BINS = None  # "key" or "value" forces the kind of bins (tests); None: sampled
 EMPTY_INTS = np.empty(0, np.int64)
 METHODS = ("radix", "numpy")
+PATHS_VERSION = 2  # a remembered choice between paths of another version is measured again
 
 
 class ClassRuns(NamedTuple):
@@ -226,7 +233,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
                            extra if extra.shape[0] else None, with_extra, x_dtype, name, score,
                            alloc, values)
         return (runs, Placement(n, None)) if positions else runs
-    nbins = 2 if path == "numpy" else _bins(n)
+    nbins = _bins(n)
     vlo, vhi = _score_range(score, name)
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
     blocks = row_blocks(n)
@@ -243,7 +250,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
     # 16 threads: 2.1 ms for 1M entries on threads)
     book = front if hists.size >= 1 << 22 else _serial
     total = _block_total(hists, book)
-    lut, firsts = _buckets(total, _bucket_rows(n) if path == "radix" else None)
+    lut, firsts = _buckets(total, _bucket_rows(n) if path == "radix" else NUMPY_BUCKET_ROWS)
     counts = np.empty((len(blocks), 2, firsts.shape[0]), np.int64)
     book(bucket_counts, [(h, firsts, c) for h, c in zip(hists, counts)])
     starts, cursors, n_pos = _segments(counts)
@@ -259,7 +266,8 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
                          for p, c, (a, b) in zip(parts, cursors, blocks)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     if path == "numpy":
-        run(np.ndarray.sort, [(keys[:n_pos],), (keys[n_pos:],)])
+        run(_sort_segments_numpy, [(keys, starts, a, b)
+                                   for a, b in _segment_ranges(starts, _sort_ranges(m))])
         if out is not keys:
             widen_keys(keys, out, values)
         elif values:
@@ -501,6 +509,14 @@ def _segment_ranges(starts, parts: int):
     return list(zip(cuts[:-1], cuts[1:]))
 
 
+def _sort_segments_numpy(keys, starts, first, last):
+    """``np.sort`` of each segment ``first:last`` of ``keys`` in place."""
+    for i in range(first, last):
+        a, b = starts[i], starts[i + 1]
+        if b - a > 1:
+            keys[a:b].sort()
+
+
 def _sort_range(keys, w, x, starts, first, last, out, alloc, number=False, short=False,
                 values=False):
     """Sort segments ``first:last`` with scratch as long as the longest of
@@ -540,7 +556,7 @@ def _host() -> str:
         simd = ",".join(sorted(k for k, on in feats.items() if on))
     except ImportError:  # pragma: no cover - older numpy layouts
         simd = ""
-    return f"{model}|{simd}|numpy {np.__version__}"
+    return f"{model}|{simd}|numpy {np.__version__}|paths {PATHS_VERSION}"
 
 
 def _choice_file() -> Path:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _metric_sweep as ms
-from ._operating import operating_point, rates
+from ._operating import confusion_at_thresholds, operating_point, rates
 from ._device import dispatch
 
 __all__ = [
@@ -317,10 +317,7 @@ def confusion_matrix_at_thresholds(y_true, y_score, *, pos_label=None, sample_we
     (array([2., 1., 1., 0.]), array([0., 1., 1., 2.]), array([1., 1., 0., 0.]), \
 array([1., 1., 2., 2.]), array([0.8 , 0.4 , 0.35, 0.1 ]))
     """
-    thr, tps, fps, _, _ = rates(y_true, y_score, sample_weight, pos_label)
-    if tps.shape[0] == 0:
-        return tps, fps, tps, tps, thr
-    return fps[-1] - fps, fps, tps[-1] - tps, tps, thr
+    return confusion_at_thresholds(y_true, y_score, sample_weight, pos_label)
 
 
 @dispatch("y_score")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from .sorting import key_to_float_bits
 
 F1, FBETA, MCC, YOUDEN, ACCURACY, CLOSEST_TOPLEFT, COST = 0, 1, 2, 3, 4, 5, 6
 CODES = {"f1": F1, "fbeta": FBETA, "mcc": MCC, "youden": YOUDEN, "accuracy": ACCURACY,
@@ -166,3 +167,16 @@ def upper_hull(x, y):
         hull[h] = i
         h += 1
     return hull[:h]
+
+
+@jit
+def confusion_range(keys, tps, fps, tns, fns, a, b):
+    """``confusion_matrix_at_thresholds``' rows ``a:b`` in one pass: the keys
+    turned into their scores in place (``keys`` viewed as float64 after) and
+    the negatives and positives below each threshold, ``N - fp`` and
+    ``P - tp`` with ``N``, ``P`` the last tallies."""
+    total_p, total_n = tps[tps.shape[0] - 1], fps[fps.shape[0] - 1]
+    for i in range(a, b):
+        keys[i] = key_to_float_bits(keys[i])
+        tns[i] = total_n - fps[i]
+        fns[i] = total_p - tps[i]
