@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastauc
-from fastauc import naive
+from fastauc import _operating, naive
 
 RULES = ("sensitivity_at_specificity", "specificity_at_sensitivity", "precision_at_recall",
          "recall_at_precision")
@@ -163,6 +163,33 @@ def test_confusion_matrix_at_thresholds_equals_sklearn(seed):
     for a, b in zip(ours, ref):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
         assert a.dtype == b.dtype
+
+
+@pytest.mark.parametrize("kind", ["normal", "rounded", "one value", "one class", "float32"])
+def test_confusion_matrix_at_thresholds_in_key_ranges(kind, monkeypatch):
+    """From 2**16 unweighted rows the columns are written by the sweep's key
+    ranges on the threads (ties leave gaps closed afterwards): scikit-learn's
+    arrays bit for bit, and the one-pass path's."""
+    rng = np.random.default_rng(7)
+    n = 150_000
+    y = (rng.random(n) < 0.1).astype(np.int64)
+    s = {"normal": lambda: rng.standard_normal(n) + y,
+         "rounded": lambda: np.round(rng.random(n), 2),
+         "one value": lambda: np.full(n, 0.25),
+         "one class": lambda: rng.standard_normal(n),
+         "float32": lambda: (rng.standard_normal(n) + y).astype(np.float32)}[kind]()
+    if kind == "one class":
+        y[:] = 0
+    ours = fastauc.confusion_matrix_at_thresholds(y, s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = skm.confusion_matrix_at_thresholds(y, s)
+    monkeypatch.setattr(_operating, "CHUNK_MIN", 1 << 40)
+    one_pass = fastauc.confusion_matrix_at_thresholds(y, s)
+    for a, b, c in zip(ours, ref, one_pass):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+        assert a.dtype == b.dtype and a.flags.c_contiguous
 
 
 @settings(max_examples=60, deadline=None)

@@ -180,3 +180,33 @@ def confusion_range(keys, tps, fps, tns, fns, a, b):
         keys[i] = key_to_float_bits(keys[i])
         tns[i] = total_n - fps[i]
         fns[i] = total_p - tps[i]
+
+
+@jit
+def confusion_sweep(pk, nk, tp0, fp0, total_p, total_n, thr, tns, fps, fns, tps):
+    """The merge of ``sweeps.sweep`` over one key range of unweighted runs
+    (``tp0``/``fp0`` rows above it), writing at each distinct key its score
+    (into ``thr``, uint64, viewed as float64 after) and the confusion matrix
+    ``(tn, fp, fn, tp)`` of predicting positive the rows scored at or above
+    it, and nothing else (no sums).  Returns the number of keys."""
+    i = pk.shape[0] - 1
+    j = nk.shape[0] - 1
+    tp = tp0
+    fp = fp0
+    g = 0
+    while i >= 0 or j >= 0:
+        # the greater of the runs' next keys (a run whose index is below 0 is spent)
+        k = pk[i] if j < 0 or (i >= 0 and pk[i] >= nk[j]) else nk[j]
+        while i >= 0 and pk[i] == k:
+            tp += 1.0
+            i -= 1
+        while j >= 0 and nk[j] == k:
+            fp += 1.0
+            j -= 1
+        thr[g] = key_to_float_bits(k)
+        tns[g] = total_n - fp
+        fps[g] = fp
+        fns[g] = total_p - tp
+        tps[g] = tp
+        g += 1
+    return g
