@@ -18,10 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as v
-from ._curves import warn_roc_totals
+from ._curves import floats_in_place, unweighted_columns, warn_roc_totals
 from ._kernels import coords as K
 from ._kernels.sorting import keys_to_floats
-from ._table import sorted_tallies
+from ._sort import CHUNK_MIN
+from ._table import sorted_runs, sorted_tallies, sweep_parts
 
 __all__ = ["Coords", "coords_of_curve", "coords_of_tallies"]
 
@@ -333,10 +334,12 @@ def coords_of_curve(curve: _Curve, x, input, ret, best_method, best_weights,
 def _curve_of_tallies(t, compact) -> _Curve:
     """The curve of ``Tallies`` with curves (a spare slot in front); ``compact``
     leaves out keys without weight (a table merged elsewhere may keep them;
-    the in-memory sweep never does)."""
+    the in-memory sweep never does, and its keys, its own, become the
+    scores in place)."""
     t.tps[0] = 0.0  # the spare slot in front: point 0, nothing predicted positive
     t.fps[0] = 0.0
-    scores = keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:]))
+    scores = (keys_to_floats(t.thr_keys[1:], np.empty_like(t.thr_keys[1:])) if compact
+              else floats_in_place(t.thr_keys[1:]))
     tps, fps = np.asarray(t.tps, np.float64), np.asarray(t.fps, np.float64)
     if compact:
         keep = (np.diff(tps) != 0) | (np.diff(fps) != 0)
@@ -350,6 +353,12 @@ def _curve(y_true, y_score, sample_weight, pos_label) -> _Curve:
     """One sort and sweep of the rows (rows of zero weight make no point)."""
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                         default_rule="sklearn")
+    if w.shape[0] == 0 and s.shape[0] >= CHUNK_MIN:  # the columns alone, no sums
+        runs = sorted_runs(is_pos, s, w)
+        _, fps, _, tps, scores = unweighted_columns(runs, sweep_parts(s.shape[0]),
+                                                    complements=False, front=1)
+        tps[0] = fps[0] = 0.0
+        return _Curve(scores[1:], tps, fps, runs[0].shape[0], runs[2].shape[0])
     return _curve_of_tallies(sorted_tallies(is_pos, s, w, curve=True), compact=False)
 
 

@@ -12,14 +12,15 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
-from ._kernels.thresholds import top_positives
+from ._kernels.thresholds import confusion_sweep, top_positives
 from ._parallel import map_units, row_blocks
 from ._results import GainsTable
 from ._kernels.sweeps import drop_intermediate as _drop_intermediate
 from . import _parallel
 from ._kernels.sweeps import finish_curve, finish_points, reverse_points
 from ._kernels.table import band_area, cumulative_range
-from ._table import Tallies, sorted_tallies
+from ._table import Tallies, _offsets, cut_runs, sorted_tallies, weights_above
+from ._table import _compacted as close_gaps
 
 
 NO_POSITIVE_PR = "No positive class found in y_true, recall is set to one for all thresholds."
@@ -33,8 +34,44 @@ def threshold_tallies(y_true, y_score, sample_weight, pos_label, keys=False):
     is_pos, s, w, _, _ = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                         default_rule="sklearn")
     t = sorted_tallies(is_pos, s, w, curve=True)
-    thr = t.thr_keys[1:] if keys else keys_to_floats(t.thr_keys[1:], t.thr_keys[1:])
+    thr = t.thr_keys[1:] if keys else floats_in_place(t.thr_keys[1:])
     return thr, t.tps[1:], t.fps[1:], float(t.total_pos), float(t.total_neg)
+
+
+def unweighted_columns(runs, parts, complements=True, front=0):
+    """``(tns, fps, fns, tps, thresholds)`` of unweighted runs at every
+    distinct key, descending, merged in the key ranges of ``split_sweep`` on
+    the threads by ``confusion_sweep``: the columns and nothing else (no
+    sums; the class totals are the runs' lengths, exact; the scores written
+    as such).  ``complements=False`` leaves ``tns`` and ``fns`` empty;
+    ``front`` spare slots lead every column.  Ties leave gaps, closed
+    afterwards (the columns copied into arrays of their length when fewer
+    than half the rows are keys)."""
+    ranges = cut_runs(runs, parts)
+    above = weights_above(ranges)
+    offs = _offsets(ranges)
+    total_p, total_n = float(runs[0].shape[0]), float(runs[2].shape[0])
+    m = front + offs[-1]
+    mc = m if complements else 0
+    cols = (np.empty(mc), np.empty(m), np.empty(mc), np.empty(m), np.empty(m, np.uint64))
+    body = tuple(c[front:] if c.shape[0] else c for c in cols)
+    gs = map_units(confusion_sweep, [
+        (r[0], r[2], *above[k], total_p, total_n, body[4][a:b], *(c[a:b] for c in body[:4]))
+        for k, (r, a, b) in enumerate(zip(ranges, offs[:-1], offs[1:]))])
+    g = sum(gs)
+    if g < offs[-1]:
+        close_gaps(tuple(c for c in body if c.shape[0]), offs, gs)
+        cols = tuple(c[:front + g] if c.shape[0] else c for c in cols)
+        if 2 * g < offs[-1]:
+            cols = tuple(c.copy() for c in cols)
+    return (*cols[:4], cols[4].view(np.float64))
+
+
+def floats_in_place(keys):
+    """The scores of sort keys, written over them in row blocks on the
+    threads: ``keys`` (uint64) viewed as float64."""
+    map_units(keys_to_floats, [(keys[a:b], keys[a:b]) for a, b in row_blocks(keys.shape[0])])
+    return keys.view(np.float64)
 
 
 def table_tallies(table):

@@ -9,11 +9,10 @@ import math
 import numpy as np
 
 from . import _validation as v
-from ._curves import threshold_tallies
-from ._kernels.thresholds import confusion_range, confusion_sweep
+from ._curves import threshold_tallies, unweighted_columns
+from ._kernels.thresholds import confusion_range
 from ._sort import CHUNK_MIN
-from ._table import (_compacted, _offsets, cut_runs, sorted_runs, sorted_tallies, sweep_parts,
-                     weights_above)
+from ._table import sorted_runs, sorted_tallies, sweep_parts
 from ._parallel import map_units, row_blocks
 
 #: the threshold reported when no threshold meets a ROC constraint (torchmetrics')
@@ -30,9 +29,9 @@ def rates(y_true, y_score, sample_weight, pos_label):
 def confusion_at_thresholds(y_true, y_score, sample_weight, pos_label):
     """``(tns, fps, fns, tps, thresholds)`` at every distinct score.
 
-    Unweighted rows from ``CHUNK_MIN`` on: the sweep's key ranges merged on
-    the threads by ``confusion_sweep``, which writes the five columns and
-    nothing else (the class totals are the runs' lengths, exact).  Otherwise
+    Unweighted rows from ``CHUNK_MIN`` on: ``unweighted_columns`` (the
+    columns and nothing else, from the sweep's key ranges on the threads).
+    Otherwise
     the sweep's tallies, and one pass in row blocks on the threads that
     turns its keys into scores in place and writes the weights below each
     threshold (``N - fp``, ``P - tp`` with the last tallies, as scikit-learn
@@ -41,7 +40,7 @@ def confusion_at_thresholds(y_true, y_score, sample_weight, pos_label):
     is_pos, s, w, _, raw_dtype = v.binary_target(y_true, y_score, sample_weight, pos_label,
                                                  default_rule="sklearn")
     if w.shape[0] == 0 and s.shape[0] >= CHUNK_MIN:
-        out = _unweighted_confusion(sorted_runs(is_pos, s, w), sweep_parts(s.shape[0]))
+        out = unweighted_columns(sorted_runs(is_pos, s, w), sweep_parts(s.shape[0]))
     else:
         t = sorted_tallies(is_pos, s, w, curve=True)
         keys, tps, fps = t.thr_keys[1:], t.tps[1:], t.fps[1:]
@@ -53,26 +52,6 @@ def confusion_at_thresholds(y_true, y_score, sample_weight, pos_label):
     if raw_dtype.kind in "iuf":
         out = (*out[:4], out[4].astype(raw_dtype, copy=False))
     return out
-
-
-def _unweighted_confusion(runs, parts):
-    """``confusion_at_thresholds`` of unweighted runs, in the key ranges of
-    ``split_sweep``; ties leave gaps, closed afterwards (the columns copied
-    into arrays of their length when fewer than half the rows are keys)."""
-    ranges = cut_runs(runs, parts)
-    above = weights_above(ranges)
-    offs = _offsets(ranges)
-    total_p, total_n = float(runs[0].shape[0]), float(runs[2].shape[0])
-    m = offs[-1]
-    cols = (np.empty(m), np.empty(m), np.empty(m), np.empty(m), np.empty(m, np.uint64))
-    gs = map_units(confusion_sweep, [
-        (r[0], r[2], *above[k], total_p, total_n, cols[4][a:b], *(c[a:b] for c in cols[:4]))
-        for k, (r, a, b) in enumerate(zip(ranges, offs[:-1], offs[1:]))])
-    if sum(gs) < m:
-        cols = _compacted(cols, offs, gs)
-        if 2 * cols[0].shape[0] < m:
-            cols = tuple(c.copy() for c in cols)
-    return (*cols[:4], cols[4].view(np.float64))
 
 
 def roc_points(y_true, y_score, sample_weight, pos_label):

@@ -178,6 +178,30 @@ def test_matches_definitions(prob, input, data):
             close(ours[name], ref[name], 1e-9)
 
 
+@pytest.mark.parametrize("kind", ["normal", "rounded", "one value"])
+def test_key_ranges_path_equals_the_one_pass(kind, monkeypatch):
+    """From 2**16 unweighted rows the curve's columns come from the sweep's
+    key ranges on the threads (no sums; ties leave gaps closed afterwards):
+    every coordinate equal to the one-pass path's, for every input."""
+    from fastauc import _coords
+
+    rng = np.random.default_rng(11)
+    n = 120_000
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    s = {"normal": lambda: rng.standard_normal(n) + y,
+         "rounded": lambda: np.round(rng.random(n), 2),
+         "one value": lambda: np.full(n, 0.5)}[kind]()
+    queries = [(np.linspace(0, 1, 37), "specificity"), (np.linspace(0, 1, 29), "sensitivity"),
+               (s[:50], "threshold"), ("all", "threshold"), ("best", "threshold"),
+               ("local maxima", "threshold")]
+    split = [coords(y, s, x=x, input=inp, ret="all") for x, inp in queries]
+    monkeypatch.setattr(_coords, "CHUNK_MIN", 1 << 40)
+    for got, (x, inp) in zip(split, queries):
+        ref = coords(y, s, x=x, input=inp, ret="all")
+        for name in ref.keys():
+            np.testing.assert_array_equal(got[name], ref[name])
+
+
 def test_weights_invariances():
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 300)

@@ -188,12 +188,11 @@ def confusion_sweep(pk, nk, tp0, fp0, total_p, total_n, thr, tns, fps, fns, tps)
     (``tp0``/``fp0`` rows above it), writing at each distinct key its score
     (into ``thr``, uint64, viewed as float64 after) and the confusion matrix
     ``(tn, fp, fn, tp)`` of predicting positive the rows scored at or above
-    it, and nothing else (no sums).  Returns the number of keys."""
-    i = pk.shape[0] - 1
-    j = nk.shape[0] - 1
-    tp = tp0
-    fp = fp0
-    g = 0
+    it, and nothing else (no sums); ``tns`` and ``fns`` may be empty (not
+    written).  Returns the number of keys."""
+    complements = tns.shape[0] > 0
+    i, j = pk.shape[0] - 1, nk.shape[0] - 1  # the next key of each run, from the top
+    tp, fp, g = tp0, fp0, 0
     while i >= 0 or j >= 0:
         # the greater of the runs' next keys (a run whose index is below 0 is spent)
         k = pk[i] if j < 0 or (i >= 0 and pk[i] >= nk[j]) else nk[j]
@@ -204,9 +203,10 @@ def confusion_sweep(pk, nk, tp0, fp0, total_p, total_n, thr, tns, fps, fns, tps)
             fp += 1.0
             j -= 1
         thr[g] = key_to_float_bits(k)
-        tns[g] = total_n - fp
         fps[g] = fp
-        fns[g] = total_p - tp
         tps[g] = tp
+        if complements:
+            tns[g] = total_n - fp
+            fns[g] = total_p - tp
         g += 1
     return g
