@@ -63,10 +63,12 @@ def binary_pos_label(classes, pos_label):
     return classes[-1]
 
 
-def binary_probability_rows(y_true, y_prob, sample_weight, pos_label, name="y_prob"):
+def binary_probability_rows(y_true, y_prob, sample_weight, pos_label, name="y_prob",
+                            bounds=False):
     """scikit-learn's checks of a binary target and one probability column
     (in its order: finite, lengths, weights, a binary target, [0, 1]);
-    ``(is_pos, p, w)`` as ``Table.from_rows`` and ``sorted_runs`` take them."""
+    ``(is_pos, p, w)`` as ``Table.from_rows`` and ``sorted_runs`` take them,
+    and with ``bounds`` the probabilities' range, ``(lo, hi)``, after them."""
     p = v.as_float_array(y_prob, name)
     y = v.as_label_array(y_true)
     lo, hi = v.minmax(p) if p.shape[0] else (0.0, 0.0)  # one pass: NaN, inf, range
@@ -86,9 +88,8 @@ def binary_probability_rows(y_true, y_prob, sample_weight, pos_label, name="y_pr
                          f"binary according to the shape of {name}.")
     _check_bounds(lo, hi)
     pos_label = binary_pos_label(classes, pos_label)
-    if ones is not None and pos_label == 1:
-        return ones, p, w
-    return v.positive_mask(y, pos_label), p, w
+    is_pos = ones if ones is not None and pos_label == 1 else v.positive_mask(y, pos_label)
+    return (is_pos, p, w, (float(lo), float(hi))) if bounds else (is_pos, p, w)
 
 
 def binary_probability_table(y_true, y_prob, sample_weight, pos_label, name="y_prob") -> Table:

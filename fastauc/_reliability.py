@@ -36,11 +36,11 @@ def isotonic_curve(t: Table) -> ReliabilityCurve:
     return _curve(scores, start, bpos, btot, bsx)
 
 
-def _pav_rows(is_pos, p, w, scores):
+def _pav_rows(is_pos, p, w, scores, bounds=None):
     """PAV straight from the one sort's runs (``_kernels.pav.pav_runs``): no
     table is written; the distinct scores go to ``scores`` (ascending) unless
     it is empty.  ``(n_keys, start, bpos, btot, bsx, sse, total_pos, total_neg)``."""
-    runs = sorted_runs(is_pos, p, w, name="y_prob")
+    runs = sorted_runs(is_pos, p, w, name="y_prob", bounds=bounds)
     n = runs[0].shape[0] + runs[2].shape[0]
     start = np.empty(n, np.int64)
     bpos, btot, bsx = np.empty(n), np.empty(n), np.empty(n)
@@ -83,18 +83,20 @@ def _curve(scores, start, bpos, btot, bsx):
                             scores[end - 1], scores)
 
 
-def isotonic_curve_of_rows(is_pos, p, w) -> ReliabilityCurve:
-    """:func:`isotonic_curve` of the rows' table, without writing the table."""
+def isotonic_curve_of_rows(is_pos, p, w, bounds=None) -> ReliabilityCurve:
+    """:func:`isotonic_curve` of the rows' table, without writing the table
+    (``bounds``: the probabilities' range, checked already)."""
     scores = np.empty(is_pos.shape[0])
-    m, start, bpos, btot, bsx, _, _, _ = _pav_rows(is_pos, p, w, scores)
+    m, start, bpos, btot, bsx, _, _, _ = _pav_rows(is_pos, p, w, scores, bounds)
     # heavy ties: a copy of the distinct scores, not a view that keeps a row's room each
     return _curve(scores[:m].copy() if 2 * m < scores.shape[0] else scores[:m],
                   start, bpos, btot, bsx)
 
 
-def decomposition_of_rows(is_pos, p, w) -> BrierDecomposition:
-    """:func:`decomposition` of the rows' table, without writing the table."""
-    _, _, bpos, btot, _, sse, tp, tn = _pav_rows(is_pos, p, w, np.empty(0))
+def decomposition_of_rows(is_pos, p, w, bounds=None) -> BrierDecomposition:
+    """:func:`decomposition` of the rows' table, without writing the table
+    (``bounds``: the probabilities' range, checked already)."""
+    _, _, bpos, btot, _, sse, tp, tn = _pav_rows(is_pos, p, w, np.empty(0), bounds)
     return _split(bpos, btot, sse, tp, tn)
 
 

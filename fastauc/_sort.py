@@ -166,7 +166,7 @@ def _serial(fn, arg_tuples):
 
 def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="y_score",
                   *, row_index=False, positions=False, path=None, serial=False, alloc=_fresh,
-                  count_here=False, values=False):
+                  count_here=False, values=False, bounds=None):
     """Split rows by class and sort each class by score, ascending and stable.
 
     Parameters
@@ -213,6 +213,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
         The runs' ``pk``/``nk`` hold the sorted scores' float64 bits (view
         them as float64) instead of their keys: converted by the sorting
         threads, for callers that compute with the scores.
+    bounds : (float, float) or None
+        The least and the greatest score, when the caller has checked them
+        already (finite): no second pass over the scores for them.
     """
     run = _serial if serial else map_units
     front = _serial if count_here else run
@@ -234,7 +237,7 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
                            alloc, values)
         return (runs, Placement(n, None)) if positions else runs
     nbins = _bins(n)
-    vlo, vhi = _score_range(score, name)
+    vlo, vhi = _score_range(score, name) if bounds is None else bounds
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
     blocks = row_blocks(n)
     # the kernels take None for no weights and for no payload (or the row index)

@@ -56,10 +56,11 @@ SWEEP_ROWS = 1 << 18
 EXACT_PAIRS = 1 << 53
 
 
-def sorted_runs(is_pos, score, weight, name="y_score"):
+def sorted_runs(is_pos, score, weight, name="y_score", bounds=None):
     """The one sort (``_sort.sort_by_class``) without a payload, as the
-    sweeps take it: ``(pk, pw, nk, nw)``, each class's keys ascending."""
-    r = sort_by_class(is_pos, score, weight, name=name, alloc=sweep_buffers)
+    sweeps take it: ``(pk, pw, nk, nw)``, each class's keys ascending
+    (``bounds``: the scores' range, checked already)."""
+    r = sort_by_class(is_pos, score, weight, name=name, alloc=sweep_buffers, bounds=bounds)
     return r.pk, r.pw, r.nk, r.nw
 
 

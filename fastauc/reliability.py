@@ -111,9 +111,10 @@ def reliability_curve(y_true, y_prob, *, method="isotonic", n_bins=10, sample_we
     """
     check_option("method", method, _METHODS, "reliability_curve")
     n_bins = check_n_bins(n_bins, "reliability_curve")
-    rows = binary_probability_rows(y_true, y_prob, sample_weight, pos_label)
+    *rows, bounds = binary_probability_rows(y_true, y_prob, sample_weight, pos_label,
+                                            bounds=True)
     if method == "isotonic":
-        return isotonic_curve_of_rows(*rows)
+        return isotonic_curve_of_rows(*rows, bounds)
     return binned_curve(Table.from_rows(*rows, name="y_prob"), method, n_bins)
 
 
@@ -183,4 +184,4 @@ def brier_decomposition(y_true, y_prob, *, sample_weight=None, pos_label=None):
     0.25
     """
     return decomposition_of_rows(*binary_probability_rows(y_true, y_prob, sample_weight,
-                                                          pos_label))
+                                                          pos_label, bounds=True))
