@@ -12,9 +12,9 @@ import numpy as np
 
 from . import _validation as v
 from ._delong import bonferroni, holm, unpaired_test
-from ._kernels.periods import block_period_weights, payload_of, periods_of, window_sweep
+from ._kernels.periods import block_period_weights, periods_of, window_sweep
 from ._parallel import map_units, row_blocks
-from ._sort import sort_by_class
+from ._sort import class_code_payload, sort_by_class
 from ._stats import delong_variance, wald_bounds
 from ._window_state import duration, time_values
 
@@ -179,7 +179,8 @@ def periods(time, n, freq, window):
         step = step_ns // unit
         lo, hi = v.minmax(t)
         origin = (int(lo) // step) * step
-        codes = periods_of(t, origin, step, np.empty(n, np.int64))
+        codes = np.empty(n, np.int64)
+        map_units(periods_of, [(t[a:b], origin, step, codes[a:b]) for a, b in row_blocks(n)])
         n_per = (int(hi) - origin) // step + 1
         starts = ((origin + np.arange(n_per, dtype=np.int64) * step) * unit).astype(
             "datetime64[ns]")
@@ -209,10 +210,7 @@ def window_sums(is_pos, s, w, codes, n_per, k, expected=False):
     (``_kernels.periods.window_sweep``)."""
     n = s.shape[0]
     out = np.full((n_per, 5), np.nan)
-    rows = np.zeros(n_per, np.int64)
-    pos_rows = np.zeros(n_per, np.int64)
-    payload = np.empty(n, np.int64 if n_per >= 1 << 30 else np.int32)
-    payload_of(codes, is_pos, payload, rows, pos_rows)
+    payload, rows, pos_rows = class_code_payload(codes, is_pos, n_per)
     n_win = _window_totals(rows, k).astype(np.int64)
     n_pos = _window_totals(pos_rows, k).astype(np.int64)
     if expected:
@@ -244,7 +242,8 @@ def window_sums(is_pos, s, w, codes, n_per, k, expected=False):
     cuts = np.array(cuts, np.int64)
     nb = cuts.shape[0] - 1
     per = np.zeros((nb, 2, n_per))
-    block_period_weights(keys, pay, pw, cuts, n_per, per)
+    map_units(block_period_weights, [(keys, pay, pw, cuts[b:b + 2], n_per, per[b:b + 1])
+                                     for b in range(nb)])
     above = np.cumsum(per[::-1], axis=0)[::-1]  # weight of the blocks at and above each
     sums = np.zeros((nb, 4, n_per))
     starts = []

@@ -62,6 +62,7 @@ from ._kernels.sorting import (
     take_slots,
     widen_keys,
 )
+from ._kernels.periods import payload_of
 from ._parallel import map_units, num_threads, row_blocks
 
 __all__ = ["ClassRuns", "Placement", "method", "sort_by_class", "sort_by_group"]
@@ -628,3 +629,22 @@ def _remembered_or_measured(threads: int) -> str:
     except OSError:  # a read-only install: measured again in the next process
         pass
     return result["method"]
+
+
+def class_code_payload(codes, is_pos, n_codes):
+    """The payload ``code << 1 | is_pos`` of each row (int32 below 2**30
+    codes) with each code's rows and positive rows, in row blocks on the
+    threads (each block counting into its own row of counts while the codes
+    are few: 2**22 counts in all; one pass in this thread otherwise)."""
+    n = codes.shape[0]
+    payload = np.empty(n, np.int64 if n_codes >= 1 << 30 else np.int32)
+    blocks = row_blocks(n)
+    if len(blocks) < 2 or len(blocks) * n_codes > 1 << 22:
+        rows, pos_rows = np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64)
+        payload_of(codes, is_pos, payload, rows, pos_rows)
+        return payload, rows, pos_rows
+    counts = np.zeros((2, len(blocks), n_codes), np.int64)
+    map_units(payload_of, [(codes[a:b], is_pos[a:b], payload[a:b], counts[0, i], counts[1, i])
+                           for i, (a, b) in enumerate(blocks)])
+    rows, pos_rows = counts.sum(axis=1)
+    return payload, rows, pos_rows

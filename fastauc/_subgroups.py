@@ -10,10 +10,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _validation as v
-from ._kernels.periods import payload_of
 from ._kernels.subgroups import background_aucs, block_group_counts, placed_by_group
 from ._parallel import map_units, row_blocks
-from ._sort import sort_by_class
+from ._sort import class_code_payload, sort_by_class
 from ._stats import wald_bounds
 
 __all__ = ["SubgroupAUCs", "background_columns", "background_extra"]
@@ -101,9 +100,7 @@ def background_columns(is_pos, s, w, codes, n_codes, level):
     (``codes`` >= 0)."""
     n = s.shape[0]
     # each row's group and class (and the groups' rows, counted in the same pass)
-    payload = np.empty(n, np.int64 if n_codes >= 1 << 30 else np.int32)
-    rows, pos_rows = np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64)
-    payload_of(codes, is_pos, payload, rows, pos_rows)
+    payload, rows, pos_rows = class_code_payload(codes, is_pos, n_codes)
     # rows of weight zero are left out of the sort: they add nothing anywhere
     runs = sort_by_class(np.ones(n, bool), s, w, extra=payload, name="y_score")
     keys, pay, pw = runs.pk, runs.px, runs.pw

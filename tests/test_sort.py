@@ -484,3 +484,25 @@ def test_sorted_values_are_the_keys_values(n, n_groups, dtype, rng):
     check(a[0], b[0])
     for x, y in zip(a[1:3], b[1:3]):
         np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("n_codes", [1, 37, 1 << 20])
+def test_class_code_payload_in_blocks_equals_one_pass(n_codes, rng):
+    """The payload and the counts per code from row blocks on the threads
+    (few codes) or one pass (many): each row's ``code << 1 | is_pos``, and
+    numpy's counts."""
+    from fastauc._kernels.periods import payload_of
+
+    n = 300_000
+    codes = rng.integers(0, n_codes, n)
+    is_pos = rng.random(n) < 0.3
+    payload, rows, pos_rows = _sort.class_code_payload(codes, is_pos, n_codes)
+    ref = np.empty(n, payload.dtype)
+    ref_rows, ref_pos = np.zeros(n_codes, np.int64), np.zeros(n_codes, np.int64)
+    payload_of(codes, is_pos, ref, ref_rows, ref_pos)
+    np.testing.assert_array_equal(payload, ref)
+    np.testing.assert_array_equal(payload, (codes << 1) | is_pos)
+    np.testing.assert_array_equal(rows, np.bincount(codes, minlength=n_codes))
+    np.testing.assert_array_equal(pos_rows, np.bincount(codes[is_pos], minlength=n_codes))
+    np.testing.assert_array_equal(ref_rows, rows)
+    np.testing.assert_array_equal(ref_pos, pos_rows)
