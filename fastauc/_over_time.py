@@ -148,9 +148,7 @@ def periods(time, n, freq, window):
         name, count = np.datetime_data(raw.dtype)
         if name not in ("generic", "Y", "M"):  # fixed-length units only
             unit = int(np.timedelta64(count, name) // np.timedelta64(1, "ns"))
-    if unit > 1:
-        if np.isnat(raw).any():
-            raise ValueError("time contains NaT: every row needs a time")
+    if unit > 1:  # NaT is int64's least value: the range's pass below finds it
         t, kind = raw.view(np.int64), "M"  # in the column's own unit: no conversion
     else:
         t, kind = time_values(time, n, "time")
@@ -178,9 +176,12 @@ def periods(time, n, freq, window):
             t, unit = t * unit, 1
         step = step_ns // unit
         lo, hi = v.minmax(t)
+        if int(lo) == np.iinfo(np.int64).min:
+            raise ValueError("time contains NaT: every row needs a time")
         origin = (int(lo) // step) * step
         codes = np.empty(n, np.int64)
-        map_units(periods_of, [(t[a:b], origin, step, codes[a:b]) for a, b in row_blocks(n)])
+        map_units(periods_of, [(t[a:b], origin, step, codes[a:b], int(hi) - origin < 1 << 50)
+                               for a, b in row_blocks(n)])
         n_per = (int(hi) - origin) // step + 1
         starts = ((origin + np.arange(n_per, dtype=np.int64) * step) * unit).astype(
             "datetime64[ns]")
@@ -201,13 +202,14 @@ def _window_totals(per_period, k):
     return c[j + 1] - c[np.maximum(0, j - k + 1)]
 
 
-def window_sums(is_pos, s, w, codes, n_per, k, expected=False):
+def window_sums(is_pos, s, w, codes, n_per, k, expected=False, bounds=None):
     """``(sums, rows, positive rows)``: per window ``sums`` = ``(auc,
     variance, average precision, positive weight, negative weight)`` (an
     (n_per, 5) array; ``expected``: the expected AUC of the probabilities
     ``s``, the other columns NaN) and its rows: one sort of all rows and one
     sweep that keeps, per window, the weight above the current score
-    (``_kernels.periods.window_sweep``)."""
+    (``_kernels.periods.window_sweep``).  ``bounds``: a range holding every
+    score, checked finite already (the sort's buckets are cut in it)."""
     n = s.shape[0]
     out = np.full((n_per, 5), np.nan)
     payload, rows, pos_rows = class_code_payload(codes, is_pos, n_per)
@@ -227,7 +229,7 @@ def window_sums(is_pos, s, w, codes, n_per, k, expected=False):
     out[:, 3], out[:, 4] = PW, NW
     if n == 0:
         return out, n_win, n_pos
-    runs = sort_by_class(np.ones(n, bool), s, w, extra=payload, name="y_score")
+    runs = sort_by_class(np.ones(n, bool), s, w, extra=payload, name="y_score", bounds=bounds)
     keys, pay, pw = runs.pk, runs.px, runs.pw
     # blocks of the sorted rows (sizes of the data alone; no run of tied scores
     # cut), each swept from the weight above it, on the threads

@@ -437,7 +437,9 @@ def auc_over_time(y_true, y_score, time, *, freq, window=None, reference="first"
     if y_raw.dtype.kind not in "fO":
         y_raw = v.as_label_array(y_true)
     n = v.check_lengths(y_true=y_raw, y_score=s)
-    v.check_finite(s, "y_score")
+    low_s, high_s = v.minmax(s) if n else (0.0, 0.0)  # one pass: NaN, inf, the range
+    if not (np.isfinite(low_s) and np.isfinite(high_s)):
+        v.raise_non_finite("y_score", s)
     w = v.check_sample_weight(sample_weight, n, frequency=True)
     codes, start, end, k, kind = ot.periods(time, n, freq, window)
     n_per = start.shape[0]
@@ -447,15 +449,16 @@ def auc_over_time(y_true, y_score, time, *, freq, window=None, reference="first"
     y_l, s_l, c_l = (y_raw[lab], s[lab], codes[lab]) if some else (y_raw, s, codes)
     is_pos, _, w_l = v.binary_rows(y_l, None if not w.shape[0] else (w[lab] if some else w),
                                    pos_label, frequency=True, y_score=s_l)
-    low_s, high_s = v.minmax(s)
     probs = bool(s.shape[0]) and low_s >= 0 and high_s <= 1
-    sums, n_win, n_pos = ot.window_sums(is_pos, s_l, w_l, c_l, n_per, k)
+    sums, n_win, n_pos = ot.window_sums(is_pos, s_l, w_l, c_l, n_per, k,
+                                        bounds=(float(low_s), float(high_s)))
     losses = ot.window_log_loss(is_pos, s_l, w_l, c_l, n_per, k) if probs else None
     exp_auc = None
     if expected is True and not probs:
         raise ValueError("expected AUCs need probabilities: y_score has values outside [0, 1]")
     if expected is True or (expected == "auto" and missing.any() and probs):
-        exp_auc = ot.window_sums(np.ones(n, bool), s, w, codes, n_per, k, expected=True)[0][:, 0]
+        exp_auc = ot.window_sums(np.ones(n, bool), s, w, codes, n_per, k, expected=True,
+                                 bounds=(float(low_s), float(high_s)))[0][:, 0]
     ref = ot.reference_of(reference, sums, start, end, k)
     if ref is not None and ref[0] is None:  # a (start, end) pair: the rows in it
         bounds = ot.time_values(np.array(list(reference), dtype=start.dtype), 2,

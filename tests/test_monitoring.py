@@ -340,3 +340,25 @@ def test_background_columns_in_by_group_and_report(rng):
     np.testing.assert_array_equal(rep.by_group["model_2"].extra["bpsn_auc"],
                                   fastauc.subgroup_aucs(y, -s, g).bpsn_auc)
     assert "bpsn_auc" in rep.to_dict()["by_group"]["model_1"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**6), st.lists(st.integers(0, (1 << 50) - 1), min_size=1, max_size=40),
+       st.lists(st.integers(-3, 3), max_size=40))
+def test_periods_by_float_division_equal_integer_division(step, ds, shifts):
+    """Times less than 2**50 units past the origin take the float quotient,
+    corrected by one: each period the integer division's, at and beside the
+    multiples of the period."""
+    from fastauc._kernels.periods import periods_of
+
+    d = np.array(ds + [max(0, (x // step) * step + s) for x, s in zip(ds, shifts)], np.int64)
+    d = np.minimum(d, (1 << 50) - 1)
+    got = periods_of(d + 7, np.int64(7), np.int64(step), np.empty(d.shape[0], np.int64), True)
+    np.testing.assert_array_equal(got, d // step)
+
+
+@pytest.mark.parametrize("unit", ["m", "ns"])
+def test_nat_times_raise(unit):
+    t = np.array(["2026-01-01", "NaT", "2026-01-03"], dtype=f"datetime64[{unit}]")
+    with pytest.raises(ValueError, match="NaT"):
+        fastauc.auc_over_time([0, 1, 1], [0.1, 0.7, 0.4], t, freq="1D")

@@ -113,10 +113,23 @@ def window_sweep(keys, payload, pw, k, PW, NW, expected, area, sv10, sv01, ap, l
 
 
 @jit
-def periods_of(t, origin, step, out):
-    """Each integer time's period: ``(t - origin) // step`` (``t >= origin``)."""
+def periods_of(t, origin, step, out, exact_floats):
+    """Each integer time's period: ``(t - origin) // step`` (``t >= origin``).
+    With ``exact_floats`` (every ``t - origin`` below 2**50, exact as a
+    float) the quotient is the float quotient's floor, corrected by one where
+    its rounding crossed an integer: a float division instead of a 64-bit
+    integer one (several times slower)."""
+    if not exact_floats:
+        for i in range(t.shape[0]):
+            out[i] = (t[i] - origin) // step
+        return out
+    inv = 1.0 / step
     for i in range(t.shape[0]):
-        out[i] = (t[i] - origin) // step
+        d = t[i] - origin
+        q = np.int64(np.float64(d) * inv)
+        r = d - q * step
+        q += np.int64(r >= step) - np.int64(r < 0)
+        out[i] = q
     return out
 
 
