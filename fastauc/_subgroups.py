@@ -94,10 +94,17 @@ class SubgroupAUCs:
         return pd.DataFrame({**self.groups, **{c: getattr(self, c) for c in _COLUMNS}})
 
 
-def background_columns(is_pos, s, w, codes, n_codes, level):
-    """``(bpsn_auc, bpsn_se, bpsn_low, bpsn_high, bnsp_...)`` per group code
-    (NaN where a group or its background lacks a class), from validated rows
-    (``codes`` >= 0)."""
+#: the AUC columns of :func:`background_columns`, each with its interval and error
+AUC_COLUMNS = ("subgroup", "bpsn", "bnsp")
+
+
+def background_columns(is_pos, s, w, codes, n_codes, level) -> dict:
+    """Per group code that has rows, from validated rows (``codes`` >= 0):
+    ``{name}_auc``, ``{name}_low``, ``{name}_high`` and ``{name}_se`` for
+    each name of ``AUC_COLUMNS`` (NaN where the rows lack a class), and
+    ``present`` (the codes with rows), ``n`` and ``n_pos`` (their rows and
+    positive rows, zero weights included).  The group's own AUC comes from
+    the same walk as the background AUCs: one sort in all."""
     n = s.shape[0]
     # each row's group and class (and the groups' rows, counted in the same pass)
     payload, rows, pos_rows = class_code_payload(codes, is_pos, n_codes)
@@ -124,7 +131,8 @@ def background_columns(is_pos, s, w, codes, n_codes, level):
     nb = cuts.shape[0] - 1
     block_counts = np.zeros((nb, n_codes), np.int64)
     class_w = np.zeros((nb, 2))
-    block_group_counts(pay, pw, cuts, block_counts, class_w)
+    map_units(block_group_counts, [(pay, pw, cuts[b:b + 2], block_counts[b:b + 1],
+                                    class_w[b:b + 1]) for b in range(nb)])
     cursors = starts[:-1] + np.concatenate((np.zeros((1, n_codes), np.int64),
                                             np.cumsum(block_counts, axis=0)[:-1]))
     below = np.concatenate((np.zeros((1, 2)), np.cumsum(class_w, axis=0)))
@@ -132,7 +140,7 @@ def background_columns(is_pos, s, w, codes, n_codes, level):
     map_units(placed_by_group, [(keys, pay, pw, cursors[b], gk, gpos, gw, gX, gT,
                                  int(cuts[b]), int(cuts[b + 1]), float(below[b, 1]),
                                  float(below[b, 0]), P) for b in range(nb)])
-    out = np.empty((n_codes, 6))
+    out = np.empty((n_codes, 8))
     # groups in blocks of about equal rows on the threads (each group's own numbers)
     cuts = [0]
     for _, b in row_blocks(m):
@@ -143,9 +151,14 @@ def background_columns(is_pos, s, w, codes, n_codes, level):
         cuts.append(n_codes)
     map_units(background_aucs, [(gk, gpos, gw, gX, gT, starts, P, N, g0, g1, out)
                                 for g0, g1 in zip(cuts[:-1], cuts[1:])])
-    bpsn_se, bpsn_low, bpsn_high = wald_bounds(out[:, 0], out[:, 1], level)
-    bnsp_se, bnsp_low, bnsp_high = wald_bounds(out[:, 2], out[:, 3], level)
-    return (out[:, 0], bpsn_low, bpsn_high, bpsn_se, out[:, 2], bnsp_low, bnsp_high, bnsp_se)
+    present = rows > 0
+    cols = {"present": present, "n": rows[present], "n_pos": pos_rows[present]}
+    for name, j in zip(AUC_COLUMNS, (6, 0, 2)):
+        auc = out[present, j]
+        se, low, high = wald_bounds(auc, out[present, j + 1], level)
+        cols.update({f"{name}_auc": auc, f"{name}_low": low, f"{name}_high": high,
+                     f"{name}_se": se})
+    return cols
 
 
 def undefined_words(bpsn, bnsp) -> str | None:
@@ -179,7 +192,5 @@ def background_extra(is_pos, s, w, gc, level) -> dict:
         is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
         w = w[keep] if w.shape[0] else w
     cols = background_columns(is_pos, s, w, codes, gc.n_groups, level)
-    present = np.bincount(codes, minlength=gc.n_groups) > 0
-    names = ("bpsn_auc", "bpsn_low", "bpsn_high", "bpsn_se", "bnsp_auc", "bnsp_low",
-             "bnsp_high", "bnsp_se")
-    return {n: c[present] for n, c in zip(names, cols) if not n.endswith("_se")}
+    return {f"{name}_{part}": cols[f"{name}_{part}"] for name in AUC_COLUMNS[1:]
+            for part in ("auc", "low", "high")}

@@ -26,11 +26,12 @@ from ._groups import group_codes
 from ._over_time import AUCOverTime
 from ._stats import ALTERNATIVES
 from ._probabilities import check_range as _check_range
-from ._subgroups import SubgroupAUCs, background_columns, check_dropna, undefined_words
+from ._subgroups import (AUC_COLUMNS, SubgroupAUCs, background_columns, check_dropna,
+                         undefined_words)
 from ._subgroups import validated
 from ._table import Table
 from .calibration import calibration_error
-from .groups import group_metrics
+from .groups import missing_labels_error
 from .ranking import precision_recall_curve, roc_curve
 
 __all__ = ["AUCOverTime", "ExpectedAUC", "SubgroupAUCs", "auc_over_time", "expected_roc_auc",
@@ -303,26 +304,26 @@ def subgroup_aucs(y_true, y_score, groups, *, sample_weight=None, pos_label=None
     dropna = check_dropna(dropna)
     is_pos, s, w = validated(y_true, y_score, sample_weight, pos_label)
     gc = group_codes(groups, s.shape[0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", v.UndefinedMetricWarning)  # warned below, once
-        sub = group_metrics(is_pos, s, w, gc, level, dropna)
     codes = gc.codes
     if gc.n_missing:
+        if not dropna:
+            raise missing_labels_error(gc)
         keep = codes >= 0
         is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
         w = w[keep] if w.shape[0] else w
     cols = background_columns(is_pos, s, w, codes, gc.n_groups, level)
-    present = np.bincount(codes, minlength=gc.n_groups) > 0
-    cols = [c[present] for c in cols]
-    one_class = int(np.count_nonzero(np.isnan(sub.auc)))
+    n_groups = cols["n"].shape[0]
+    one_class = int(np.count_nonzero(np.isnan(cols["subgroup_auc"])))
     if one_class:
-        v.warn_undefined(f"{v.ONE_CLASS} ({one_class} of {len(sub)} groups have a single "
+        v.warn_undefined(f"{v.ONE_CLASS} ({one_class} of {n_groups} groups have a single "
                          "class; their subgroup AUC is NaN)", stacklevel=None)
-    words = undefined_words(cols[0], cols[4])
+    words = undefined_words(cols["bpsn_auc"], cols["bnsp_auc"])
     if words:
         v.warn_undefined(words, stacklevel=None)
-    return SubgroupAUCs(sub.groups, sub.n, sub.n_pos, sub.n_neg, sub.auc, sub.auc_low,
-                        sub.auc_high, sub.auc_se, *cols, level)
+    labels = {name: lab[cols["present"]] for name, lab in zip(gc.names, gc.labels)}
+    return SubgroupAUCs(labels, cols["n"], cols["n_pos"], cols["n"] - cols["n_pos"],
+                        *(cols[f"{name}_{part}"] for name in AUC_COLUMNS
+                          for part in ("auc", "low", "high", "se")), level)
 
 
 @dispatch("y_score")

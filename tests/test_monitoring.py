@@ -362,3 +362,25 @@ def test_nat_times_raise(unit):
     t = np.array(["2026-01-01", "NaT", "2026-01-03"], dtype=f"datetime64[{unit}]")
     with pytest.raises(ValueError, match="NaT"):
         fastauc.auc_over_time([0, 1, 1], [0.1, 0.7, 0.4], t, freq="1D")
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_subgroup_auc_of_large_groups_is_by_groups(weighted, rng):
+    """Groups past the sweeps' split size: the subgroup AUC from the
+    background walk is ``by_group``'s (the same float unweighted), with its
+    interval."""
+    n = 200_000
+    g = rng.integers(0, 3, n)
+    y = (rng.random(n) < 0.3).astype(np.int64)
+    s = np.round(y + rng.normal(size=n) + 0.2 * g, 2)
+    w = rng.choice([0.0, 0.5, 1.0, 2.5], n) if weighted else None
+    res = fastauc.subgroup_aucs(y, s, g, sample_weight=w)
+    ref = fastauc.by_group(y, s, g, sample_weight=w)
+    np.testing.assert_array_equal(res.n, ref.n)
+    np.testing.assert_array_equal(res.n_pos, ref.n_pos)
+    if weighted:
+        np.testing.assert_allclose(res.subgroup_auc, ref.auc, rtol=0, atol=1e-12)
+    else:
+        np.testing.assert_array_equal(res.subgroup_auc, ref.auc)
+    np.testing.assert_allclose(res.subgroup_se, ref.auc_se, rtol=1e-9)
+    np.testing.assert_allclose(res.subgroup_low, ref.auc_low, rtol=0, atol=1e-9)

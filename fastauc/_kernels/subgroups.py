@@ -103,7 +103,9 @@ def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
     """One pass over a group's rows ``a:b`` (ascending score): the two AUCs'
     pair weights (``out[0:2]``) and the sums of the squared placements' distances
     from the centres ``c_bpsn``/``c_bnsp`` (``out[2:6]``).  ``out``: bpsn_num, bnsp_num, bpsn_s10, bpsn_s01,
-    bnsp_s10, bnsp_s01."""
+    bnsp_s10, bnsp_s01, then the group's own AUC's: its pair weight and the
+    sums of its positives' (negatives') squared placements within the group
+    (``out[6:9]``; the centres ``c_bpsn``, ``c_bnsp``)."""
     weighted = w.shape[0] > 0
     p_bg = P - pg
     n_bg = N - ng
@@ -126,6 +128,7 @@ def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
     s_g_neg = 0.0
     num_bpsn = 0.0
     num_bnsp = 0.0
+    num_g = 0.0  # the group's own pair weight
     s01_bpsn = 0.0
     s10_bnsp = 0.0
     while i < b:
@@ -168,7 +171,9 @@ def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
                 num_bpsn += x * raw
                 d = v01 - c_bpsn
                 s01_bpsn += x * d * d
-                u = (above_gp + 0.5 * gp) * inv_pg - c_bnsp
+                raw_g = above_gp + 0.5 * gp
+                num_g += x * raw_g
+                u = raw_g * inv_pg - c_bnsp
                 s_g_neg += x * u * u
         if rn >= 0:
             # BPSN: all positives from the previous group-negative key up to here
@@ -222,6 +227,9 @@ def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
     out[5] = s_all_neg - s_g_neg
     out[0] = num_bpsn
     out[1] = num_bnsp
+    out[6] = num_g
+    out[7] = s_g_pos
+    out[8] = s_g_neg
 
 
 @jit
@@ -230,9 +238,10 @@ def background_aucs(keys, is_pos, w, X, T, starts, P, N, g0, g1, out):
     group's rows in ascending score: ``keys``, class, weight and overall
     placements ``X``, ``T``, as ``placed_by_group`` lays them out): ``out[g]`` =
     (bpsn_auc, bpsn_var, bnsp_auc, bnsp_var, group positive weight, group
-    negative weight), NaN where undefined.  DeLong's variances with
-    frequency weights (divisor the weight minus one)."""
-    sums = np.empty(6)
+    negative weight, subgroup auc, subgroup var), NaN where undefined.
+    DeLong's variances with frequency weights (divisor the weight minus
+    one)."""
+    sums = np.empty(9)
     nan = np.nan
     for g in range(g0, g1):
         a = starts[g]
@@ -259,3 +268,10 @@ def background_aucs(keys, is_pos, w, X, T, starts, P, N, g0, g1, out):
             d2 = (bnsp - 0.5) ** 2
             out[g, 3] = ((sums[4] - pg * d2) / (pg - 1.0) / pg
                          + (sums[5] - n_bg * d2) / (n_bg - 1.0) / n_bg)
+        sub = sums[6] / (pg * ng) if pg > 0.0 and ng > 0.0 else nan
+        out[g, 6] = sub
+        out[g, 7] = nan
+        if sub == sub and pg > 1.0 and ng > 1.0:
+            d2 = (sub - 0.5) ** 2
+            out[g, 7] = ((sums[7] - pg * d2) / (pg - 1.0) / pg
+                         + (sums[8] - ng * d2) / (ng - 1.0) / ng)
