@@ -459,11 +459,10 @@ class Window(Accumulator):
         kept = []
         changed = False
         for i, seg in enumerate(self._segments):
-            ec = seg.rows[3]
-            keep = ec > cut if strict else ec >= cut
-            if keep.all():
+            if (seg.low() > cut) if strict else (seg.low() >= cut):  # every row stays
                 kept.append(seg)
                 continue
+            keep = seg.rows[3] > cut if strict else seg.rows[3] >= cut
             changed = True
             self._crosses.give(seg.slot)
             if keep.any():

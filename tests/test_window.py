@@ -280,3 +280,57 @@ def test_delong_test_between_two_windows(rng):
         new.delong_test(old).pvalue, rel=1e-12)
     with pytest.raises(TypeError, match="Accumulator or a Window"):
         new.delong_test([1, 2])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 3), st.booleans())
+def test_cross_walks_count_the_pairs_across_two_tables(seed, digits, weighted):
+    """Twice the pair weight across two tables (a positive of one above a
+    negative of the other, a tie one half), by definition; the two-walk
+    kernel's values are the one walk's, to the bit."""
+    from fastauc._kernels.window import cross_area2, cross_area2_two
+    from fastauc._table import Table
+
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(3):
+        n = int(rng.integers(0, 30))
+        y = rng.random(n) < rng.random()
+        s = np.round(rng.standard_normal(n), digits)
+        w = rng.choice([0.0, 0.5, 1.0, 3.0], n) if weighted else np.ones(n)
+        rows.append((y, s, w, Table.from_rows(y, s, w if weighted else np.empty(0))))
+
+    def by_definition(a, b):
+        total = 0.0
+        for (pos, neg) in ((a, b), (b, a)):
+            yp, sp, wp = pos[0], pos[1], pos[2]
+            yn, sn, wn = neg[0], neg[1], neg[2]
+            for i in np.flatnonzero(yp):
+                for j in np.flatnonzero(~yn):
+                    total += wp[i] * wn[j] * (2.0 if sp[i] > sn[j] else
+                                              1.0 if sp[i] == sn[j] else 0.0)
+        return total
+
+    (a, b, c) = rows
+    ta, tb, tc = a[3], b[3], c[3]
+    one_b = cross_area2(ta.keys, ta.pos, ta.neg, tb.keys, tb.pos, tb.neg)
+    one_c = cross_area2(ta.keys, ta.pos, ta.neg, tc.keys, tc.pos, tc.neg)
+    assert one_b == pytest.approx(by_definition(a, b), abs=1e-9)
+    assert one_c == pytest.approx(by_definition(a, c), abs=1e-9)
+    assert cross_area2_two(ta.keys, ta.pos, ta.neg, tb.keys, tb.pos, tb.neg,
+                           tc.keys, tc.pos, tc.neg) == (one_b, one_c)
+
+
+def test_large_window_takes_its_crosses_in_units(rng):
+    """A window whose new batch's cross walks span several units on the
+    threads (and an odd number of walks): the AUC of its last rows, the
+    same float."""
+    n, batch = 330_000, 10_000
+    y = (rng.random(n) < 0.2).astype(np.int64)
+    s = np.round(rng.standard_normal(n) + y, 3)
+    win = Window(rows=250_000)
+    for a in range(0, n, batch):
+        win.update(y[a:a + batch], s[a:a + batch])
+        if a >= 250_000:
+            assert win.roc_auc() == fastauc.roc_auc_score(y[a + batch - 250_000:a + batch],
+                                                          s[a + batch - 250_000:a + batch])
