@@ -28,7 +28,7 @@ from ._parallel import map_units
 from ._table import Table
 
 __all__ = ["Crosses", "Segment", "decay_factors", "decode_spec", "duration", "encode_spec",
-           "joined", "keep_rows", "make_segment", "merged_table", "swapped", "table_segment",
+           "joined", "keep_rows", "kept_rows", "make_segment", "merged_table", "swapped", "table_segment",
            "time_values"]
 
 # keys walked per unit of a new segment's cross terms (about 0.5 ms of walks):
@@ -186,6 +186,19 @@ def _crosses(t, tables):
 
 def _serial(fn, arg_tuples):
     return [fn(*args) for args in arg_tuples]
+
+
+def kept_rows(segments, half_life):
+    """``(is_pos, score, weight or None)`` of a window's rows in arrival
+    order, or None where it keeps no rows or decays (its weights are not
+    the rows')."""
+    if half_life is not None or any(s.rows is None for s in segments) or not segments:
+        return None
+    rows = [s.rows for s in segments]
+    weighted = any(r[2].shape[0] for r in rows)
+    w = (np.concatenate([r[2] if r[2].shape[0] else np.ones(r[0].shape[0]) for r in rows])
+         if weighted else None)
+    return np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows]), w
 
 
 def merged_table(segments, scales) -> Table:

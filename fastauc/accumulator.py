@@ -37,6 +37,7 @@ from ._table import Table, sorted_tallies
 from .calibration import brier_score_loss, calibration_error
 from .coords import coords
 from .coords_intervals import coords_ci
+from .bootstrap import bootstrap_test
 from .delong import delong_test, roc_auc_ci
 from .losses import log_loss
 from .ranking import average_precision_score, det_curve, precision_recall_curve, roc_auc_score
@@ -546,6 +547,65 @@ class Accumulator:
         return delong_test(y, s, sb, y_true_b=yb, sample_weight=w, sample_weight_b=wb,
                            alternative=alternative, confidence_level=confidence_level,
                            margin=margin)
+
+    def bootstrap_test(self, other, *, n_resamples=1000, confidence_level=0.95,
+                       method="percentile", stratified=None, alternative="two-sided",
+                       random_state=None, scheme="multinomial", margin=0.0):
+        """The unpaired bootstrap test of this AUC against ``other``'s (an
+        accumulator or a :class:`Window` of other rows): :func:`bootstrap_test`
+        with ``y_true_b=``, pROC's unpaired bootstrap, each side's rows
+        resampled on their own.
+
+        The rows resampled: a window's own (``rows=``, ``batches=`` or
+        ``span=`` windows keep them, weights included); otherwise those of
+        the table, each distinct score's count per class repeated, which
+        are the rows seen when no weights were given.  An accumulator or a
+        decaying window of weighted rows keeps only their weights summed
+        per score, and a bootstrap of those would resample sums as rows:
+        it raises ``ValueError`` (:meth:`delong_test` needs no rows).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fastauc import Accumulator
+        >>> rng = np.random.default_rng(0)
+        >>> y1, y2 = rng.integers(0, 2, 500), rng.integers(0, 2, 500)
+        >>> old = Accumulator().update(y1, y1 + rng.normal(size=500))
+        >>> new = Accumulator().update(y2, y2 + 2 * rng.normal(size=500))
+        >>> res = old.bootstrap_test(new, random_state=0)
+        >>> bool(res.pvalue < 0.01), round(res.difference, 3)
+        (True, 0.179)
+        """
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"bootstrap_test compares with an Accumulator or a Window, got "
+                            f"{type(other).__name__}")
+        a, b = self._resampled_rows(), other._resampled_rows()
+        return bootstrap_test(a[0], a[1], b[1], y_true_b=b[0], sample_weight=a[2],
+                              sample_weight_b=b[2], n_resamples=n_resamples,
+                              confidence_level=confidence_level, method=method,
+                              stratified=stratified, alternative=alternative,
+                              random_state=random_state, scheme=scheme, margin=margin)
+
+    def _kept_rows(self):
+        """The rows themselves, where they are kept (a :class:`Window`'s)."""
+        return None
+
+    def _resampled_rows(self):
+        """``(is_pos, score, weight or None)``: the rows a bootstrap resamples."""
+        if self._classes is None:
+            raise ValueError("the accumulator has no rows yet: call update() first")
+        kept = self._kept_rows()
+        if kept is not None:
+            return kept
+        y, s, w, pos = self._rows_of()
+        if self._weighted:  # known once the table is read (a window's)
+            raise ValueError(
+                "bootstrap_test resamples rows, and this accumulator of weighted rows keeps "
+                "only their weights summed per score (as a decaying window does): use "
+                "delong_test, or fastauc.bootstrap_test on the rows")
+        is_pos = y if pos is not None else y == self._positive_of(self._classes)
+        counts = w.astype(np.int64)  # unweighted: each score's rows per class, exact
+        return np.repeat(is_pos, counts), np.repeat(s, counts), None
 
     def mann_whitney_u(self, alternative="two-sided", use_continuity=True, method="auto"):
         """``mann_whitney_u`` of the rows seen."""

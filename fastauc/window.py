@@ -22,19 +22,9 @@ import numpy as np
 
 from . import _validation as v
 from ._label_codec import decode_classes, decode_label, encode_classes, encode_label
-from ._window_state import (
-    Crosses,
-    swapped,
-    table_segment,
-    decode_spec,
-    encode_spec,
-    duration,
-    joined,
-    keep_rows,
-    make_segment,
-    merged_table,
-    time_values,
-)
+from ._window_state import (Crosses, decode_spec, duration, encode_spec, joined, keep_rows,
+                            kept_rows, make_segment, merged_table, swapped, table_segment,
+                            time_values)
 from ._accumulator_state import _unique_union
 from .accumulator import Accumulator
 
@@ -510,6 +500,9 @@ class Window(Accumulator):
             self._levels = [self._merged] if len(self._merged) else []
             self._auc = self._ap = None
         return self._merged
+
+    def _kept_rows(self):
+        return kept_rows(self._segments, self._half)
 
     def accumulator(self) -> Accumulator:
         """An :class:`Accumulator` of the rows in the window now (their decayed

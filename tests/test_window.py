@@ -334,3 +334,63 @@ def test_large_window_takes_its_crosses_in_units(rng):
         if a >= 250_000:
             assert win.roc_auc() == fastauc.roc_auc_score(y[a + batch - 250_000:a + batch],
                                                           s[a + batch - 250_000:a + batch])
+
+
+def _fields(res):
+    return (res.statistic, res.pvalue, res.difference, res.low, res.high, res.se,
+            res.estimate_a, res.estimate_b)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bootstrap_test_between_two_windows_resamples_their_rows(weighted, rng):
+    """A window that keeps its rows resamples them: fastauc.bootstrap_test
+    (unpaired) on the window's last rows, to the bit."""
+    _, y, s, w = _stream(9, 6000, 1)
+    w = w if weighted else None
+    kw = {} if w is None else {"sample_weight": w[:2000]}
+    old, new = Window(rows=2000), Window(batches=2)
+    old.update(y[:2000], s[:2000], **kw)
+    for a in range(2000, 6000, 1000):
+        new.update(y[a:a + 1000], s[a:a + 1000],
+                   **({} if w is None else {"sample_weight": w[a:a + 1000]}))
+    res = new.bootstrap_test(old, n_resamples=200, random_state=3, alternative="less")
+    ref = fastauc.bootstrap_test(y[4000:] == 1, s[4000:], s[:2000], y_true_b=y[:2000] == 1,
+                                 sample_weight=None if w is None else w[4000:],
+                                 sample_weight_b=None if w is None else w[:2000],
+                                 n_resamples=200, random_state=3, alternative="less")
+    assert _fields(res) == _fields(ref)
+
+
+def test_bootstrap_test_of_accumulators_resamples_the_counted_rows(rng):
+    """An accumulator of unweighted rows resamples its rows, each distinct
+    score's count per class: fastauc.bootstrap_test on those rows listed by
+    class (positives first) and score, to the bit; within Monte Carlo error
+    of the bootstrap of the rows in their own order.  Weighted rows, summed
+    per score, cannot be resampled."""
+    n = 3000
+    y = rng.integers(0, 2, n)
+    s = np.round(y + rng.normal(size=n), 1)
+    yb = rng.integers(0, 2, n)
+    sb = np.round(yb + 1.5 * rng.normal(size=n), 1)
+    a, b = fastauc.Accumulator().update(y, s), fastauc.Accumulator().update(yb, sb)
+    res = a.bootstrap_test(b, n_resamples=300, random_state=1)
+
+    def listed(y_, s_):  # positives, then negatives, each by score descending
+        pos, neg = -np.sort(-s_[y_ == 1]), -np.sort(-s_[y_ == 0])
+        return np.r_[np.ones(pos.size, bool), np.zeros(neg.size, bool)], np.r_[pos, neg]
+
+    (ya, sa), (yb2, sb2) = listed(y, s), listed(yb, sb)
+    ref = fastauc.bootstrap_test(ya, sa, sb2, y_true_b=yb2, n_resamples=300, random_state=1)
+    assert _fields(res) == _fields(ref)
+    rows = fastauc.bootstrap_test(y, s, sb, y_true_b=yb, n_resamples=300, random_state=1)
+    assert res.difference == rows.difference
+    assert res.se == pytest.approx(rows.se, rel=0.25)
+    weighted = fastauc.Accumulator().update(y, s, sample_weight=np.full(n, 2.0))
+    with pytest.raises(ValueError, match="weights summed per score"):
+        weighted.bootstrap_test(b)
+    with pytest.raises(ValueError, match="weights summed per score"):
+        Window(half_life=100).update(y, s).bootstrap_test(b)
+    with pytest.raises(ValueError, match="no rows yet"):
+        fastauc.Accumulator().bootstrap_test(b)
+    with pytest.raises(TypeError, match="Accumulator or a Window"):
+        a.bootstrap_test((y, s))
