@@ -144,3 +144,63 @@ def _unique_union(a: np.ndarray | None, b: np.ndarray) -> np.ndarray:
             f"{v._fmt_classes(b)} cannot be compared with the labels seen so far "
             f"{v._fmt_classes(a)}")
     return np.unique(np.concatenate((a, b)))
+
+
+# a key's weight left within this many ulps of its former weight above zero
+# counts as zero (weighted sums: the rows' weights added in another order)
+SUBTRACT_ULPS = 64
+
+
+def _subtraction(acc, other):
+    """``(table, rows)`` of accumulator ``acc`` without ``other``'s rows
+    (None: ``other`` has none), or ``ValueError`` with the reason; neither
+    accumulator changes (``other``'s rows read as ``acc``'s classes)."""
+    if not _same_label(acc._pos_label, other._pos_label):
+        raise ValueError(f"cannot subtract accumulators with different pos_label "
+                         f"({acc._pos_label!r} and {other._pos_label!r})")
+    if acc._max_groups is not None or other._max_groups is not None:
+        raise ValueError("subtract needs every distinct score: an accumulator with "
+                         "max_groups keeps ranges of scores, which cannot take rows away")
+    if other._classes is None:
+        return None
+    if acc._classes is None or np.setdiff1d(other._classes, acc._classes).shape[0]:
+        raise ValueError("subtract takes away rows this accumulator contains, and the "
+                         "other holds labels it has not seen")
+    levels, pending, rows_b = other._aligned(acc._classes)
+    if pending:
+        levels = levels + [Table.from_rows(*_concatenated(pending))]
+    theirs = levels[0]
+    for t in levels[1:]:
+        theirs = theirs.merge(t)
+    rows = [acc._rows[0] - rows_b[0], acc._rows[1] - rows_b[1]]
+    if min(rows) < 0:
+        raise ValueError("subtract takes away rows this accumulator contains, and the "
+                         "other holds more rows of a class than it does")
+    return _subtracted(acc._state(), theirs, acc._weighted or other._weighted), rows
+
+
+def _subtracted(t: Table, part: Table, weighted: bool) -> Table:
+    """``t`` without the rows of ``part``, a table of rows ``t`` contains:
+    each of ``part``'s keys found in ``t`` and its weights taken away (exact
+    for counts; for weights, a key left within ``SUBTRACT_ULPS`` ulps of its
+    former weight is empty), the keys left without weight dropped."""
+    if len(part) == 0:
+        return t
+    asc = t.keys[::-1]
+    at = np.minimum(np.searchsorted(asc, part.keys), max(len(t) - 1, 0))
+    if len(t) == 0 or not np.array_equal(asc[at], part.keys):
+        raise ValueError("subtract takes away rows this accumulator contains, and the other "
+                         "holds scores it has not seen")
+    at = len(t) - 1 - at  # the index in t's descending order
+    out = []
+    for mine, theirs in ((t.pos, part.pos), (t.neg, part.neg)):
+        left = mine.copy()
+        left[at] -= theirs
+        slack = SUBTRACT_ULPS * np.finfo(np.float64).eps * mine if weighted else 0.0
+        if (left < -slack).any():
+            raise ValueError("subtract takes away rows this accumulator contains, and the "
+                             "other holds more weight at some score than it does")
+        left[left <= slack] = 0.0
+        out.append(left)
+    keep = (out[0] > 0) | (out[1] > 0)
+    return Table(t.keys[keep], out[0][keep], out[1][keep])

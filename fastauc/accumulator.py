@@ -20,16 +20,8 @@ import numpy as np
 
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
-from ._accumulator_state import (
-    _bounded,
-    _unique_union,
-    _check_cells,
-    _check_table,
-    _compact,
-    _concatenated,
-    _from_header,
-    _same_label,
-)
+from ._accumulator_state import (_bounded, _check_cells, _check_table, _compact, _concatenated,
+                                 _from_header, _same_label, _subtraction, _unique_union)
 from ._cells import Cells
 from ._label_codec import encode_classes, encode_label
 from ._sort import CHUNK_MIN
@@ -283,6 +275,39 @@ class Accumulator:
         self._commit(mine + theirs, wait_a + wait_b, classes,
                      [rows_a[0] + rows_b[0], rows_a[1] + rows_b[1]],
                      self._weighted or other._weighted, dtype)
+        return self
+
+    def subtract(self, other: Accumulator) -> Accumulator:
+        """Take away the rows of ``other``, rows this accumulator contains (an
+        expired batch, a day to leave out); ``other`` is left unchanged;
+        returns ``self``.
+
+        Each of ``other``'s scores must be here with at least its weight in
+        each class, and its rows per class at most these.  Counts are
+        exact: the table is the one of the rows left.  Weights are sums: a
+        score's weight left is this sum minus ``other``'s, the rows' weights
+        added in another order than the rows left would add them, so within
+        a few ulps of the weight it had (exact for integer weights); a
+        score left within 64 ulps of it counts as empty.  The bounded mode
+        (``max_groups``) keeps ranges, not scores, and cannot take rows
+        away: it raises.
+
+        Examples
+        --------
+        >>> from fastauc import Accumulator, roc_auc_score
+        >>> y, s = [0, 1, 0, 1, 1, 0], [0.2, 0.9, 0.4, 0.5, 0.3, 0.6]
+        >>> week = Accumulator().update(y, s)
+        >>> monday = Accumulator().update(y[:2], s[:2])
+        >>> week.subtract(monday).roc_auc() == roc_auc_score(y[2:], s[2:])
+        True
+        """
+        if not isinstance(other, Accumulator):
+            raise TypeError(f"can only subtract an Accumulator, got {type(other).__name__}")
+        left = _subtraction(self, other)
+        if left is not None:
+            table, rows = left
+            self._commit([table] if len(table) else [], [], self._classes, rows,
+                         self._weighted, self._dtype)
         return self
 
     def _table(self, ranges=False) -> Table:
@@ -556,13 +581,11 @@ class Accumulator:
         with ``y_true_b=``, pROC's unpaired bootstrap, each side's rows
         resampled on their own.
 
-        The rows resampled: a window's own (``rows=``, ``batches=`` or
-        ``span=`` windows keep them, weights included); otherwise those of
-        the table, each distinct score's count per class repeated, which
-        are the rows seen when no weights were given.  An accumulator or a
-        decaying window of weighted rows keeps only their weights summed
-        per score, and a bootstrap of those would resample sums as rows:
-        it raises ``ValueError`` (:meth:`delong_test` needs no rows).
+        The rows resampled: a window's own (``rows=``, ``batches=`` and
+        ``span=`` windows keep them), else the table's, each score's count
+        per class repeated (the rows seen, when unweighted).  Weighted rows
+        summed per score (an accumulator's, a decaying window's) cannot be
+        resampled as rows: ``ValueError`` (:meth:`delong_test` needs none).
 
         Examples
         --------

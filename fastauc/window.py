@@ -504,6 +504,9 @@ class Window(Accumulator):
     def _kept_rows(self):
         return kept_rows(self._segments, self._half)
 
+    def subtract(self, other):
+        raise TypeError("a Window forgets its oldest rows itself: subtract is an Accumulator's")
+
     def accumulator(self) -> Accumulator:
         """An :class:`Accumulator` of the rows in the window now (their decayed
         weights): to keep them, merge them, or save them with ``to_bytes``."""

@@ -8,7 +8,7 @@ import zlib
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastauc
@@ -755,3 +755,69 @@ def test_coords_ci_bootstrap_needs_rows():
         acc.coords_ci([0.5], method="bootstrap")
     ci = acc.coords_ci([0.25], ret="sensitivity", method="clopper-pearson")
     assert ci.method == "clopper-pearson" and ci.estimate.sensitivity[0] == 0.5
+
+
+def _same_table(a, b):
+    ta, tb = a._table(), b._table()
+    np.testing.assert_array_equal(ta.keys, tb.keys)
+    np.testing.assert_array_equal(ta.pos, tb.pos)
+    np.testing.assert_array_equal(ta.neg, tb.neg)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31), st.integers(1, 3), st.sampled_from([None, "integer", "float"]))
+def test_subtract_leaves_the_table_of_the_rows_left(seed, digits, weights):
+    """Counts and integer weights: the table of the rows left, exactly, and
+    their AUC; float weights within the stated ulps of it.  ``other`` is
+    unchanged."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 400))
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, digits)
+    w = {None: None, "integer": rng.integers(1, 4, n).astype(float),
+         "float": rng.random(n) + 0.1}[weights]
+    cut = int(rng.integers(0, n + 1))
+    kw = (lambda a, b: {}) if w is None else (lambda a, b: {"sample_weight": w[a:b]})
+    whole = fastauc.Accumulator(pos_label=1)  # the rows left may hold one class
+    for a in range(0, n, 37):  # batches, and some rows waiting
+        whole.update(y[a:a + 37], s[a:a + 37], **kw(a, a + 37))
+    part = fastauc.Accumulator(pos_label=1).update(y[:cut], s[:cut], **kw(0, cut))
+    before = part.to_bytes()
+    left = fastauc.Accumulator(pos_label=1).update(y[cut:], s[cut:], **kw(cut, n))
+    whole.subtract(part)
+    assert part.to_bytes() == before
+    assert whole.n_samples == n - cut
+    if weights != "float":
+        _same_table(whole, left)
+        if len(set(y[cut:].tolist())) == 2:
+            assert whole.roc_auc() == fastauc.roc_auc_score(y[cut:], s[cut:],
+                                                            sample_weight=kw(cut, n).get(
+                                                                "sample_weight"))
+    else:
+        t, ref = whole._table(), left._table()
+        np.testing.assert_array_equal(t.keys, ref.keys)
+        np.testing.assert_allclose(t.pos, ref.pos, rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(t.neg, ref.neg, rtol=1e-13, atol=1e-13)
+
+
+def test_subtract_refuses_rows_it_does_not_contain():
+    y, s = np.array([0, 1, 0, 1]), np.array([0.1, 0.8, 0.3, 0.6])
+    acc = fastauc.Accumulator().update(y, s)
+    before = acc.to_bytes()
+    for other, words in (
+            (fastauc.Accumulator().update([1], [0.5]), "scores it has not seen"),
+            (fastauc.Accumulator().update([1, 1], [0.8, 0.8]), "more"),
+            (fastauc.Accumulator().update([2], [0.8]), "labels it has not seen"),
+            (fastauc.Accumulator(pos_label=1).update([1], [0.8]), "pos_label"),
+            (fastauc.Accumulator(max_groups=8).update([1], [0.8]), "max_groups")):
+        with pytest.raises(ValueError, match=words):
+            acc.subtract(other)
+        assert acc.to_bytes() == before
+    with pytest.raises(TypeError, match="Accumulator"):
+        acc.subtract((y, s))
+    with pytest.raises(TypeError, match="forgets"):
+        fastauc.Window(rows=3).update(y, s).subtract(acc)
+    assert acc.subtract(fastauc.Accumulator()) is acc
+    # the other's only label is the greater one here: its rows are negatives
+    acc.subtract(fastauc.Accumulator().update([0], [0.3]))
+    assert acc.n_samples == 3 and acc.roc_auc() == 1.0
