@@ -237,7 +237,9 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
                            extra if extra.shape[0] else None, with_extra, x_dtype, name, score,
                            alloc, values)
         return (runs, Placement(n, None)) if positions else runs
-    nbins = _bins(n)
+    # the numpy path's one bucket a class up to NUMPY_BUCKET_ROWS rows: two
+    # bins, no sample to choose them (1e5 rows: 0.1 ms of a 1 ms call)
+    nbins = 2 if path == "numpy" and n <= NUMPY_BUCKET_ROWS else _bins(n)
     vlo, vhi = _score_range(score, name) if bounds is None else bounds
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
     blocks = row_blocks(n)
