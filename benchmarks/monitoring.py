@@ -16,7 +16,10 @@ Rows (one warm process; scores normal + label, 50% positives):
   per AUC, beside river's ``update`` and ``get``;
 - river's AUC against the exact one on a window of 1e4 rows with scores
   rounded to 3 decimals (ties);
-- ``expected_roc_auc`` of 1e7 probabilities beside ``roc_auc_score``;
+- ``expected_roc_auc`` of 1e7 probabilities beside ``roc_auc_score``, and
+  beside NannyML's CBPE (``roc_auc``, one chunk, fitted on a labelled
+  reference of 1e5 rows) on the same probabilities, when NannyML is
+  installed (its usage logging turned off: ``NML_DISABLE_USAGE_LOGGING``);
 - ``auc_over_time`` of 1e7 rows over 365 days with a 7-day window beside one
   ``roc_auc_score`` of them;
 - ``subgroup_aucs`` of 1e7 rows in 10,000 groups beside ``by_group``.
@@ -125,13 +128,40 @@ def river_exactness(size=10_000):
     return exact, m.get()
 
 
-def expected(n, repeats):
-    rng = np.random.default_rng(3)
+def _probabilities(n, seed=3):
+    rng = np.random.default_rng(seed)
     p = rng.beta(1, 3, n)
-    y = rng.random(n) < p
+    return p, rng.random(n) < p
+
+
+def expected(n, repeats):
+    p, y = _probabilities(n)
     t = best_time(lambda: fastauc.expected_roc_auc(p), repeats)
     base = best_time(lambda: fastauc.roc_auc_score(y, p), repeats)
     return t, base
+
+
+def cbpe(n):
+    """NannyML's CBPE estimate of the AUC of ``expected``'s probabilities
+    (fitted on a calibrated, labelled reference of 1e5 rows; its estimate
+    timed once) with its value and fastauc's, or None without NannyML."""
+    os.environ.setdefault("NML_DISABLE_USAGE_LOGGING", "1")
+    try:
+        import nannyml
+        import pandas as pd
+    except ImportError:
+        return None
+    p, _ = _probabilities(n)
+    pr, yr = _probabilities(100_000, seed=4)
+    ref = pd.DataFrame({"p": pr, "pred": (pr >= 0.5).astype(int), "y": yr.astype(int)})
+    est = nannyml.CBPE(y_pred_proba="p", y_pred="pred", y_true="y", metrics=["roc_auc"],
+                       problem_type="classification_binary", chunk_number=1).fit(ref)
+    ana = pd.DataFrame({"p": p, "pred": (p >= 0.5).astype(int)})
+    t0 = time.perf_counter()
+    res = est.estimate(ana)
+    t = time.perf_counter() - t0
+    value = float(res.to_df()[("roc_auc", "value")].iloc[0])
+    return t, value, fastauc.expected_roc_auc(p).roc_auc, nannyml.__version__
 
 
 def over_time(n, repeats):
@@ -169,6 +199,7 @@ def table(args):
     exact, river_auc = river_exactness()
     n_exp = 10**7 // (10 if args.quick else 1)
     t_exp, t_auc = expected(n_exp, args.repeats)
+    nanny = cbpe(n_exp)
     t_time, t_one = over_time(n_exp, args.repeats)
     t_sub, t_by = subgroups(n_exp, 10_000 // (10 if args.quick else 1), args.repeats)
     metrics = _river()
@@ -194,6 +225,10 @@ def table(args):
         f"{'not installed' if river_auc is None else f'{river_auc:.6f}'} | |",
         f"| `expected_roc_auc` of {n_exp:,} probabilities | {_ms(t_exp)} | | "
         f"`roc_auc_score`: {_ms(t_auc)} ({t_exp / t_auc:.2f}x) |",
+        f"| the same, NannyML's CBPE (`roc_auc`, one chunk) | | | " + (
+            "NannyML not installed |" if nanny is None else
+            f"NannyML {nanny[3]}: {_ms(nanny[0])} ({nanny[0] / t_exp:.1f}x fastauc's); its "
+            f"estimate {nanny[1]:.6f}, fastauc's expected AUC {nanny[2]:.6f} |"),
         f"| `auc_over_time` of {n_exp:,} rows, 365 days, 7-day window | {_ms(t_time)} | | "
         f"`roc_auc_score`: {_ms(t_one)} ({t_time / t_one:.2f}x) |",
         f"| `subgroup_aucs` of {n_exp:,} rows, {10_000 // (10 if args.quick else 1):,} "
@@ -203,7 +238,8 @@ def table(args):
         f"{np.__version__}, numba {numba.__version__}, fastauc {fastauc.__version__}"
         f"{', ' + version if version else ''}; {time.strftime('%Y-%m-%d')}. One process, "
         "warm. river's AUC is its own approximation (it does not count tied pairs one "
-        "half), the others are exact.",
+        "half), the others are exact; NannyML's CBPE recalibrates the probabilities on "
+        "its reference (isotonic) before it estimates, so its AUC is of other numbers.",
     ]
     return lines
 
