@@ -272,12 +272,8 @@ def sort_by_class(is_pos, score, weight=v.EMPTY_WEIGHT, extra=EMPTY_INTS, name="
                          for p, c, (a, b) in zip(parts, cursors, blocks)])
     out = keys if keys.dtype == np.uint64 else alloc("wide", m, np.uint64)
     if path == "numpy":
-        run(_sort_segments_numpy, [(keys, starts, a, b)
+        run(_sort_segments_numpy, [(keys, out, values, starts, a, b)
                                    for a, b in _segment_ranges(starts, _sort_ranges(m))])
-        if out is not keys:
-            widen_keys(keys, out, values)
-        elif values:
-            keys_to_floats(out, out)
     else:
         share, n_ranges = (_serial, 1) if serial else (map_units, _sort_ranges(m))
         share(_sort_range, [(keys, w, x, starts, a, b, out, alloc, positions, False, values)
@@ -515,12 +511,19 @@ def _segment_ranges(starts, parts: int):
     return list(zip(cuts[:-1], cuts[1:]))
 
 
-def _sort_segments_numpy(keys, starts, first, last):
-    """``np.sort`` of each segment ``first:last`` of ``keys`` in place."""
+def _sort_segments_numpy(keys, out, values, starts, first, last):
+    """``np.sort`` of each segment ``first:last`` of ``keys`` in place, then,
+    while it is in cache, its float32 keys widened into ``out`` (``out`` not
+    ``keys``) or its keys turned into the scores' bits (``values``)."""
+    wide = out is not keys
     for i in range(first, last):
         a, b = starts[i], starts[i + 1]
         if b - a > 1:
             keys[a:b].sort()
+        if wide:
+            widen_keys(keys[a:b], out[a:b], values)
+        elif values:
+            keys_to_floats(out[a:b], out[a:b])
 
 
 def _sort_range(keys, w, x, starts, first, last, out, alloc, number=False, short=False,
