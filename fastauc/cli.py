@@ -378,9 +378,9 @@ def run_report(args, out=None):
     chosen = _chosen(args)
     by_cols = list(dict.fromkeys(args.by or []))
     cols = [args.target, *args.score] + ([args.weight] if args.weight else []) + by_cols
-    if args.background and (not by_cols or args.stream or args.dask or args.scheduler
+    if args.background and (not by_cols or args.dask or args.scheduler
                             or args.spark is not False or args.spark_table):
-        raise CLIError("--background needs --by, and the report in memory (not --stream, "
+        raise CLIError("--background needs --by, and the report in memory or streamed (not "
                        "--dask or --spark)")
     if args.spark is not False or args.spark_table:
         if args.dask or args.scheduler:
@@ -395,10 +395,7 @@ def run_report(args, out=None):
         return _print_report(args, _dask_report(args, cols, by_cols, chosen["calibration"]),
                              by_cols, out)
     if _should_stream(args, cols):
-        if args.background:
-            raise CLIError("--background needs the report in memory: this file is read in "
-                           "batches (raise --memory-budget)")
-        rep = _stream_report(args, cols, by_cols, chosen)
+        rep = _stream_report(args, cols, by_cols, {**chosen, "background": args.background})
         return _print_report(args, rep, by_cols, out)
     data = read_columns(args.file, cols)
     target, S, w, labels = _clean(args, data, by_cols)
@@ -484,7 +481,8 @@ def _report_parser(sub):
                    "columns of probabilities (all in [0, 1]); --calibration for every column "
                    "(an error for scores outside [0, 1]), --no-calibration never")
     r.add_argument("--background", action="store_true",
-                   help="with --by: each group's BPSN and BNSP AUCs (in memory only)")
+                   help="with --by: each group's BPSN and BNSP AUCs (in memory or "
+                        "--stream; not --dask or --spark)")
     r.add_argument("--json", action="store_true", help="print only JSON on stdout")
     r.add_argument("--dropna", action="store_true",
                    help="drop rows with a missing target, score, weight or group label")

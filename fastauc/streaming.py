@@ -31,7 +31,7 @@ __all__ = ["report_stream"]
 
 def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
                   progress=None, at_specificity=None, at_sensitivity=None,
-                  calibration=None) -> Report:
+                  calibration=None, background=False) -> Report:
     """The DeLong :func:`~fastauc.report` of data read in batches, twice at most.
 
     Parameters
@@ -58,12 +58,17 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
     calibration : bool or None, default=None
         The calibration block of :func:`~fastauc.report` (None: for the
         models whose scores are probabilities), from each model's table.
+    background : bool, default=False
+        With groups in the batches: each group's BPSN and BNSP AUCs
+        (:func:`~fastauc.subgroup_aucs`) added to its table, from the
+        groups' tables (each distinct score's weight per class counts as
+        its rows: the values of the rows themselves).
 
     Returns
     -------
     Report
-        Equal to ``report(y, S, sample_weight=w, ci="delong", by=groups)`` on
-        the concatenated batches (to 1e-12).
+        Equal to ``report(y, S, sample_weight=w, ci="delong", by=groups,
+        background=background)`` on the concatenated batches (to 1e-12).
 
     Raises
     ------
@@ -133,7 +138,7 @@ def report_stream(batches, *, names=None, pos_label=None, confidence_level=0.95,
         aucs = np.array([m.auc for m in models])
         cov = _covariance(batches, accs, aucs, pos_label, progress)
         comparisons, omnibus = pair_tests(aucs, cov, names, level)
-    by = {} if groups is None else _group_tables(groups, names, level)
+    by = {} if groups is None else _group_tables(groups, names, level, background)
     return dataclasses.replace(reports[0], models=models, comparisons=comparisons,
                                by_group=by, omnibus=omnibus)
 
@@ -211,9 +216,11 @@ def feed_groups(groups, y, S, w, g, pos_label):
             acc.update(y[rows], S[rows, j], None if w is None else w[rows])
 
 
-def _group_tables(groups, names, level):
+def _group_tables(groups, names, level, background=False):
     """Each model's :class:`~fastauc.GroupMetrics`: ``by_group`` on the groups'
-    tables (one row per distinct score and class), with the row counts."""
+    tables (one row per distinct score and class, its weight the class's
+    weight there: frequency weights, so the intervals and the background
+    AUCs' variances are those of the rows), with the row counts."""
     keys = list(groups)
     n_cols = len(keys[0])
     out = {}
@@ -228,7 +235,8 @@ def _group_tables(groups, names, level):
         labels = [np.array([key[c] for part in gs for key in part]) for c in range(n_cols)]
         result = by_group(np.concatenate(ys), np.concatenate(ss),
                           labels[0] if n_cols == 1 else tuple(labels),
-                          sample_weight=np.concatenate(ws), confidence_level=level)
+                          sample_weight=np.concatenate(ws), confidence_level=level,
+                          background=background)
         rows = {key: groups[key][j]._rows for key in keys}
         ordered = list(zip(*(lab.tolist() for lab in result.groups.values())))
         n_neg = np.array([rows[key][0] for key in ordered], np.int64)

@@ -97,10 +97,17 @@ def test_report_background_columns(tmp_path, capfd):
     path = tmp_path / "g.csv"
     pd.DataFrame({"y": rng.integers(0, 2, 2000), "p": rng.random(2000),
                   "g": rng.choice(["a", "b"], 2000)}).to_csv(path, index=False)
-    assert main(["report", str(path), "--target", "y", "--score", "p", "--by", "g",
-                 "--background"]) == 0
-    assert "bpsn_auc" in capfd.readouterr().out
+    base = ["report", str(path), "--target", "y", "--score", "p", "--by", "g", "--background"]
+    assert main(base + ["--json"]) == 0
+    in_memory = capfd.readouterr().out
+    assert "bpsn_auc" in in_memory
+    assert main(base + ["--json", "--stream"]) == 0  # from the groups' tables
+    streamed = capfd.readouterr().out
+    import json
+
+    a, b = json.loads(in_memory)["by_group"]["p"], json.loads(streamed)["by_group"]["p"]
+    for col in ("bpsn_auc", "bnsp_auc", "bpsn_low", "bnsp_high"):
+        np.testing.assert_allclose(b[col], a[col], rtol=1e-12, atol=1e-12)
     with pytest.raises(SystemExit):
-        main(["report", str(path), "--target", "y", "--score", "p", "--by", "g",
-              "--background", "--stream"])
+        main(base + ["--dask"])
     assert "--background needs" in capfd.readouterr().err

@@ -42,6 +42,27 @@ def test_report_stream_equals_report(k, weighted, by, rng):
     assert str(got) == str(ref)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("by", ["one", "two"])
+def test_report_stream_background_equals_report(weighted, by, rng):
+    """Each group's BPSN and BNSP AUCs from the groups' tables: the in-memory
+    report's (its rows' weights per score and class as frequency weights)."""
+    n = 3000
+    y = rng.integers(0, 2, n)
+    S = np.column_stack([np.round(y * (j + 1) + rng.normal(size=n), 2) for j in range(2)])
+    w = rng.choice([0.0, 0.5, 1.0, 2.0], n) if weighted else None
+    groups = {"one": rng.integers(0, 4, n),
+              "two": (rng.choice(["a", "b"], n), rng.integers(0, 3, n))}[by]
+    ref = fastauc.report(y, S, sample_weight=w, by=groups, background=True)
+    got = report_stream(_batches(y, S, w, groups, 700), background=True)
+    for name in ref.by_group:
+        assert "bpsn_auc" in got.by_group[name].extra
+        for col, want in ref.by_group[name].extra.items():
+            np.testing.assert_allclose(got.by_group[name].extra[col], want, rtol=1e-12,
+                                       atol=1e-12, err_msg=col)
+    assert_close(got.to_dict(), ref.to_dict())
+
+
 def test_report_stream_labels_and_pos_label(rng):
     n = 2000
     y = np.where(rng.integers(0, 3, n) == 0, "sick", np.where(rng.random(n) < 0.5, "well",
