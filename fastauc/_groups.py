@@ -35,6 +35,19 @@ class GroupCodes:
     def n_groups(self) -> int:
         return self.labels[0].shape[0]
 
+    def labelled(self, is_pos, s, w, dropna=True):
+        """``(is_pos, s, w, codes)`` of the rows with a group label; a
+        missing label without ``dropna`` raises the error that names it."""
+        if not self.n_missing:
+            return is_pos, s, w, self.codes
+        if not dropna:
+            raise ValueError(
+                f"groups has {self.n_missing} missing label"
+                f"{'s' if self.n_missing != 1 else ''} (NaN/None/null), first at index "
+                f"{self.first_missing}; pass dropna=True to leave those rows out")
+        keep = self.codes >= 0
+        return is_pos[keep], s[keep], w[keep] if w.shape[0] else w, self.codes[keep]
+
 
 def _library(x) -> str:
     return type(x).__module__.partition(".")[0]

@@ -14,7 +14,7 @@ from . import _validation as v
 from ._delong import bonferroni, holm, unpaired_test
 from ._kernels.periods import block_period_weights, periods_of, window_sweep
 from ._parallel import map_units, row_blocks
-from ._sort import class_code_payload, sort_by_class
+from ._sort import class_code_payload, sort_by_class, tie_blocks
 from ._stats import delong_variance, wald_bounds
 from ._window_state import duration, time_values
 
@@ -231,17 +231,8 @@ def window_sums(is_pos, s, w, codes, n_per, k, expected=False, bounds=None):
         return out, n_win, n_pos
     runs = sort_by_class(np.ones(n, bool), s, w, extra=payload, name="y_score", bounds=bounds)
     keys, pay, pw = runs.pk, runs.px, runs.pw
-    # blocks of the sorted rows (sizes of the data alone; no run of tied scores
-    # cut), each swept from the weight above it, on the threads
-    m = keys.shape[0]
-    cuts = [0]
-    for _, b in row_blocks(m)[:-1]:
-        while b < m and keys[b] == keys[b - 1]:
-            b += 1
-        if cuts[-1] < b < m:
-            cuts.append(b)
-    cuts.append(m)
-    cuts = np.array(cuts, np.int64)
+    # blocks of the sorted rows, each swept from the weight above it, on the threads
+    cuts = tie_blocks(keys)
     nb = cuts.shape[0] - 1
     per = np.zeros((nb, 2, n_per))
     map_units(block_period_weights, [(keys, pay, pw, cuts[b:b + 2], n_per, per[b:b + 1])

@@ -653,3 +653,17 @@ def class_code_payload(codes, is_pos, n_codes):
                            for i, (a, b) in enumerate(blocks)])
     rows, pos_rows = counts.sum(axis=1)
     return payload, rows, pos_rows
+
+
+def tie_blocks(keys):
+    """Where blocks of sorted ``keys`` start, and the end (int64): the row
+    blocks' cuts (``row_blocks``: sizes of the data alone), each moved up past
+    the run of keys tied with the one before it, so that no run is cut."""
+    m = keys.shape[0]
+    cuts = [0]
+    for _, b in row_blocks(m)[:-1]:
+        while b < m and keys[b] == keys[b - 1]:
+            b += 1
+        if cuts[-1] < b < m:
+            cuts.append(b)
+    return np.array(cuts + [m], np.int64)

@@ -12,7 +12,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.subgroups import background_aucs, block_group_counts, placed_by_group
 from ._parallel import map_units, row_blocks
-from ._sort import class_code_payload, sort_by_class
+from ._sort import class_code_payload, sort_by_class, tie_blocks
 from ._stats import wald_bounds
 
 __all__ = ["SubgroupAUCs", "background_columns", "background_extra"]
@@ -119,15 +119,9 @@ def background_columns(is_pos, s, w, codes, n_codes, level) -> dict:
     gpos = np.empty(m, np.uint8)
     gw = np.empty(m if pw.shape[0] else 0)
     gX, gT = np.empty(m), np.empty(m)
-    # blocks of the sorted rows (sizes of the data alone; no run of tied scores
-    # cut) placed on the threads, each from the weight below it and its own cursors
-    cuts = [0]
-    for _, b in row_blocks(m)[:-1]:
-        while b < m and keys[b] == keys[b - 1]:
-            b += 1
-        if cuts[-1] < b < m:
-            cuts.append(b)
-    cuts = np.array(cuts + [m], np.int64)
+    # blocks of the sorted rows placed on the threads, each from the weight
+    # below it and its own cursors
+    cuts = tie_blocks(keys)
     nb = cuts.shape[0] - 1
     block_counts = np.zeros((nb, n_codes), np.int64)
     class_w = np.zeros((nb, 2))
@@ -186,11 +180,7 @@ def background_extra(is_pos, s, w, gc, level) -> dict:
     """Each group's BPSN and BNSP AUCs with their intervals, as columns of
     ``by_group``'s ``extra`` (the groups with rows, rows without a group
     label left out)."""
-    codes = gc.codes
-    keep = codes >= 0
-    if not keep.all():
-        is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
-        w = w[keep] if w.shape[0] else w
+    is_pos, s, w, codes = gc.labelled(is_pos, s, w)
     cols = background_columns(is_pos, s, w, codes, gc.n_groups, level)
     return {f"{name}_{part}": cols[f"{name}_{part}"] for name in AUC_COLUMNS[1:]
             for part in ("auc", "low", "high")}

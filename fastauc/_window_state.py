@@ -144,8 +144,9 @@ class Crosses:
                     unit, size = [], 0
         if unit:
             units.append(unit)
-        run = map_units if len(units) > 1 else _serial
-        for unit, values in zip(units, run(_crosses, [(t, [o.table for o in u]) for u in units])):
+        values_of = map_units(_crosses, [(t, [o.table for o in u]) for u in units]) if units \
+            else []
+        for unit, values in zip(units, values_of):
             for o, c in zip(unit, values):
                 self.C[seg.slot, o.slot] = self.C[o.slot, seg.slot] = c
 
@@ -182,10 +183,6 @@ def _crosses(t, tables):
         u = tables[-1]
         out.append(cross_area2(t.keys, t.pos, t.neg, u.keys, u.pos, u.neg))
     return out
-
-
-def _serial(fn, arg_tuples):
-    return [fn(*args) for args in arg_tuples]
 
 
 def kept_rows(segments, half_life):

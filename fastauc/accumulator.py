@@ -97,8 +97,8 @@ class Accumulator:
     one sweep; the other results from the in-memory functions run on the
     table's rows (one row per distinct score and class, weighted by the
     class's weight there), which give the same numbers as the original rows:
-    every metric here depends on the rows only through those weights.  The
-    bootstrap needs the rows and is not offered; DeLong's interval is.
+    every metric here depends on the rows only through those weights.  Its
+    interval is DeLong's; ``bootstrap_test`` resamples unweighted rows as counted.
 
     Examples
     --------

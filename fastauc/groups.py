@@ -386,25 +386,11 @@ def _split_sweeps(auc, ap, sums, n_rows, one_class, is_pos, s, w, codes):
         ap[g] = t.ap_num / t.total_pos
 
 
-def missing_labels_error(gc) -> ValueError:
-    """The error for group labels that are missing (without ``dropna``)."""
-    return ValueError(
-        f"groups has {gc.n_missing} missing label{'s' if gc.n_missing != 1 else ''} "
-        f"(NaN/None/null), first at index {gc.first_missing}; pass dropna=True to "
-        "leave those rows out")
-
-
 def group_metrics(is_pos, s, w, gc, level, dropna=False, name="y_score",
                   warn=True) -> GroupMetrics:
     """``by_group`` on validated rows and their group codes ``gc`` (``report``
     codes its ``by`` once for all its models)."""
-    codes = gc.codes
-    if gc.n_missing:
-        if not dropna:
-            raise missing_labels_error(gc)
-        keep = codes >= 0
-        is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
-        w = w[keep] if w.shape[0] else w
+    is_pos, s, w, codes = gc.labelled(is_pos, s, w, dropna)
     n_groups = gc.n_groups
     sums, stats, rows, loss = grouped_sums(is_pos, s, w, codes, n_groups, moments=True,
                                            name=name)

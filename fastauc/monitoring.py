@@ -31,7 +31,6 @@ from ._subgroups import (AUC_COLUMNS, SubgroupAUCs, background_columns, check_dr
 from ._subgroups import validated
 from ._table import Table
 from .calibration import calibration_error
-from .groups import missing_labels_error
 from .ranking import precision_recall_curve, roc_curve
 
 __all__ = ["AUCOverTime", "ExpectedAUC", "SubgroupAUCs", "auc_over_time", "expected_roc_auc",
@@ -304,13 +303,7 @@ def subgroup_aucs(y_true, y_score, groups, *, sample_weight=None, pos_label=None
     dropna = check_dropna(dropna)
     is_pos, s, w = validated(y_true, y_score, sample_weight, pos_label)
     gc = group_codes(groups, s.shape[0])
-    codes = gc.codes
-    if gc.n_missing:
-        if not dropna:
-            raise missing_labels_error(gc)
-        keep = codes >= 0
-        is_pos, s, codes = is_pos[keep], s[keep], codes[keep]
-        w = w[keep] if w.shape[0] else w
+    is_pos, s, w, codes = gc.labelled(is_pos, s, w, dropna)
     cols = background_columns(is_pos, s, w, codes, gc.n_groups, level)
     n_groups = cols["n"].shape[0]
     one_class = int(np.count_nonzero(np.isnan(cols["subgroup_auc"])))
