@@ -10,19 +10,23 @@ for the covariance (DeLong, DeLong & Clarke-Pearson 1988; Sun & Xu 2014).
 from __future__ import annotations
 
 import math
+import queue
+import threading
 
 import numpy as np
 
 from . import _validation as v
-from ._kernels.clusters import cluster_walk, gammaincc, offset_codes
+from ._kernels.clusters import bucket_sums, cluster_walk, gammaincc, offset_codes
+from ._kernels.sorting import ID_BITS
 from ._kernels.coords import betainc, betaincinv
 from ._kernels.placements import placement_covariance
-from ._parallel import map_units, row_blocks
+from ._parallel import map_units, num_threads, row_blocks
 from ._resample import layouts
 from ._results import DeLongTestResult
 from ._stats import delong_variance, difference_interval, pvalue, ratio
-from ._sort import CHUNK_MIN, sort_by_class
-from ._table import cut_runs, sorted_tallies, sweep_parts, weights_above
+from ._sort import CHUNK_MIN, bucket_tagged, method, sort_bucket, sort_by_class
+from ._sort import _tables as _sort_tables
+from ._table import cut_runs, sorted_tallies, spare, sweep_buffers, sweep_parts, weights_above
 
 __all__ = ["SMALL_CLUSTERS", "SMALL_DELONG", "bonferroni", "class_weights", "cluster_codes",
            "clustered_aucs_and_covariance", "clustered_covariance", "covariance_from_sums",
@@ -194,14 +198,16 @@ def t_difference_interval(d, se, df, level, alternative):
 
 # ------------------------------------------------------------ clusters
 
-def cluster_codes(cluster, n):
+def cluster_codes(cluster, n, scan=True):
     """Cluster ids (any 1-D array-like of hashable values, ``n`` of them) ->
     ``(codes, count, offset)``: int32 or int64 codes with ``codes - offset``
     in ``0..count - 1``.  Integers of a range no wider than ``n + 1024`` are
     their own codes (int32 and int64 ids as they are, offset by their
     minimum; other integers copied to int32 codes in one pass); values in
     the range that occur in no row are clusters without rows, which add
-    nothing.  Other ids take one ``np.unique``."""
+    nothing.  Other ids take one ``np.unique``.  ``scan=False``: int32 and
+    int64 ids come back as they are, unread, with ``count`` and ``offset``
+    None (a caller that finds their range itself)."""
     ids = cluster if isinstance(cluster, np.ndarray) else np.asarray(cluster)
     if ids.ndim != 1:
         raise ValueError(f"cluster must be 1-D (one cluster id per row), got shape {ids.shape}")
@@ -212,8 +218,10 @@ def cluster_codes(cluster, n):
         return np.zeros(0, np.int32), 0, 0
     if ids.dtype.kind == "b":
         ids = ids.view(np.uint8)
+    if not scan and ids.dtype in (np.int32, np.int64) and ids.dtype.isnative:
+        return np.ascontiguousarray(ids), None, None
     if ids.dtype.kind in "iu":
-        lo, hi = int(ids.min()), int(ids.max())
+        lo, hi = (int(x) for x in v.minmax(ids))  # one pass, on the threads
         span = hi - lo + 1
         if span <= n + 1024:
             if ids.dtype in (np.int32, np.int64) and ids.dtype.isnative:
@@ -280,10 +288,13 @@ SMALL_CLUSTERS = ("The clustered DeLong variance needs at least two clusters hol
 
 def _cluster_sums(is_pos, s, w, codes, n_clusters, total_p, total_n, name, offset=0):
     """One model's AUC (``roc_auc_score``'s float) and its placements summed
-    per cluster: one sort carrying the cluster codes, then the walk of
+    per cluster, ``(auc, sums)`` with ``sums`` (n_clusters, 4): each
+    cluster's positives' placements summed, their weight, the same for its
+    negatives.  One sort carrying the cluster codes, then the walk of
     ``cluster_walk`` over the sweep's key ranges (``_table.split_sweep``'s
-    cuts and weights above, so the AUC's sums are the sweep's)."""
-    r = sort_by_class(is_pos, s, w, extra=codes, name=name)
+    cuts and weights above, so the AUC's sums are the sweep's); unweighted
+    rows take :func:`_bucket_sums` instead."""
+    r = sort_by_class(is_pos, s, w, extra=codes, name=name, alloc=sweep_buffers)
     runs = (r.pk, r.pw, r.nk, r.nw)
     n = s.shape[0]
     if n >= CHUNK_MIN:
@@ -319,18 +330,126 @@ def _cluster_sums(is_pos, s, w, codes, n_clusters, total_p, total_n, name, offse
     return auc, total.reshape(n_clusters, 4)  # columns: v10, m, v01, n per cluster
 
 
-def clustered_aucs_and_covariance(is_pos, columns, w, codes, n_clusters, names=None, offset=0):
+SUMS_BYTES = 1 << 26  # the bucket walks' sums may take this, or 16 bytes a row if more
+
+
+class _Sums:
+    """The bucket walks' sums: up to ``most`` arrays of ``size`` int64 zeros,
+    made as units ask for them and lent to one unit at a time (a unit waits
+    for one another unit returns when all are out: many clusters, many
+    threads).  Integer sums: the total is the same however units share them."""
+
+    def __init__(self, size, most):
+        self.size, self.most = size, most
+        self.made, self.free = [], queue.SimpleQueue()
+        self.lock = threading.Lock()
+
+    def take(self):
+        try:
+            return self.free.get_nowait()
+        except queue.Empty:
+            pass
+        with self.lock:
+            if len(self.made) < self.most:
+                self.made.append(np.zeros(self.size, np.int64))
+                return self.made[-1]
+        return self.free.get()
+
+    def put(self, acc):
+        self.free.put(acc)
+
+
+def _bucket_sums(is_pos, s, ids, n_clusters, total_p, total_n, name, offset):
+    """``_cluster_sums`` of unweighted rows, in integers: the rows scattered
+    into key buckets with their cluster id and class (``bucket_tagged``),
+    then each bucket, in turn on the threads, sorted and walked in cache
+    (``bucket_sums``): no sorted copy of the whole and no second pass over
+    it.  Each cluster's sums are integers (twice ``N`` or ``P`` times its
+    placements), exact in any order, so the threads keep one set each (as
+    many as ``SUMS_BYTES`` or 16 bytes a row hold, at least one); the AUC's
+    count is exact too (``2 P N`` below ``2**53``), so it is
+    ``roc_auc_score``'s float.
+
+    ``n_clusters`` None: ``ids`` are integers not yet scanned, their range
+    found by the scatter; returns None when it is too wide for codes (see
+    :func:`cluster_codes`), else ``(auc, sums, n_clusters, offset)``."""
+    b = bucket_tagged(is_pos, s, ids, name, alloc=sweep_buffers)
+    least, most = b.ids
+    if n_clusters is None:
+        if most - least >= min(ids.shape[0] + 1024, ID_BITS):
+            return None
+        n_clusters, offset = most - least + 1, least
+    longest = int(np.max(np.diff(b.starts))) if b.starts.shape[0] > 1 else 0
+    numpy = method() == "numpy"
+    base = offset & ID_BITS
+    sums = _Sums(4 * n_clusters, max(1, min(num_threads(), max(SUMS_BYTES, 16 * s.shape[0])
+                                            // (32 * n_clusters))))
+
+    def unit(first, last):
+        packed = spare("cluster packed", longest, np.uint64)
+        tmp = spare("cluster scratch words", longest, np.uint64)
+        sk = spare("cluster keys", longest, b.keys.dtype)
+        sx = spare("cluster tags", longest, np.uint32)
+        tk = spare("cluster scratch keys", longest, b.keys.dtype)
+        tx = spare("cluster scratch tags", longest, np.uint32)
+        tables = _sort_tables()
+        area2 = 0
+        acc = sums.take()
+        try:
+            for j in range(first, last):
+                a, e = int(b.starts[j]), int(b.starts[j + 1])
+                if e == a:
+                    continue
+                ib, exact = sort_bucket(b.keys, a, e, packed, tmp, tables, numpy)
+                area2 += bucket_sums(packed[:e - a], ib, exact, b.keys, b.tags, a, base,
+                                     int(b.pos_below[j]), int(b.neg_below[j]), int(total_p),
+                                     acc, sk, sx, tk, tx, tables)
+        finally:
+            sums.put(acc)
+        return area2
+
+    area2 = sum(map_units(unit, b.ranges))
+    total = sums.made[0]
+    for acc in sums.made[1:]:
+        total += acc
+    neg, pos = total.reshape(2, n_clusters, 2)
+    out = np.empty((n_clusters, 4))
+    np.divide(pos[:, 0], 2.0 * total_n, out=out[:, 0])
+    out[:, 1] = pos[:, 1]
+    np.divide(neg[:, 0], 2.0 * total_p, out=out[:, 2])
+    out[:, 3] = neg[:, 1]
+    auc = float(area2) / (2.0 * total_p * total_n)
+    return auc, out, n_clusters, offset
+
+
+def clustered_aucs_and_covariance(is_pos, columns, w, cluster, names=None):
     """AUCs (``roc_auc_score``'s floats) and Obuchowski's covariance of
-    validated score columns on clustered rows: each column sorted once with
-    the cluster codes and walked into per-cluster sums of its placements."""
+    validated score columns on clustered rows (both classes present, of
+    positive weight): each column sorted once with the cluster codes and
+    walked into per-cluster sums of its placements.  Unweighted rows
+    (``2 P N`` below ``2**53``) take :func:`_bucket_sums`, which finds the
+    range of integer ids as it scatters them."""
     k = len(columns)
+    n = is_pos.shape[0]
     names = ["y_scores"] * k if names is None else names
     total_p, total_n = class_weights(is_pos, w)
-    v10, v01 = np.empty((k, n_clusters)), np.empty((k, n_clusters))
+    buckets = w.shape[0] == 0 and 2.0 * total_p * total_n < 2.0**53
+    codes, n_clusters, offset = cluster_codes(cluster, n, scan=not buckets)
+    v10 = v01 = None
     aucs = np.empty(k)
     for a, (col, name) in enumerate(zip(columns, names)):
-        aucs[a], sums = _cluster_sums(is_pos, col, w, codes, n_clusters, total_p, total_n, name,
-                                      offset)
+        if buckets:
+            got = _bucket_sums(is_pos, col, codes, n_clusters, total_p, total_n, name, offset)
+            if got is None:  # integer ids too far apart for codes of their own
+                codes, n_clusters, offset = cluster_codes(cluster, n)
+                got = _bucket_sums(is_pos, col, codes, n_clusters, total_p, total_n, name,
+                                   offset)
+            aucs[a], sums, n_clusters, offset = got
+        else:
+            aucs[a], sums = _cluster_sums(is_pos, col, w, codes, n_clusters, total_p, total_n,
+                                          name, offset)
+        if v10 is None:
+            v10, v01 = np.empty((k, n_clusters)), np.empty((k, n_clusters))
         v10[a], v01[a] = sums[:, 0], sums[:, 2]
     m, nn = sums[:, 1], sums[:, 3]
     return aucs, clustered_covariance(v10, v01, m, nn, aucs)

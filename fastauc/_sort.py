@@ -26,6 +26,13 @@ which one ran:
   Highway's VQSort) beat the radix sort on some CPUs and lose badly on
   others (AVX-512 on AMD Zen 4, whose compress-store is microcoded).
 
+One caller needs no sorted run of the whole: the clustered DeLong variance
+of unweighted rows (``_delong._bucket_sums``) has :func:`bucket_tagged`
+count and scatter the rows as above, both classes into one segment a
+bucket, each row's class and cluster id in a 32-bit tag, and sorts each
+bucket as words of key bits and position (:func:`sort_bucket`) right before
+it walks it in cache.
+
 :func:`method` picks the path for unweighted keys without a payload: the
 ``FASTAUC_SORT`` environment variable (``radix`` or ``numpy``) when set,
 otherwise a one-time timing of both on 2**20 rows, remembered per CPU,
@@ -55,17 +62,22 @@ from ._kernels.sorting import (
     bucket_counts,
     group_counts,
     keys_to_floats,
+    pack_keys,
     scatter_groups,
     scatter_rows,
+    scatter_tagged,
+    sort_packed,
     sort_segments,
     sort_small,
+    tagged_counts,
     take_slots,
     widen_keys,
 )
 from ._kernels.periods import payload_of
 from ._parallel import map_units, num_threads, row_blocks
 
-__all__ = ["ClassRuns", "Placement", "method", "sort_by_class", "sort_by_group"]
+__all__ = ["ClassRuns", "Placement", "TaggedBuckets", "bucket_tagged", "method", "sort_bucket",
+           "sort_by_class", "sort_by_group"]
 
 CHUNK_MIN = 1 << 16  # rows below which one thread does everything
 DIRECT_ROWS = 1 << 20  # rows up to which sort_by_group carries row indices, not slots
@@ -443,6 +455,17 @@ def _score_range(score, name):
     return float(lo), float(hi)
 
 
+def _sample_range(score, name):
+    """The least and the greatest score of the strided sample that
+    :func:`_binning` takes (the whole of a short array); a sample with NaN
+    or infinity raises, as :func:`_score_range` does."""
+    sample = score[::max(1, score.shape[0] // SAMPLE_ROWS)]
+    lo, hi = sample.min(), sample.max()
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        v.raise_non_finite(name, score)
+    return float(lo), float(hi)
+
+
 def _binning(score, nbins, vlo, vhi):
     """``(lo, shift, scale)`` for ``bin_counts``: bins of equal width in the
     key range, or (``scale`` > 0) in the values.
@@ -667,3 +690,77 @@ def tie_blocks(keys):
         if cuts[-1] < b < m:
             cuts.append(b)
     return np.array(cuts + [m], np.int64)
+
+
+# ------------------------------------------------------ tagged rows, one run
+
+class TaggedBuckets(NamedTuple):
+    """Rows scattered by :func:`bucket_tagged`: ``keys`` and ``tags`` in
+    buckets of ascending key ranges, bucket ``j`` at ``starts[j]:starts[j +
+    1]`` (both classes, unsorted), with ``pos_below[j]``/``neg_below[j]`` the
+    rows of each class in the buckets before it; ``ranges``: runs of buckets
+    of about ``SORT_RANGE_ROWS`` rows, the units of work; ``ids``: the least
+    and the greatest id."""
+    keys: np.ndarray
+    tags: np.ndarray
+    starts: np.ndarray
+    pos_below: np.ndarray
+    neg_below: np.ndarray
+    ranges: list
+    ids: tuple
+
+
+def bucket_tagged(is_pos, score, ids, name="y_score", alloc=_fresh, bounds=None):
+    """The unweighted rows counted and scattered as :func:`sort_by_class`
+    does, but both classes into one segment a key bucket, each row's payload
+    a tag (uint32): the low 31 bits of its integer id shifted left once, its
+    class in the low bit (``scatter_tagged``).  For a caller that sorts and
+    walks each bucket in cache (:func:`sort_bucket`) and needs no sorted run
+    of the whole; the ids' range comes with the buckets, so that the caller
+    reads the ids once."""
+    bits = _bits(score)
+    n = bits.shape[0]
+    nbins = _bins(n)
+    # the bins' range from a sample, not a pass: rows beyond it go to the
+    # end bins, and the counting pass finds NaN and infinity
+    vlo, vhi = _sample_range(score, name) if bounds is None else bounds
+    lo, shift, scale = _binning(score, nbins, vlo, vhi)
+    blocks = row_blocks(n)
+    parts = [(bits[a:b], score[a:b], is_pos[a:b], ids[a:b]) for a, b in blocks]
+    hists = np.zeros((len(blocks), 2, nbins), np.int32)
+    if sum(map_units(tagged_counts, [(p[0], p[1], p[2], lo, shift, vlo, scale, h)
+                                     for p, h in zip(parts, hists)])):
+        v.raise_non_finite(name, score)
+    total = _block_total(hists, map_units if hists.size >= 1 << 22 else _serial)
+    lut, firsts = _buckets(total, _bucket_rows(n))
+    k = firsts.shape[0]
+    counts = np.empty((len(blocks), 2, k), np.int64)
+    for h, c in zip(hists, counts):
+        bucket_counts(h, firsts, c)
+    per_class = counts.sum(axis=0)
+    rows = counts.sum(axis=1)  # (blocks, buckets)
+    starts = np.zeros(k + 1, np.int64)
+    np.cumsum(rows.sum(axis=0), out=starts[1:])
+    cursors = np.cumsum(rows, axis=0) - rows + starts[:-1]
+    keys = alloc("keys", n, bits.dtype)
+    tags = alloc("tags", n, np.uint32)
+    ranges = map_units(scatter_tagged, [(*p, lo, shift, vlo, scale, lut, c, keys, tags)
+                                        for p, c in zip(parts, cursors)])
+    below = np.cumsum(per_class, axis=1) - per_class
+    return TaggedBuckets(keys, tags, starts, below[1], below[0],
+                         _segment_ranges(starts, _sort_ranges(n)),
+                         (min(r[0] for r in ranges), max(r[1] for r in ranges)))
+
+
+def sort_bucket(keys, a, b, packed, tmp, tables, numpy: bool):
+    """Bucket ``a:b`` of ``keys`` as sorted words placing its rows
+    (``pack_keys``; returns its ``(ib, exact)``): ``np.sort`` on the hosts
+    where the numpy path wins, else the radix sort (``tmp``, ``tables``:
+    scratch)."""
+    words = packed[:b - a]
+    packing = pack_keys(keys, a, b, words)
+    if numpy:
+        words.sort()
+    else:
+        sort_packed(words, tmp, tables)
+    return packing

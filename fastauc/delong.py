@@ -135,13 +135,13 @@ def delong_covariance(y_true, y_scores, *, sample_weight=None, cluster=None):
 def _clustered(is_pos, columns, w, cluster, names=None):
     """AUCs and Obuchowski's covariance; NaN (with scikit-learn's warning)
     when a class is absent or weighs zero."""
-    codes, count, offset = cluster_codes(cluster, is_pos.shape[0])
     k = len(columns)
     total_p, total_n = class_weights(is_pos, w)
     if total_p <= 0 or total_n <= 0:
+        cluster_codes(cluster, is_pos.shape[0])  # its errors first
         v.warn_undefined(v.undefined_auc(is_pos), stacklevel=None)
         return np.full(k, np.nan), np.full((k, k), np.nan)
-    return clustered_aucs_and_covariance(is_pos, columns, w, codes, count, names, offset)
+    return clustered_aucs_and_covariance(is_pos, columns, w, cluster, names)
 
 
 def _aucs_and_covariance(is_pos, columns, w):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy import special, stats
 
 import fastauc
-from fastauc import naive
+from fastauc import _delong, _parallel, _sort, naive
 from fastauc._delong import bonferroni, holm, t_ppf, t_sf
 from fastauc._kernels.clusters import gammaincc
 
@@ -274,7 +274,8 @@ def test_cluster_ids_of_any_type_give_the_same():
     for ids in (cl * 1000 - 7, cl.astype(float) / 3, [f"c{c}" for c in cl],
                 np.array([(c, "x") for c in cl], dtype=object)[:, 0],
                 list(map(int, cl)), cl.astype(np.uint8), 2 ** 40 * cl,
-                np.iinfo(np.int64).max - cl, cl.astype(np.int16) - 100):
+                np.iinfo(np.int64).max - cl, cl.astype(np.int16) - 100,
+                (cl - 2**31 + 50).astype(np.int32), -(2**62) + 3 * cl):
         res = fastauc.roc_auc_ci(y, S[:, 0], cluster=ids)
         assert res.se == pytest.approx(base.se, rel=1e-12)
     _, cov = fastauc.delong_covariance(y, S[:, 0], cluster=cl)
@@ -298,6 +299,123 @@ def test_clustered_paired_test_and_omnibus():
     assert t.se == pytest.approx(se, rel=1e-9)
     om = fastauc.delong_omnibus(y, S, cluster=cl)
     np.testing.assert_allclose(om.cov, cov, atol=1e-14)
+
+
+def _bucket_and_walk(y, s, cl):
+    """The unweighted clustered sums both ways: the integer bucket walk
+    (``_bucket_sums``) and the sort carrying the codes (``_cluster_sums``
+    with unit weights, which takes the float walk)."""
+    is_pos = np.asarray(y) == 1
+    codes, count, offset = _delong.cluster_codes(cl, len(y))
+    tp, tn = _delong.class_weights(is_pos, np.empty(0))
+    got = _delong._bucket_sums(is_pos, s, codes, count, tp, tn, "y", offset)
+    ref = _delong._cluster_sums(is_pos, s, np.ones(len(y)), codes, count, tp, tn, "y", offset)
+    found = _delong._bucket_sums(is_pos, s, np.asarray(cl), None, tp, tn, "y", None)
+    assert found[2:] == (count, offset) == got[2:]  # the ids' range, found by the scatter
+    np.testing.assert_array_equal(found[1], got[1])
+    return got[:2], ref
+
+
+SCORES = {
+    "rounded": lambda rng, y: np.round(rng.normal(size=y.shape[0]) + y, 1),
+    "continuous": lambda rng, y: rng.normal(size=y.shape[0]) + y,
+    "float32": lambda rng, y: (rng.normal(size=y.shape[0]) + y).astype(np.float32),
+    # magnitudes from 1e-300 to 1e300 of both signs: buckets far wider than
+    # the bits a sort word keeps, so keys come back out of order and are sorted again
+    "wide": lambda rng, y: (rng.choice([-1.0, 1.0], y.shape[0])
+                            * 10.0 ** rng.integers(-300, 300, y.shape[0])
+                            * (1.0 + rng.integers(0, 4, y.shape[0]) * 2.0**-52)),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 400), st.integers(1, 60),
+       st.sampled_from(sorted(SCORES)), st.sampled_from([None, 1, 3, 16]),
+       st.sampled_from(["radix", "numpy"]))
+def test_bucket_walk_equals_the_sorted_walk(seed, n, n_clusters, kind, bucket_rows, path):
+    """Unweighted clustered sums are integers summed per bucket: the AUC is
+    the float walk's bit for bit and each cluster's sums equal its to
+    rounding, for any buckets (tiny ones: ties at every edge), either sort
+    of the words, float32 keys and keys too wide for a word."""
+    from unittest import mock
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = SCORES[kind](rng, y)
+    cl = rng.integers(-5, n_clusters, n)  # negative ids: codes offset by the least
+    with mock.patch.dict("os.environ", {"FASTAUC_SORT": path}), \
+            mock.patch.object(_sort, "BUCKET_ROWS", bucket_rows or _sort.BUCKET_ROWS):
+        (auc, sums), (ref_auc, ref_sums) = _bucket_and_walk(y, s, cl)
+    assert auc == ref_auc == fastauc.roc_auc_score(y, s)
+    np.testing.assert_array_equal(sums[:, [1, 3]], ref_sums[:, [1, 3]])
+    np.testing.assert_allclose(sums[:, [0, 2]], ref_sums[:, [0, 2]], rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("bins", ["key", "value"])
+def test_bucket_walk_bins_beyond_the_sampled_range(bins, monkeypatch):
+    """The buckets' bins span a strided sample's range; rows beyond it (the
+    extremes here are all off the sample's stride) go to the end bins, still
+    in key order."""
+    monkeypatch.setattr(_sort, "BINS", bins)
+    rng = np.random.default_rng(4)
+    n = 70_000
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, 3)
+    s[1::34] = rng.choice([-1e300, -7.0, 9.0, 1e300], s[1::34].shape[0])
+    cl = rng.integers(0, 500, n)
+    (auc, sums), (ref_auc, ref_sums) = _bucket_and_walk(y, s, cl)
+    assert auc == ref_auc == fastauc.roc_auc_score(y, s)
+    np.testing.assert_allclose(sums, ref_sums, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_clustered_non_finite_score_off_the_sample_raises(bad):
+    n = 20_000
+    y = np.arange(n) % 2
+    s = np.linspace(0.0, 1.0, n)
+    s[3] = bad  # the sample takes every 9th row
+    with pytest.raises(ValueError, match="Input contains (NaN|infinity)"):
+        fastauc.roc_auc_ci(y, s, cluster=np.arange(n) // 4)
+
+
+def test_bucket_walk_sorts_again_keys_a_word_cannot_hold():
+    """One bucket holding -1.0 and 300 keys one ulp apart above 1.0 in
+    shuffled rows: the words keep the top 55 of the span's 63 bits, so those
+    keys tie on their words and come back in row order, not key order; the
+    bucket is sorted again and the sums are the definition's."""
+    rng = np.random.default_rng(3)
+    s = np.r_[-1.0, 1.0 + np.arange(300) * 2.0**-52]
+    s = s[rng.permutation(s.shape[0])]
+    y = rng.integers(0, 2, s.shape[0])
+    cl = rng.integers(0, 20, s.shape[0])
+    aucs, cov = fastauc.delong_covariance(y, s, cluster=cl)
+    ra, rc = naive.clustered_auc_variance(y, s, cl)
+    np.testing.assert_allclose(aucs, ra, atol=1e-12)
+    np.testing.assert_allclose(cov, rc, rtol=1e-10, atol=1e-15)
+    assert aucs[0] == fastauc.roc_auc_score(y, s)
+
+
+def test_bucket_walk_is_the_same_in_any_unit_order(monkeypatch):
+    """Each thread keeps integer sums of its own: the covariance is the same
+    floats whichever thread takes which bucket range, in whatever order, and
+    with one set of sums for all (many clusters on many threads)."""
+    rng = np.random.default_rng(8)
+    n = 300_000
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + y, 3)
+    cl = rng.integers(0, 3000, n)
+    base = fastauc.roc_auc_ci(y, s, cluster=cl)
+    monkeypatch.setattr(_parallel, "SHUFFLE", 17)
+    again = fastauc.roc_auc_ci(y, s, cluster=cl)
+    assert (again.estimate, again.se) == (base.estimate, base.se)
+    monkeypatch.setattr(_parallel, "SHUFFLE", None)
+    monkeypatch.setattr(_delong, "SUMS_BYTES", 0)
+    monkeypatch.setattr(_delong, "num_threads", lambda: 8)
+    cl = np.arange(n)[::-1] // 2  # 150,000 clusters: one set of sums (16 bytes a row)
+    base = fastauc.roc_auc_ci(y, s, cluster=cl)
+    one = fastauc.roc_auc_ci(y, s, cluster=cl, sample_weight=np.ones(n))
+    assert base.se == pytest.approx(one.se, rel=1e-12) and base.estimate == one.estimate
 
 
 def test_cluster_bad_input():

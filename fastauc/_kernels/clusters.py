@@ -9,7 +9,10 @@ import math
 import numpy as np
 
 from .._jit import jit
+from .sorting import ID_BITS, prefetch, radix_sort
 from .table import step
+
+AHEAD = 16  # rows ahead whose cluster's sums the walk requests (scattered, in L2 or L3)
 
 
 @jit
@@ -158,3 +161,97 @@ def cluster_walk(pk, pw, px, nk, nw, nx, bp, bn, tp0s, fp0s, r0, r1, offset, tot
         area[r] = area2
         tps[r] = tp
         fps[r] = fp
+
+
+@jit(boundscheck=False)
+def bucket_sums(packed, ib, exact, keys, tags, a, base, pos_below, neg_below, total_p, acc, sk,
+                sx, tk, tx, tables):
+    """Obuchowski's sums for the unweighted rows of one key bucket, as
+    integers: cluster ``c``'s negatives add twice their placements and their
+    number to ``acc[2 c:2 c + 2]``, its positives the same to ``acc[2 K + 2
+    c:2 K + 2 c + 2]`` (``acc``: 4 K int64).  One class's half is 16 bytes a
+    cluster: where one class has most of the rows, its sums stay in L2.
+
+    ``packed``: the bucket's words from ``sorting.pack_keys`` (``ib``
+    position bits; ``exact``: their high bits are the keys' distances whole)
+    sorted, which place rows ``keys[a + j]``/``tags[a + j]`` (``tags``: the
+    low 31 bits of the cluster id shifted left once, the class in the low
+    bit; the cluster's code is its id minus the least id, whose low 31 bits
+    are ``base``).
+    ``pos_below``/``neg_below``: the rows of each class in the buckets
+    below.  A positive with ``C`` negatives below its key and ``D`` at or
+    below it adds ``C + D`` (``2 N`` times its placement, ties counting one
+    half); a negative with ``A``/``B`` positives below/at or below adds
+    ``2 P - A - B`` (``P`` = ``total_p``).  Integers: exact, in any order.
+    ``sk``/``sx``/``tk``/``tx``: scratch as long as ``packed``; ``tables``:
+    the radix sort's.  Without ``exact`` the keys are read back, and if some
+    came out of order (they differ only in the bits not kept) the bucket is
+    sorted again by key.  Returns twice the bucket's Mann-Whitney count (the
+    sum of the positives' values)."""
+    m = packed.shape[0]
+    if m == 0:
+        return 0
+    half = acc.shape[0] // 2
+    up = np.uint64(ib)
+    mask = (np.uint64(1) << up) - np.uint64(1)
+    if exact:  # the words order and tie the rows: their high bits serve as keys
+        for i in range(m):
+            sk[i] = packed[i] >> up
+            sx[i] = tags[a + np.int64(packed[i] & mask)]
+    else:
+        ordered = True
+        for i in range(m):
+            j = a + np.int64(packed[i] & mask)
+            sk[i] = keys[j]
+            sx[i] = tags[j]
+            if i > 0 and sk[i] < sk[i - 1]:
+                ordered = False
+        if not ordered:
+            if radix_sort(sk[:m], None, sx[:m], tk, None, tx, tables[:-1], tables[-1]):
+                sk[:m] = tk[:m]
+                sx[:m] = tx[:m]
+    # one pass up the keys, a tie group at a time (its last row reached):
+    # the rows of each class below the group give its values
+    two_p = 2 * total_p
+    nb2 = 2 * neg_below
+    pb2 = 2 * pos_below
+    below_p = 0
+    below_n = 0
+    area2 = 0
+    g0 = 0
+    for i in range(m):
+        if i + AHEAD < m:  # the sums of a cluster a few rows on, requested early
+            ta = np.int64(sx[i + AHEAD])
+            prefetch(acc, 2 * (((ta >> 1) - base) & ID_BITS) + (ta & 1) * half)
+        if i + 1 < m and sk[i + 1] == sk[i]:
+            continue
+        if g0 == i:  # a key of one row
+            t = np.int64(sx[i])
+            p = t & 1
+            vp = nb2 + 2 * below_n
+            vn = two_p - pb2 - 2 * below_p
+            area2 += vp if p else 0
+            o = 2 * (((t >> 1) - base) & ID_BITS) + p * half
+            acc[o] += vp if p else vn
+            acc[o + 1] += 1
+            below_p += p
+            below_n += 1 - p
+            g0 = i + 1
+            continue
+        gp = 0
+        for q in range(g0, i + 1):
+            gp += sx[q] & 1
+        gn = i + 1 - g0 - gp
+        vp = nb2 + 2 * below_n + gn
+        vn = two_p - pb2 - 2 * below_p - gp
+        for q in range(g0, i + 1):
+            t = np.int64(sx[q])
+            p = t & 1
+            area2 += vp if p else 0
+            o = 2 * (((t >> 1) - base) & ID_BITS) + p * half
+            acc[o] += vp if p else vn
+            acc[o + 1] += 1
+        below_p += gp
+        below_n += gn
+        g0 = i + 1
+    return area2

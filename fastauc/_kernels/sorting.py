@@ -53,6 +53,7 @@ DIGIT_MIN = 8  # radix digits' width in bits: 8 for short arrays,
 DIGIT_MAX = 11  # up to 11 from 2**15 rows on (2,048 counts, in L1)
 VALUE_ROWS = 4096  # segments up to this long are sorted by a code of their values
 TABLE_ROWS = 64 // DIGIT_MIN + 1  # the radix tables: a row of counts per digit and the offsets
+ID_BITS = (1 << 31) - 1  # the bits of an id a tag keeps (``scatter_tagged``)
 
 
 @jit
@@ -818,3 +819,117 @@ def widen_keys(keys, out, values):
     numbers (their values' bits with ``values``), into ``out``, returned."""
     _widen_into(keys, out, values)
     return out
+
+
+# ------------------------------------------------- rows tagged by class, one run
+
+@jit(inline="always")
+def clamped_bins(bits, score, lo, shift, vlo, scale, top, out):
+    """``block_bins`` for a range taken from a sample: a key or value below
+    it goes to bin 0, one above it to bin ``top`` (still non-decreasing in
+    the key, so buckets still follow key order), and NaN to some bin in
+    range (the caller counts non-finite scores and raises)."""
+    if scale > 0.0:
+        for k in range(out.shape[0]):
+            x = min(max((np.float64(score[k]) - vlo) * scale, 0.0), np.float64(top))
+            out[k] = min(max(np.int32(x), np.int32(0)), np.int32(top))
+    else:
+        cap = np.uint64(top)
+        for k in range(out.shape[0]):
+            key = np.uint64(row_key(bits[k]))
+            b = min((key - lo) >> shift, cap)
+            out[k] = np.int32(b if key >= lo else np.uint64(0))
+
+
+@jit
+def tagged_counts(bits, score, is_pos, lo, shift, vlo, scale, hist):
+    """``bin_counts`` of unweighted rows with ``clamped_bins``; returns how
+    many scores are NaN or infinite."""
+    top = hist.shape[1] - 1
+    n = bits.shape[0]
+    bins = np.empty(BLOCK, np.int32)
+    bad = 0
+    for a in range(0, n, BLOCK):
+        e = min(n, a + BLOCK)
+        t = bins[:e - a]
+        clamped_bins(bits[a:e], score[a:e], lo, shift, vlo, scale, top, t)
+        pos = is_pos[a:e]
+        s = score[a:e]
+        for k in range(e - a):
+            x = s[k]
+            bad += not (x - x == 0.0)
+            hist[np.int64(pos[k]), t[k]] += 1
+    return bad
+
+
+@jit
+def scatter_tagged(bits, score, is_pos, ids, lo, shift, vlo, scale, lut, cursor, keys, tags):
+    """Write each row to ``cursor[bucket]`` (then advanced; both classes in
+    one segment a bucket): its key to ``keys`` and to ``tags`` (uint32) the
+    low 31 bits of its id shifted left once, its class in the low bit.
+    Bins as ``tagged_counts``, buckets as ``scatter_rows``.  Returns the
+    least and the greatest id (int64): with them the caller knows whether
+    31 bits tell the ids apart, without a pass of its own over them."""
+    top = lut.shape[0] - 1
+    n = bits.shape[0]
+    buckets = np.empty(BLOCK, np.int32)
+    block_keys = np.empty(BLOCK, keys.dtype)
+    least = np.int64(ids[0]) if n else np.int64(0)
+    most = least
+    for a in range(0, n, BLOCK):
+        e = min(n, a + BLOCK)
+        t = buckets[:e - a]
+        rows = bits[a:e]
+        kb = block_keys[:e - a]
+        for k in range(e - a):
+            kb[k] = row_key(rows[k])
+        clamped_bins(rows, score[a:e], lo, shift, vlo, scale, top, t)
+        for k in range(e - a):
+            b = lut[t[k]]
+            o = cursor[b]
+            cursor[b] = o + 1
+            keys[o] = kb[k]
+            c = np.int64(ids[a + k])
+            least = min(least, c)
+            most = max(most, c)
+            tags[o] = np.uint32(((c & ID_BITS) << 1) | np.int64(is_pos[a + k]))
+    return least, most
+
+
+@jit(boundscheck=False)
+def pack_keys(keys, a, b, out):
+    """``keys[a:b]`` as 64-bit words whose order is theirs, for a sort
+    without a payload: the top bits of each key's distance above the least
+    key, then its position ``i - a`` in the low ``ib`` bits (``2**ib`` at
+    least ``b - a``), written to ``out[:b - a]``; returns ``(ib, exact)``.
+    ``exact``: the distances fit whole (their span is at most ``64 - ib``
+    bits), so a word's high bits order and tie the rows as their keys do;
+    otherwise keys that differ only below the bits kept may come out of
+    order, by position, and the caller reads the keys back to check."""
+    m = b - a
+    ib = 0
+    while (np.int64(1) << ib) < m:
+        ib += 1
+    least = np.uint64(keys[a])
+    most = least
+    for i in range(a, b):
+        k = np.uint64(keys[i])
+        least = min(least, k)
+        most = max(most, k)
+    span = most - least
+    width = 0
+    while width < 64 and (span >> np.uint64(width)) != 0:
+        width += 1
+    drop = np.uint64(max(0, width - (64 - ib)))
+    up = np.uint64(ib)
+    for i in range(m):
+        out[i] = (((np.uint64(keys[a + i]) - least) >> drop) << up) | np.uint64(i)
+    return ib, drop == 0
+
+
+@jit
+def sort_packed(packed, tmp, tables):
+    """``packed`` (uint64 words, no payload) radix-sorted in place through
+    ``tmp`` (as long): for hosts where the radix sort beats ``np.sort``."""
+    if radix_sort(packed, None, None, tmp, None, None, tables[:-1], tables[-1]):
+        packed[:] = tmp[:packed.shape[0]]
