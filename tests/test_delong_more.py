@@ -328,7 +328,7 @@ SCORES = {
 }
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 400), st.integers(1, 60),
        st.sampled_from(sorted(SCORES)), st.sampled_from([None, 1, 3, 16]),
        st.sampled_from(["radix", "numpy"]))
