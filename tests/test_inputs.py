@@ -87,3 +87,30 @@ def test_multiclass_does_not_depend_on_threads(rng, monkeypatch):
     np.testing.assert_allclose(results[0][0], skm.roc_auc_score(y, S, multi_class="ovr",
                                                                 average=None), rtol=0, atol=1e-12)
     assert results[0][2] == pytest.approx(skm.roc_auc_score(y, S, multi_class="ovo"), abs=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("case", ["normal", "nan", "negative nan", "inf", "-inf", "zeros",
+                                  "negative", "subnormal"])
+def test_row_block_minmax_of_floats_equals_numpy(dtype, case, rng):
+    """The checks' least and greatest float come from the floats' integer
+    keys in row blocks on the threads: numpy's values, NaN when any is NaN."""
+    from fastauc import _validation
+
+    x = rng.standard_normal(300_000).astype(dtype)  # past the size of row blocks
+    if case in ("nan", "negative nan"):
+        x[12_345] = np.nan if case == "nan" else -np.nan
+    elif case in ("inf", "-inf"):
+        x[7] = np.inf if case == "inf" else -np.inf
+    elif case == "zeros":
+        x = np.abs(x)
+        x[3], x[4] = -0.0, 0.0
+    elif case == "negative":
+        x = -np.abs(x) - 1
+    elif case == "subnormal":
+        x = x * (dtype(1e-40) if dtype == np.float32 else 1e-310)
+    got = _validation.minmax(x)
+    if case.endswith("nan"):
+        assert np.isnan(got[0]) and np.isnan(got[1])
+    else:
+        assert got == (x.min(), x.max()) and all(type(g) is np.dtype(dtype).type for g in got)

@@ -270,6 +270,19 @@ def min_max(x, ones):
 
 
 @jit
+def key_min_max(bits):
+    """The least and the greatest key (``row_key``) of float32 or float64
+    raw bits (uint32 or uint64), as uint64: one pass that vectorises."""
+    lo = np.uint64(0xFFFFFFFFFFFFFFFF)
+    hi = np.uint64(0)
+    for i in range(bits.shape[0]):
+        k = np.uint64(row_key(bits[i]))
+        lo = min(lo, k)
+        hi = max(hi, k)
+    return lo, hi
+
+
+@jit
 def add_blocks(hists, c0, c1, total):
     """``total[:, c0:c1]``: the row blocks' histograms (B, 2, K) added up,
     columns ``c0:c1`` (one unit of the sum; exact, integers)."""
