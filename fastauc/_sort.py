@@ -96,7 +96,7 @@ SAMPLE_ROWS = 2048  # rows sampled to choose key or value bins
 BINS = None  # "key" or "value" forces the kind of bins (tests); None: sampled
 EMPTY_INTS = np.empty(0, np.int64)
 METHODS = ("radix", "numpy")
-PATHS_VERSION = 3  # a remembered choice between paths of another version is measured again
+PATHS_VERSION = 2  # a remembered choice between paths of another version is measured again
 
 
 class ClassRuns(NamedTuple):
@@ -416,12 +416,13 @@ def _bucket_rows(n):
 
 
 def _numpy_bucket_rows(n):
-    """Rows per bucket of the numpy path: ``NUMPY_BUCKET_ROWS``, or an
-    eighth of the rows (at least 8,192) when that is fewer, so that the
+    """Rows per bucket of the numpy path: ``NUMPY_BUCKET_ROWS``, or a
+    quarter of the rows (at least 8,192) when that is fewer, so that the
     threads share a few buckets of each class instead of one taking the
     larger class whole (1e5 rows, 10% positives, two threads: 2.1 -> 1.6 ms
-    a ``roc_auc_score``; 2e5: 3.5 -> 2.6 ms)."""
-    return min(NUMPY_BUCKET_ROWS, max(1 << 13, n >> 3))
+    a ``roc_auc_score``).  From 2**20 rows on (where :func:`calibrate`
+    times the paths) the buckets are ``NUMPY_BUCKET_ROWS``."""
+    return min(NUMPY_BUCKET_ROWS, max(1 << 13, n >> 2))
 
 
 def _tables():
