@@ -232,6 +232,16 @@ def _walk(keys, is_pos, w, X, T, a, b, pg, ng, P, N, c_bpsn, c_bnsp, out):
     out[8] = s_g_neg
 
 
+@jit(inline="always")
+def _spread(squares, weight, d2):
+    """``sum w (V - AUC)^2`` from ``squares`` = ``sum w (V - 1/2)^2`` and
+    ``d2`` = ``(AUC - 1/2)^2``; a difference within rounding of the squares
+    (every placement the same: an AUC of 0 or 1, say) is 0, as the
+    variance's own sums about the mean give, not the rounding left over."""
+    m2 = squares - weight * d2
+    return 0.0 if m2 <= 16.0 * 2.220446049250313e-16 * squares else m2
+
+
 @jit
 def background_aucs(keys, is_pos, w, X, T, starts, P, N, g0, g1, out):
     """Groups ``g0:g1`` (rows ``starts[g]:starts[g + 1]`` of the arrays, each
@@ -262,16 +272,16 @@ def background_aucs(keys, is_pos, w, X, T, starts, P, N, g0, g1, out):
         out[g, 3] = nan
         if bpsn == bpsn and p_bg > 1.0 and ng > 1.0:
             d2 = (bpsn - 0.5) ** 2  # sum w (V - AUC)^2 = sum w (V - 1/2)^2 - W (AUC - 1/2)^2
-            out[g, 1] = ((sums[2] - p_bg * d2) / (p_bg - 1.0) / p_bg
-                         + (sums[3] - ng * d2) / (ng - 1.0) / ng)
+            out[g, 1] = (_spread(sums[2], p_bg, d2) / (p_bg - 1.0) / p_bg
+                         + _spread(sums[3], ng, d2) / (ng - 1.0) / ng)
         if bnsp == bnsp and pg > 1.0 and n_bg > 1.0:
             d2 = (bnsp - 0.5) ** 2
-            out[g, 3] = ((sums[4] - pg * d2) / (pg - 1.0) / pg
-                         + (sums[5] - n_bg * d2) / (n_bg - 1.0) / n_bg)
+            out[g, 3] = (_spread(sums[4], pg, d2) / (pg - 1.0) / pg
+                         + _spread(sums[5], n_bg, d2) / (n_bg - 1.0) / n_bg)
         sub = sums[6] / (pg * ng) if pg > 0.0 and ng > 0.0 else nan
         out[g, 6] = sub
         out[g, 7] = nan
         if sub == sub and pg > 1.0 and ng > 1.0:
             d2 = (sub - 0.5) ** 2
-            out[g, 7] = ((sums[7] - pg * d2) / (pg - 1.0) / pg
-                         + (sums[8] - ng * d2) / (ng - 1.0) / ng)
+            out[g, 7] = (_spread(sums[7], pg, d2) / (pg - 1.0) / pg
+                         + _spread(sums[8], ng, d2) / (ng - 1.0) / ng)
