@@ -10,7 +10,6 @@ for the covariance (DeLong, DeLong & Clarke-Pearson 1988; Sun & Xu 2014).
 from __future__ import annotations
 
 import math
-import queue
 import threading
 
 import numpy as np
@@ -335,28 +334,40 @@ SUMS_BYTES = 1 << 26  # the bucket walks' sums may take this, or 16 bytes a row 
 
 class _Sums:
     """The bucket walks' sums: up to ``most`` arrays of ``size`` int64 zeros,
-    made as units ask for them and lent to one unit at a time (a unit waits
-    for one another unit returns when all are out: many clusters, many
-    threads).  Integer sums: the total is the same however units share them."""
+    made as units ask for them and lent to one unit at a time, each thread
+    given back the one it had (its L2 holds it), another free one otherwise
+    (a unit waits for one when all are out: many clusters, many threads).
+    Integer sums: the total is the same however units share them."""
 
     def __init__(self, size, most):
         self.size, self.most = size, most
-        self.made, self.free = [], queue.SimpleQueue()
-        self.lock = threading.Lock()
+        self.made, self.free, self.last = [], set(), {}
+        self.cond = threading.Condition()
 
-    def take(self):
-        try:
-            return self.free.get_nowait()
-        except queue.Empty:
-            pass
-        with self.lock:
-            if len(self.made) < self.most:
-                self.made.append(np.zeros(self.size, np.int64))
-                return self.made[-1]
-        return self.free.get()
+    def take(self) -> int:
+        """The index in ``made`` of the sums lent to this thread."""
+        me = threading.get_ident()
+        with self.cond:
+            while True:
+                mine = self.last.get(me)
+                if mine in self.free:
+                    self.free.discard(mine)
+                    return mine
+                if len(self.made) < self.most:
+                    self.made.append(np.zeros(self.size, np.int64))
+                    got = len(self.made) - 1
+                elif self.free:
+                    got = self.free.pop()
+                else:
+                    self.cond.wait()
+                    continue
+                self.last[me] = got
+                return got
 
-    def put(self, acc):
-        self.free.put(acc)
+    def give(self, i: int):
+        with self.cond:
+            self.free.add(i)
+            self.cond.notify()
 
 
 def _bucket_sums(is_pos, s, ids, n_clusters, total_p, total_n, name, offset):
@@ -394,7 +405,8 @@ def _bucket_sums(is_pos, s, ids, n_clusters, total_p, total_n, name, offset):
         tx = spare("cluster scratch tags", longest, np.uint32)
         tables = _sort_tables()
         area2 = 0
-        acc = sums.take()
+        lent = sums.take()
+        acc = sums.made[lent]
         try:
             for j in range(first, last):
                 a, e = int(b.starts[j]), int(b.starts[j + 1])
@@ -405,7 +417,7 @@ def _bucket_sums(is_pos, s, ids, n_clusters, total_p, total_n, name, offset):
                                      int(b.pos_below[j]), int(b.neg_below[j]), int(total_p),
                                      acc, sk, sx, tk, tx, tables)
         finally:
-            sums.put(acc)
+            sums.give(lent)
         return area2
 
     area2 = sum(map_units(unit, b.ranges))

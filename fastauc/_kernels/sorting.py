@@ -837,6 +837,13 @@ def widen_keys(keys, out, values):
 # ------------------------------------------------- rows tagged by class, one run
 
 @jit(inline="always")
+def _row_keys(bits, out):
+    """The keys of a block of raw bits, into ``out``."""
+    for k in range(out.shape[0]):
+        out[k] = row_key(bits[k])
+
+
+@jit(inline="always")
 def clamped_bins(bits, score, lo, shift, vlo, scale, top, out):
     """``block_bins`` for a range taken from a sample: a key or value below
     it goes to bin 0, one above it to bin ``top`` (still non-decreasing in
@@ -892,11 +899,9 @@ def scatter_tagged(bits, score, is_pos, ids, lo, shift, vlo, scale, lut, cursor,
     for a in range(0, n, BLOCK):
         e = min(n, a + BLOCK)
         t = buckets[:e - a]
-        rows = bits[a:e]
         kb = block_keys[:e - a]
-        for k in range(e - a):
-            kb[k] = row_key(rows[k])
-        clamped_bins(rows, score[a:e], lo, shift, vlo, scale, top, t)
+        _row_keys(bits[a:e], kb)  # a loop of its own: it vectorises
+        clamped_bins(bits[a:e], score[a:e], lo, shift, vlo, scale, top, t)
         for k in range(e - a):
             b = lut[t[k]]
             o = cursor[b]
