@@ -173,14 +173,16 @@ def number_rows(x, a, b):
 
 @intrinsic
 def prefetch(typingctx, arr, i):
-    """A hint that row ``i`` of the 2-D array ``arr`` will be read soon
-    (LLVM's ``prefetch``: no fault, no effect on any value)."""
+    """A hint that element ``i`` of a 1-D array, or row ``i`` of a 2-D one,
+    will be read soon (LLVM's ``prefetch``: no fault, no effect on any
+    value)."""
     def codegen(context, builder, signature, args):
         arr_type, i_type = signature.args
         array = context.make_array(arr_type)(context, builder, args[0])
         row = context.cast(builder, args[1], i_type, types.intp)
+        zero = context.get_constant(types.intp, 0)
         ptr = cgutils.get_item_pointer(context, builder, arr_type, array,
-                                       [row, context.get_constant(types.intp, 0)])
+                                       [row] + [zero] * (arr_type.ndim - 1))
         byte_ptr = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fn = cgutils.get_or_insert_function(
