@@ -561,8 +561,11 @@ def numpy_tallies(is_pos, score, name="y_score"):
     does.
     """
     _score_range(score, name)
-    ps = np.sort(score[is_pos])
-    ns = np.sort(score[~is_pos])
+    # each class's copy sorted in place: no second copy (np.sort makes one)
+    ps = score[is_pos]
+    ps.sort()
+    ns = score[~is_pos]
+    ns.sort()
     n_pos, n_neg = ps.shape[0], ns.shape[0]
     if 2 * n_pos * n_neg >= EXACT_PAIRS:
         return None
@@ -574,16 +577,19 @@ def numpy_tallies(is_pos, score, name="y_score"):
         new[0] = True
         np.not_equal(ps[1:], ps[:-1], out=new[1:])
         first = np.flatnonzero(new)  # each distinct positive score's first row
+        del new
         at = ps[first][::-1]  # the distinct positive scores, descending
-        tg = np.diff(first, append=n_pos)[::-1].astype(np.float64)
-        tp_after = (n_pos - first)[::-1].astype(np.float64)
         fp_after = (n_neg - np.searchsorted(ns, at, "left")).astype(np.float64)
-        terms = tg * (tp_after / (tp_after + fp_after))
         # split_sweep's cuts: quantiles of the longer run (one part below CHUNK_MIN)
-        longest = ps if n_pos >= n_neg else ns
         asc = at[::-1]
         cuts = [0, *[at.shape[0] - int(np.searchsorted(asc, p, "left"))
-                     for p in pivots(longest, sweep_parts(score.shape[0]))], at.shape[0]]
+                     for p in pivots(ps if n_pos >= n_neg else ns,
+                                     sweep_parts(score.shape[0]))], at.shape[0]]
+        del ps, ns  # (the first call's peak memory: the rest needs neither)
+        tg = np.diff(first, append=n_pos)[::-1].astype(np.float64)
+        tp_after = (n_pos - first)[::-1].astype(np.float64)
+        del first
+        terms = tg * (tp_after / (tp_after + fp_after))
         for a, b in zip(cuts[:-1], cuts[1:]):
             ap_num += _sequential_sum(terms[a:b])
     e_k, e_w = EMPTY_KEYS, v.EMPTY_WEIGHT
