@@ -14,9 +14,86 @@ from ._label_codec import decode_classes, decode_label
 from ._parallel import map_units
 from ._table import Table, float_keys
 
+#: batches from this many rows on are copied into a :class:`Stage`
+STAGE_FROM = 1 << 16
+
+
+class Stage:
+    """Columns that an accumulator's waiting batches are copied into, end to
+    end: the rows then sorted together are views of one buffer per column
+    (:func:`_concatenated` copies nothing), and the copies land in numpy's
+    large buffers (huge pages where the system grants them) instead of a
+    fresh allocation a batch.  Rows are only ever written above ``used``, so
+    a view handed out (``merge`` gives the other accumulator's waiting rows
+    to this one) never changes; an accumulator that sorts its rows lets its
+    stage go."""
+
+    def __init__(self, rows: int, dtype, weighted: bool):
+        self.used = 0
+        self.is_pos = np.empty(rows, bool)
+        self.score = np.empty(rows, dtype)
+        self.weight = np.empty(rows) if weighted else None
+
+    def fits(self, n: int, dtype, weighted: bool) -> bool:
+        return (self.score.dtype == dtype and (self.weight is not None) == weighted
+                and self.used + n <= self.score.shape[0])
+
+    def put(self, is_pos, score, weight):
+        """Copy a batch in; returns its ``(is_pos, score, weight)`` views."""
+        a = self.used
+        b = self.used = a + score.shape[0]
+        self.is_pos[a:b] = is_pos
+        self.score[a:b] = score
+        if self.weight is None:
+            return self.is_pos[a:b], self.score[a:b], v.EMPTY_WEIGHT
+        self.weight[a:b] = weight
+        return self.is_pos[a:b], self.score[a:b], self.weight[a:b]
+
+
+def staged(stage, pending, sort_rows, is_pos, s, w):
+    """Append the batch's copy to the waiting rows ``pending``: in the
+    accumulator's stage from ``STAGE_FROM`` rows on (a new stage when it has
+    no room, sized for the rows up to the next sort of ``sort_rows``), else
+    in fresh arrays.  Returns the stage."""
+    n, weighted = s.shape[0], w.shape[0] > 0
+    if n < STAGE_FROM:
+        pending.append((is_pos.copy(), s.copy(), w.copy()))
+        return stage
+    if stage is None or not stage.fits(n, s.dtype, weighted):
+        waiting = sum(p[0].shape[0] for p in pending)
+        stage = Stage(max(sort_rows - waiting, 0) + n, s.dtype, weighted)
+    pending.append(stage.put(is_pos, s, w))
+    return stage
+
+
+def _address(a) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def _joined(parts):
+    """``parts`` as one array when they lie end to end in one buffer (a
+    stage's views, in order), else None."""
+    base = parts[0].base
+    if base is None or base.ndim != 1 or not base.flags.c_contiguous:
+        return None
+    step = base.itemsize
+    first = at = _address(parts[0])
+    for p in parts:
+        if p.base is not base or _address(p) != at or p.strides != (step,):
+            return None
+        at += p.shape[0] * step
+    start = (first - _address(base)) // step
+    return base[start:start + (at - first) // step]
+
+
 def _concatenated(pending):
-    """The waiting batches' ``(is_pos, score, weight)`` as one set of rows."""
+    """The waiting batches' ``(is_pos, score, weight)`` as one set of rows:
+    views of a stage's buffers when the batches lie there end to end, else
+    copies."""
     weighted = any(w.shape[0] for _, _, w in pending)
+    joined = [_joined([b[i] for b in pending]) for i in (0, 1, 2) if i < 2 or weighted]
+    if all(j is not None for j in joined):
+        return joined[0], joined[1], joined[2] if weighted else v.EMPTY_WEIGHT
     starts = np.concatenate(([0], np.cumsum([p.shape[0] for p, _, _ in pending]))).tolist()
     n = starts[-1]
     is_pos = np.empty(n, bool)

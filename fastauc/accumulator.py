@@ -21,7 +21,7 @@ import numpy as np
 from . import _validation as v
 from ._kernels.sorting import keys_to_floats
 from ._accumulator_state import (_bounded, _check_cells, _check_table, _compact, _concatenated,
-                                 _from_header, _same_label, _subtraction, _unique_union)
+                                 _from_header, _same_label, _subtraction, _unique_union, staged)
 from ._cells import Cells
 from ._label_codec import encode_classes, encode_label
 from ._sort import CHUNK_MIN
@@ -140,10 +140,10 @@ class Accumulator:
     def reset(self) -> Accumulator:
         """Forget every row (``pos_label`` stays)."""
         self._levels: list[Table] = []
-        # batches smaller than _SORT_ROWS wait here (copies: (is_pos, score,
-        # weight)) and are sorted together: one sort of 2**23 rows costs far less
-        # than eighty sorts of 1e5 rows and the merges of their tables
-        self._pending: list[tuple] = []
+        # batches smaller than _SORT_ROWS wait here (copies: (is_pos, score, weight),
+        # views of self._stage from STAGE_FROM rows on) and are sorted together: one
+        # sort of 2**23 rows costs far less than eighty of 1e5 and their tables' merges
+        self._pending, self._stage = [], None
         self._classes: np.ndarray | None = None
         self._rows = [0, 0]  # rows counted as negative, as positive
         self._weighted = False
@@ -204,7 +204,7 @@ class Accumulator:
     def _commit(self, levels, pending, classes, rows, weighted, dtype):
         if sum(p[0].shape[0] for p in pending) >= _SORT_ROWS:
             levels = levels + [Table.from_rows(*_concatenated(pending))]
-            pending = []
+            pending, self._stage = [], None  # (its views may live on in merged accumulators)
         if self._max_groups is not None:  # one bounded table
             levels = [_bounded(levels, self._max_groups)] if levels else []
         self._levels = _compact(levels)
@@ -246,8 +246,8 @@ class Accumulator:
         else:
             if not np.isfinite(s).all():
                 v.raise_non_finite("y_score", s)
-            # copies: the caller may reuse its arrays for the next batch
-            pending.append((is_pos, s.copy(), w.copy()))
+            # copies (the caller may reuse its arrays for the next batch)
+            self._stage = staged(self._stage, pending, _SORT_ROWS, is_pos, s, w)
         n_pos = int(np.count_nonzero(is_pos))
         dtype = raw.dtype if self._dtype is None else np.result_type(self._dtype, raw.dtype)
         self._commit(levels, pending, classes, [rows[0] + n - n_pos, rows[1] + n_pos],
@@ -334,7 +334,7 @@ class Accumulator:
             alone = not self._levels
             is_pos, s, w = _concatenated(self._pending)
             self._levels = _compact(self._levels + [Table.from_rows(is_pos, s, w)])
-            self._pending = []
+            self._pending, self._stage = [], None
             if alone and w.shape[0] and s.shape[0] >= CHUNK_MIN and (
                     w[is_pos] > 0).any() and (w[~is_pos] > 0).any():
                 t = sorted_tallies(is_pos, s, w, curve=False)

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastauc
+import fastauc._accumulator_state as S
 import fastauc.accumulator as A
 from fastauc import Accumulator
 from fastauc.accumulator import FORMAT_VERSION, MAGIC
@@ -207,11 +208,13 @@ class _SortRows:
         A._SORT_ROWS = self.saved
 
 
-@given(binary_problems(both_classes=False), st.data(), st.sampled_from([1, 5, 1 << 21]))
-def test_any_batches_and_merge_tree_equal_in_memory(problem, data, sort_rows):
+@given(binary_problems(both_classes=False), st.data(), st.sampled_from([1, 5, 1 << 21]),
+       st.sampled_from([1, 1 << 16]))
+def test_any_batches_and_merge_tree_equal_in_memory(problem, data, sort_rows, stage_from):
+    """``stage_from`` 1: every batch is copied into its accumulator's stage."""
     y, s, w = problem
     parts = _batches(data.draw, len(y))
-    with _SortRows(sort_rows):
+    with _SortRows(sort_rows), _StageFrom(stage_from):
         # a random merge tree: each part its own accumulator, merged pairwise at random
         accs = [_fed(y, s, w, [p]) for p in parts]
         # and a stream: the parts one after the other into one accumulator
@@ -222,6 +225,56 @@ def test_any_batches_and_merge_tree_equal_in_memory(problem, data, sort_rows):
     for acc in (accs[0], stream):
         _check_all(acc, y, s, w)
         assert acc.n_samples == len(y)
+
+
+class _StageFrom:
+    """Batches of at least ``rows`` rows are copied into the accumulator's stage."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def __enter__(self):
+        self.saved = S.STAGE_FROM
+        S.STAGE_FROM = self.rows
+
+    def __exit__(self, *exc):
+        S.STAGE_FROM = self.saved
+
+
+def test_staged_batches_are_copies_sorted_without_another_copy(rng):
+    """Batches from ``STAGE_FROM`` rows on are copied into the accumulator's
+    stage, end to end: the caller may refill its arrays after ``update`` (bool
+    labels too), the rows waiting for the sort are one view of each of the
+    stage's buffers, and views that a merge gave another accumulator stay as
+    they were while this one goes on filling its stage."""
+    y = rng.random(400) < 0.3
+    s = np.round(rng.normal(size=400) + y, 2)
+    w = rng.random(400)
+    with _StageFrom(8), _SortRows(1000):
+        for ww in (None, w):
+            acc, other = Accumulator(), Accumulator()
+            yb, sb, wb = np.empty(50, bool), np.empty(50), np.empty(50)
+            for k in range(0, 200, 50):  # one set of arrays, refilled for each batch
+                yb[:], sb[:], wb[:] = y[k:k + 50], s[k:k + 50], w[k:k + 50]
+                acc.update(yb, sb, None if ww is None else wb)
+            is_pos, sc, wt = S._concatenated(acc._pending)
+            assert sc.base is acc._stage.score and is_pos.base is acc._stage.is_pos
+            np.testing.assert_array_equal(is_pos, y[:200])
+            np.testing.assert_array_equal(sc, s[:200])
+            if ww is not None:
+                assert wt.base is acc._stage.weight
+                np.testing.assert_array_equal(wt, w[:200])
+            other.update(y[200:300], s[200:300], None if ww is None else w[200:300])
+            acc.merge(other)  # acc now holds views of other's stage
+            other.update(y[300:], s[300:], None if ww is None else w[300:])
+            _check_all(acc, y[:300], s[:300], None if ww is None else w[:300])
+            _check_all(other, y[200:], s[200:], None if ww is None else w[200:])
+        # float32, then float64 batches, then weights: a new stage each time
+        acc = Accumulator()
+        acc.update(y[:100], s[:100].astype(np.float32))
+        acc.update(y[100:200], s[100:200]).update(y[200:], s[200:], np.ones(200))
+        ss = np.r_[s[:100].astype(np.float32).astype(np.float64), s[100:]]
+        _check_all(acc, y, ss, None)
 
 
 @given(binary_problems(max_size=40), st.data(), st.sampled_from([0, 1]))
