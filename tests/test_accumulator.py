@@ -241,6 +241,21 @@ class _StageFrom:
         S.STAGE_FROM = self.saved
 
 
+@pytest.mark.parametrize("stage_from", [8, 1 << 16])
+def test_refilled_bool_labels_and_scores_are_copied(stage_from, rng):
+    """The caller refills one pair of arrays for each batch: the rows kept are
+    the batch's (bool labels were once kept by reference: the last batch's
+    labels then stood for every waiting batch's)."""
+    y = rng.random(400) < 0.3
+    s = rng.normal(size=400) + y
+    acc, yb, sb = Accumulator(), np.empty(100, bool), np.empty(100)
+    with _StageFrom(stage_from):
+        for k in range(0, 400, 100):
+            yb[:], sb[:] = y[k:k + 100], s[k:k + 100]
+            acc.update(yb, sb)
+    assert acc.roc_auc() == fastauc.roc_auc_score(y, s)
+
+
 def test_staged_batches_are_copies_sorted_without_another_copy(rng):
     """Batches from ``STAGE_FROM`` rows on are copied into the accumulator's
     stage, end to end: the caller may refill its arrays after ``update`` (bool
