@@ -193,19 +193,29 @@ def _fed(y, s, w, parts, pos_label=None):
     return acc
 
 
-class _SortRows:
-    """Batches of at least ``rows`` rows are sorted at once (the default waits for
-    2**21): small values exercise the tables' LSM merges on small data."""
+class _Setting:
+    """``module.name = value`` inside the block, the old value back after it."""
 
-    def __init__(self, rows):
-        self.rows = rows
+    def __init__(self, module, name, value):
+        self.module, self.name, self.value = module, name, value
 
     def __enter__(self):
-        self.saved = A._SORT_ROWS
-        A._SORT_ROWS = self.rows
+        self.saved = getattr(self.module, self.name)
+        setattr(self.module, self.name, self.value)
 
     def __exit__(self, *exc):
-        A._SORT_ROWS = self.saved
+        setattr(self.module, self.name, self.saved)
+
+
+def _SortRows(rows):
+    """Batches of at least ``rows`` rows are sorted at once (the default waits for
+    2**23): small values exercise the tables' LSM merges on small data."""
+    return _Setting(A, "_SORT_ROWS", rows)
+
+
+def _StageFrom(rows):
+    """Batches of at least ``rows`` rows are copied into the accumulator's stage."""
+    return _Setting(S, "STAGE_FROM", rows)
 
 
 @given(binary_problems(both_classes=False), st.data(), st.sampled_from([1, 5, 1 << 21]),
@@ -225,20 +235,6 @@ def test_any_batches_and_merge_tree_equal_in_memory(problem, data, sort_rows, st
     for acc in (accs[0], stream):
         _check_all(acc, y, s, w)
         assert acc.n_samples == len(y)
-
-
-class _StageFrom:
-    """Batches of at least ``rows`` rows are copied into the accumulator's stage."""
-
-    def __init__(self, rows):
-        self.rows = rows
-
-    def __enter__(self):
-        self.saved = S.STAGE_FROM
-        S.STAGE_FROM = self.rows
-
-    def __exit__(self, *exc):
-        S.STAGE_FROM = self.saved
 
 
 @pytest.mark.parametrize("stage_from", [8, 1 << 16])
