@@ -718,7 +718,7 @@ class TaggedBuckets(NamedTuple):
     ids: tuple
 
 
-def bucket_tagged(is_pos, score, ids, name="y_score", alloc=_fresh, bounds=None):
+def bucket_tagged(is_pos, score, ids, name="y_score", alloc=_fresh):
     """The unweighted rows counted and scattered as :func:`sort_by_class`
     does, but both classes into one segment a key bucket, each row's payload
     a tag (uint32): the low 31 bits of its integer id shifted left once, its
@@ -731,7 +731,7 @@ def bucket_tagged(is_pos, score, ids, name="y_score", alloc=_fresh, bounds=None)
     nbins = _bins(n)
     # the bins' range from a sample, not a pass: rows beyond it go to the
     # end bins, and the counting pass finds NaN and infinity
-    vlo, vhi = _sample_range(score, name) if bounds is None else bounds
+    vlo, vhi = _sample_range(score, name)
     lo, shift, scale = _binning(score, nbins, vlo, vhi)
     blocks = row_blocks(n)
     parts = [(bits[a:b], score[a:b], is_pos[a:b], ids[a:b]) for a, b in blocks]
